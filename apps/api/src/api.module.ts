@@ -1,0 +1,26 @@
+import { Module } from '@nestjs/common';
+import type { Redis } from 'ioredis';
+import { REDIS } from '../../../libs/commands/src/shared/tokens.js';
+import { RedisRateLimiter } from '../../../libs/http/src/index.js';
+import { AssessmentsController } from './assessments/assessments.controller.js';
+import { ApiKeyGuard } from './auth/api-key.guard.js';
+import { CandidatesController } from './candidates/candidates.controller.js';
+import { CompletionsController } from './completions/completions.controller.js';
+import { InvitationsController } from './invitations/invitations.controller.js';
+import { LegacyCandidatesController } from './legacy/legacy-candidates.controller.js';
+import { MeController } from './me/me.controller.js';
+import { ResultsController } from './results/results.controller.js';
+import { TestsController } from './tests/tests.controller.js';
+
+/** The public API: controllers turn requests into commands and queries, nothing else. */
+@Module({
+  controllers: [
+    MeController, TestsController, AssessmentsController, InvitationsController, CandidatesController, ResultsController, CompletionsController,
+    LegacyCandidatesController,
+  ],
+  providers: [
+    ApiKeyGuard,
+    { provide: RedisRateLimiter, useFactory: (redis: Redis) => new RedisRateLimiter(redis, { prefix: 'ratelimit:' }), inject: [REDIS] },
+  ],
+})
+export class ApiModule {}

@@ -1,0 +1,44 @@
+import { Controller, HttpCode, Inject, Param, Post, Req, UseGuards } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { FastifyRequest } from 'fastify';
+import { AddTestToAssessment, CloseAssessment } from '../../../../libs/commands/src/index.js';
+import { CONFIG } from '../../../../libs/commands/src/shared/tokens.js';
+import { apiError } from '../../../../libs/http/src/index.js';
+import type { ServiceConfig } from '../../../../libs/platform/src/config/config.js';
+import { toAssessmentView } from '../../../../libs/read-models/src/index.js';
+import type { AssessmentDocument } from '../../../../libs/read-models/src/assessments/assessments.projection.js';
+import type { DocumentStore } from '../../../../libs/read-models/src/shared/document-store.port.js';
+import { DOCUMENTS } from '../../../../libs/runtime/src/infrastructure.js';
+import { InternalTokenGuard } from '../auth/internal-token.guard.js';
+import { internalContext, requiredBody } from '../auth/internal-context.js';
+
+@Controller('internal/assessments/:assessmentId')
+@UseGuards(InternalTokenGuard)
+export class AssessmentsController {
+  constructor(
+    private readonly commands: CommandBus,
+    @Inject(DOCUMENTS) private readonly documents: DocumentStore,
+    @Inject(CONFIG) private readonly config: ServiceConfig,
+  ) {}
+
+  /** The application shows live counts; the mode-specific count is the public API's business. */
+  private async view(assessmentId: string) {
+    const doc = await this.documents.get<AssessmentDocument>('assessments', assessmentId);
+    if (!doc) throw apiError('not_found');
+    return { data: toAssessmentView(doc, 'live', this.config.appUrl) };
+  }
+
+  @Post('tests')
+  @HttpCode(200)
+  async addTest(@Req() request: FastifyRequest, @Param('assessmentId') assessmentId: string) {
+    await this.commands.execute(new AddTestToAssessment(assessmentId, requiredBody(request), internalContext(request)));
+    return this.view(assessmentId);
+  }
+
+  @Post('close')
+  @HttpCode(200)
+  async close(@Req() request: FastifyRequest, @Param('assessmentId') assessmentId: string) {
+    await this.commands.execute(new CloseAssessment(assessmentId, internalContext(request)));
+    return this.view(assessmentId);
+  }
+}

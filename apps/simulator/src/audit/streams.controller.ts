@@ -1,0 +1,24 @@
+import { Controller, Get, Inject, Param, UseGuards } from '@nestjs/common';
+import { EVENT_STORE } from '../../../../libs/commands/src/shared/tokens.js';
+import type { EventStore } from '../../../../libs/event-store/src/event-store.port.js';
+import { apiError } from '../../../../libs/http/src/index.js';
+import { InternalTokenGuard } from '../auth/internal-token.guard.js';
+
+/** The auditors' view of one stream, exactly as recorded, in revision order. */
+@Controller('internal/streams')
+@UseGuards(InternalTokenGuard)
+export class StreamsController {
+  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+
+  @Get(':streamId')
+  async stream(@Param('streamId') streamId: string) {
+    const events = await this.store.readStream(streamId);
+    if (events.length === 0) throw apiError('not_found');
+    return {
+      data: events.map((event) => ({
+        id: event.id, streamId: event.streamId, revision: event.revision, position: event.position.toString(),
+        type: event.type, data: event.data, metadata: event.metadata, recordedAt: event.recordedAt,
+      })),
+    };
+  }
+}

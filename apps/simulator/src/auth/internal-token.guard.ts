@@ -1,0 +1,25 @@
+import { timingSafeEqual, createHash } from 'node:crypto';
+import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { CONFIG } from '../../../../libs/commands/src/shared/tokens.js';
+import { apiError } from '../../../../libs/http/src/index.js';
+import type { ServiceConfig } from '../../../../libs/platform/src/config/config.js';
+
+const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
+
+/** Every internal route needs `Authorization: Bearer <INTERNAL_TOKEN>`, compared in constant time. */
+@Injectable()
+export class InternalTokenGuard implements CanActivate {
+  private readonly expected: Buffer;
+
+  constructor(@Inject(CONFIG) config: ServiceConfig) {
+    this.expected = digest(config.internalToken);
+  }
+
+  canActivate(context: ExecutionContext): boolean {
+    const header = context.switchToHttp().getRequest<FastifyRequest>().headers.authorization;
+    const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+    if (!match?.[1] || !timingSafeEqual(digest(match[1]), this.expected)) throw apiError('unauthorized');
+    return true;
+  }
+}

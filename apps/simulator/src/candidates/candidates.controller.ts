@@ -1,0 +1,50 @@
+import { Controller, Delete, HttpCode, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CompleteTest, DeleteCandidate, RegisterCandidate, StartAssessment, UnlockResult } from '../../../../libs/commands/src/index.js';
+import { InternalTokenGuard } from '../auth/internal-token.guard.js';
+import { internalContext, optionalBody, requiredBody } from '../auth/internal-context.js';
+
+/** The candidate's side of the world: registering, starting, finishing tests; and the recruiter's unlock. */
+@Controller('internal')
+@UseGuards(InternalTokenGuard)
+export class CandidatesController {
+  constructor(private readonly commands: CommandBus) {}
+
+  @Post('registrations')
+  async register(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const { created, candidateId, assessmentId } = await this.commands.execute(new RegisterCandidate(requiredBody(request), internalContext(request)));
+    void reply.status(created ? 201 : 200);
+    return { data: { candidateId, assessmentId } };
+  }
+
+  @Post('candidates/:candidateId/assessments/:assessmentId/start')
+  @HttpCode(200)
+  async start(@Req() request: FastifyRequest, @Param('candidateId') candidateId: string, @Param('assessmentId') assessmentId: string) {
+    optionalBody(request);
+    return { data: await this.commands.execute(new StartAssessment(candidateId, assessmentId, internalContext(request))) };
+  }
+
+  @Post('candidates/:candidateId/assessments/:assessmentId/tests/:slug/complete')
+  @HttpCode(201)
+  async complete(
+    @Req() request: FastifyRequest,
+    @Param('candidateId') candidateId: string,
+    @Param('assessmentId') assessmentId: string,
+    @Param('slug') slug: string,
+  ) {
+    return { data: await this.commands.execute(new CompleteTest(candidateId, assessmentId, slug, requiredBody(request), internalContext(request))) };
+  }
+
+  @Post('results/:resultId/unlock')
+  @HttpCode(200)
+  async unlock(@Req() request: FastifyRequest, @Param('resultId') resultId: string) {
+    return { data: await this.commands.execute(new UnlockResult(resultId, internalContext(request))) };
+  }
+
+  @Delete('candidates/:candidateId')
+  @HttpCode(204)
+  async remove(@Req() request: FastifyRequest, @Param('candidateId') candidateId: string): Promise<void> {
+    await this.commands.execute(new DeleteCandidate(candidateId, internalContext(request)));
+  }
+}

@@ -1,0 +1,25 @@
+import { Controller, HttpCode, Inject, Post, Req, UseGuards } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { apiError } from '../../../../libs/http/src/index.js';
+import { MAX_ADVANCE_SECONDS } from '../../../../libs/platform/src/clock/clock.js';
+import { INFRASTRUCTURE, type Infrastructure } from '../../../../libs/runtime/src/infrastructure.js';
+import { isWholeNumber, validationFailed } from '../../../../libs/domain/src/index.js';
+import { InternalTokenGuard } from '../auth/internal-token.guard.js';
+import { requiredBody } from '../auth/internal-context.js';
+
+@Controller('internal/clock')
+@UseGuards(InternalTokenGuard)
+export class ClockController {
+  constructor(@Inject(INFRASTRUCTURE) private readonly infra: Infrastructure) {}
+
+  /** Only with SIMULATED_CLOCK=true; otherwise the route does not exist. */
+  @Post()
+  @HttpCode(200)
+  async advance(@Req() request: FastifyRequest) {
+    const clock = this.infra.simulatedClock;
+    if (!clock) throw apiError('not_found');
+    const { advanceSeconds } = requiredBody(request);
+    if (!isWholeNumber(advanceSeconds, 1, MAX_ADVANCE_SECONDS)) throw validationFailed(`advanceSeconds must be a whole number from 1 to ${MAX_ADVANCE_SECONDS}`);
+    return { data: { now: await clock.advance(advanceSeconds, request.id) } };
+  }
+}

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { AssessmentsController } from './assessments/assessments.controller.js';
+import { StreamsController } from './audit/streams.controller.js';
+import { InternalTokenGuard } from './auth/internal-token.guard.js';
+import { CandidatesController } from './candidates/candidates.controller.js';
+import { ClockController } from './clock/clock.controller.js';
+import { WorkspacesController } from './workspaces/workspaces.controller.js';
+
+/** The internal application (simulator, integrations page, audit views) on INTERNAL_PORT. */
+@Module({
+  controllers: [WorkspacesController, AssessmentsController, CandidatesController, StreamsController, ClockController],
+  providers: [InternalTokenGuard],
+})
+export class SimulatorModule {}

@@ -1,0 +1,83 @@
+import { Controller, Get, HttpCode, Inject, Param, Post, Put, Req, UseGuards } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { FastifyRequest } from 'fastify';
+import {
+  ConfigureWebhook, CreateCustomTest, CreateWorkspace, IssueApiKey, RegenerateApiKey, RotateWebhookSecret, VerifyWorkspace,
+} from '../../../../libs/commands/src/index.js';
+import { SECRET_BOX } from '../../../../libs/commands/src/shared/tokens.js';
+import { apiError } from '../../../../libs/http/src/index.js';
+import type { SecretBox } from '../../../../libs/platform/src/crypto/secret-box.js';
+import { getBilling, getWorkspace } from '../../../../libs/read-models/src/index.js';
+import type { DocumentStore } from '../../../../libs/read-models/src/shared/document-store.port.js';
+import { DOCUMENTS } from '../../../../libs/runtime/src/infrastructure.js';
+import { InternalTokenGuard } from '../auth/internal-token.guard.js';
+import { internalContext, optionalBody, requiredBody } from '../auth/internal-context.js';
+
+@Controller('internal')
+@UseGuards(InternalTokenGuard)
+export class WorkspacesController {
+  constructor(
+    private readonly commands: CommandBus,
+    @Inject(DOCUMENTS) private readonly documents: DocumentStore,
+    @Inject(SECRET_BOX) private readonly box: SecretBox,
+  ) {}
+
+  @Post('workspaces')
+  @HttpCode(201)
+  async create(@Req() request: FastifyRequest) {
+    return { data: await this.commands.execute(new CreateWorkspace(requiredBody(request), internalContext(request))) };
+  }
+
+  @Post('workspaces/:workspaceId/verify')
+  @HttpCode(200)
+  async verify(@Req() request: FastifyRequest, @Param('workspaceId') workspaceId: string) {
+    return { data: await this.commands.execute(new VerifyWorkspace(workspaceId, internalContext(request))) };
+  }
+
+  @Post('workspaces/:workspaceId/api-keys')
+  @HttpCode(201)
+  async issueKey(@Req() request: FastifyRequest, @Param('workspaceId') workspaceId: string) {
+    const body = optionalBody(request);
+    return { data: await this.commands.execute(new IssueApiKey(workspaceId, body.mode, internalContext(request))) };
+  }
+
+  @Post('api-keys/:apiKeyId/regenerate')
+  @HttpCode(200)
+  async regenerate(@Req() request: FastifyRequest, @Param('apiKeyId') apiKeyId: string) {
+    return { data: await this.commands.execute(new RegenerateApiKey(apiKeyId, internalContext(request))) };
+  }
+
+  @Put('workspaces/:workspaceId/webhook')
+  @HttpCode(200)
+  async saveWebhook(@Req() request: FastifyRequest, @Param('workspaceId') workspaceId: string) {
+    return { data: await this.commands.execute(new ConfigureWebhook(workspaceId, requiredBody(request), internalContext(request))) };
+  }
+
+  @Get('workspaces/:workspaceId/webhook')
+  async webhook(@Param('workspaceId') workspaceId: string) {
+    const workspace = await getWorkspace(this.documents, workspaceId);
+    if (!workspace?.webhook) throw apiError('not_found');
+    const { url, events, encryptedSecret, enabled, disabledReason } = workspace.webhook;
+    return { data: { url, events, secret: this.box.open(encryptedSecret), enabled, disabledReason } };
+  }
+
+  @Post('workspaces/:workspaceId/webhook/rotate-secret')
+  @HttpCode(200)
+  async rotate(@Req() request: FastifyRequest, @Param('workspaceId') workspaceId: string) {
+    const { url, events, secret } = await this.commands.execute(new RotateWebhookSecret(workspaceId, internalContext(request)));
+    return { data: { url, events, secret } };
+  }
+
+  @Post('workspaces/:workspaceId/custom-tests')
+  @HttpCode(201)
+  async customTest(@Req() request: FastifyRequest, @Param('workspaceId') workspaceId: string) {
+    return { data: await this.commands.execute(new CreateCustomTest(workspaceId, requiredBody(request), internalContext(request))) };
+  }
+
+  @Get('workspaces/:workspaceId/billing')
+  async billing(@Param('workspaceId') workspaceId: string) {
+    const billing = await getBilling(this.documents, workspaceId);
+    if (!billing) throw apiError('not_found');
+    return { data: { freeAllowance: billing.freeAllowance, billedCandidates: billing.billedCandidates } };
+  }
+}

@@ -1,0 +1,29 @@
+import type { ServiceConfig } from '../../../libs/platform/src/config/config.js';
+import type { DemoWorkspace } from '../../../libs/runtime/src/demo-workspace.js';
+
+/** What a newcomer needs after `npm start`: where things are, the keys, and one request to try. */
+export const printBanner = (config: ServiceConfig, demo: DemoWorkspace | null): void => {
+  const publicUrl = `http://localhost:${config.port}`;
+  const lines = [
+    '',
+    'Hiring-test API is running (embedded store in ' + config.dataDir + ')',
+    '',
+    `  Public API        ${publicUrl}/v1   (also under ${publicUrl}${config.altBasePath}/v1)`,
+    `  Internal app      http://localhost:${config.internalPort}/internal`,
+    `  Internal token    ${config.internalToken}${config.internalTokenGenerated ? '   (generated: set INTERNAL_TOKEN to keep one)' : ''}`,
+  ];
+  if (demo) {
+    lines.push(
+      '',
+      `  Demo workspace    ${demo.workspaceId}`,
+      `  Live key          ${demo.live.key}:${demo.live.secret}`,
+      `  Sandbox key       ${demo.sandbox.key}:${demo.sandbox.secret}`,
+      '',
+      'Try it:',
+      `  curl -H "Authorization: Bearer ${demo.live.key}:${demo.live.secret}" ${publicUrl}/v1/me`,
+      `  curl -H "Authorization: Bearer ${demo.sandbox.key}:${demo.sandbox.secret}" "${publicUrl}/v1/tests?type=programming"`,
+    );
+  }
+  lines.push('', 'Docs: docs/README.md   Stop: Ctrl-C', '');
+  process.stdout.write(lines.join('\n') + '\n');
+};

@@ -1,0 +1,72 @@
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import {
+  type AssessmentCommand, CATALOGUE, type ExistingAssessment, type TestRef, assessmentStream, decideAssessment, evolveAssessment, evolveWorkspace,
+  initialAssessmentState, initialWorkspaceState, requireAssessment, validationFailed, workspaceStream,
+} from '../../../domain/src/index.js';
+import { ids } from '../../../platform/src/ids/ids.js';
+import { EventWriter } from '../shared/event-writer.js';
+import type { RequestContext } from '../shared/ports.js';
+
+export class CreateAssessment extends Command<{ assessmentId: string }> {
+  constructor(readonly workspaceId: string, readonly body: Record<string, unknown>, readonly context: RequestContext) { super(); }
+}
+export class AddTestToAssessment extends Command<{ assessmentId: string }> {
+  constructor(readonly assessmentId: string, readonly body: Record<string, unknown>, readonly context: RequestContext) { super(); }
+}
+export class CloseAssessment extends Command<{ assessmentId: string }> {
+  constructor(readonly assessmentId: string, readonly context: RequestContext) { super(); }
+}
+
+const catalogue = new Map<string, TestRef>(CATALOGUE.map((test) => [test.slug, { slug: test.slug, name: test.name, type: 'library' }]));
+
+type AssessmentCommandBody = AssessmentCommand extends infer C ? (C extends AssessmentCommand ? Omit<C, 'metadata'> : never) : never;
+
+const runAssessmentCommand = async (writer: EventWriter, assessmentId: string, command: AssessmentCommandBody, context: RequestContext): Promise<ExistingAssessment> => {
+  const streamId = assessmentStream(assessmentId);
+  const { state, position } = await writer.decide(streamId, async () => {
+    const loaded = await writer.load(streamId, initialAssessmentState, evolveAssessment);
+    const now = await writer.now();
+    const events = decideAssessment({ ...command, metadata: { now } } as AssessmentCommand, loaded.state);
+    const appended = await writer.append([{ streamId, expectedRevision: loaded.revision, events }], context, now);
+    return { state: events.reduce(evolveAssessment, loaded.state), position: appended };
+  });
+  await writer.settle(position);
+  return requireAssessment(state);
+};
+
+@CommandHandler(CreateAssessment)
+export class CreateAssessmentHandler implements ICommandHandler<CreateAssessment> {
+  constructor(private readonly writer: EventWriter) {}
+  async execute({ workspaceId, body, context }: CreateAssessment): Promise<{ assessmentId: string }> {
+    const assessmentId = ids.assessment();
+    const command = { type: 'CreateAssessment' as const, assessmentId, workspaceId, inviteToken: ids.token(), body, lookupTest: (slug: string) => catalogue.get(slug) };
+    await runAssessmentCommand(this.writer, assessmentId, command, context);
+    return { assessmentId };
+  }
+}
+
+@CommandHandler(AddTestToAssessment)
+export class AddTestToAssessmentHandler implements ICommandHandler<AddTestToAssessment> {
+  constructor(private readonly writer: EventWriter) {}
+  async execute({ assessmentId, body, context }: AddTestToAssessment): Promise<{ assessmentId: string }> {
+    const assessment = requireAssessment((await this.writer.load(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment)).state);
+    const workspace = (await this.writer.load(workspaceStream(assessment.workspaceId), initialWorkspaceState, evolveWorkspace)).state;
+    if (typeof body.slug !== 'string') throw validationFailed('slug must be the slug of a custom test of the workspace');
+    const custom = workspace.status === 'active' ? workspace.customTests[body.slug] : undefined;
+    if (!custom) throw validationFailed('slug must be the slug of a custom test of the workspace');
+    const test: TestRef = { slug: custom.slug, name: custom.name, type: 'custom' };
+    await runAssessmentCommand(this.writer, assessmentId, { type: 'AddTestToAssessment', workspaceId: assessment.workspaceId, test }, context);
+    return { assessmentId };
+  }
+}
+
+@CommandHandler(CloseAssessment)
+export class CloseAssessmentHandler implements ICommandHandler<CloseAssessment> {
+  constructor(private readonly writer: EventWriter) {}
+  async execute({ assessmentId, context }: CloseAssessment): Promise<{ assessmentId: string }> {
+    await runAssessmentCommand(this.writer, assessmentId, { type: 'CloseAssessment' }, context);
+    return { assessmentId };
+  }
+}
+
+export const assessmentHandlers = [CreateAssessmentHandler, AddTestToAssessmentHandler, CloseAssessmentHandler];

@@ -1,0 +1,73 @@
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import {
+  type CandidateEmailEvent, type InvitationOutcome, type Mode, type WorkspaceEvent, assessmentStream, candidateEmailStream, decideInvitations,
+  evolveAssessment, evolveCandidateEmail, evolveWorkspace, initialAssessmentState, initialCandidateEmailState, initialWorkspaceState, isPlainObject,
+  isValidEmail, normalizeEmail, notFound, requireAssessment, sandboxPlacesLeft, workspaceStream,
+} from '../../../domain/src/index.js';
+import { ids } from '../../../platform/src/ids/ids.js';
+import { EventWriter } from '../shared/event-writer.js';
+import type { RequestContext } from '../shared/ports.js';
+
+export interface InvitationResult {
+  assessmentId: string;
+  outcomes: InvitationOutcome[];
+}
+
+export class InviteCandidates extends Command<InvitationResult> {
+  constructor(
+    readonly workspaceId: string,
+    readonly assessmentId: string,
+    readonly mode: Mode,
+    readonly candidates: unknown,
+    readonly context: RequestContext,
+  ) { super(); }
+}
+
+/** The valid, normalized addresses of a request: whose registry streams the decision needs. */
+const addressesOf = (candidates: unknown): string[] => {
+  if (!Array.isArray(candidates) || candidates.length > 100) return [];
+  const emails = candidates.filter(isPlainObject).map((entry) => normalizeEmail(entry.email)).filter((email): email is string => email !== null && isValidEmail(email));
+  return [...new Set(emails)];
+};
+
+/**
+ * Invitations are decided on the assessment stream (one invitation per address and assessment);
+ * a sandbox request also uses places of the workspace's allowance, appended atomically with them.
+ */
+@CommandHandler(InviteCandidates)
+export class InviteCandidatesHandler implements ICommandHandler<InviteCandidates> {
+  constructor(private readonly writer: EventWriter) {}
+
+  async execute({ workspaceId, assessmentId, mode, candidates, context }: InviteCandidates): Promise<InvitationResult> {
+    const streamId = assessmentStream(assessmentId);
+    const { outcomes, position } = await this.writer.decide(streamId, async () => {
+      const assessmentLoaded = await this.writer.load(streamId, initialAssessmentState, evolveAssessment);
+      const assessment = requireAssessment(assessmentLoaded.state, workspaceId);
+      const workspaceLoaded = await this.writer.load(workspaceStream(workspaceId), initialWorkspaceState, evolveWorkspace);
+      if (workspaceLoaded.state.status !== 'active') throw notFound('workspace');
+      const workspace = workspaceLoaded.state;
+      const knownCandidates: Record<string, { candidateId: string; mode: Mode }> = {};
+      for (const email of addressesOf(candidates)) {
+        const registry = await this.writer.load<ReturnType<typeof initialCandidateEmailState>, CandidateEmailEvent>(
+          candidateEmailStream(workspaceId, email), initialCandidateEmailState, evolveCandidateEmail,
+        );
+        if (registry.state.claim) knownCandidates[email] = registry.state.claim;
+      }
+      const now = await this.writer.now();
+      const decision = decideInvitations({
+        type: 'InviteCandidates', mode, candidates, workspaceVerified: workspace.verified, sandboxPlacesLeft: sandboxPlacesLeft(workspace, now),
+        knownCandidates, newInvitation: () => ({ invitationId: ids.invitation(), invitationToken: ids.token() }), metadata: { now },
+      }, assessment);
+      const placesUsed: WorkspaceEvent[] = mode === 'sandbox' && decision.events.length > 0
+        ? [{ type: 'SandboxPlacesUsed', data: { workspaceId, assessmentId, count: decision.events.length, usedAt: now } }]
+        : [];
+      const appended = await this.writer.append([
+        { streamId, expectedRevision: assessmentLoaded.revision, events: decision.events },
+        { streamId: workspaceStream(workspaceId), expectedRevision: workspaceLoaded.revision, events: placesUsed },
+      ], context, now);
+      return { outcomes: decision.outcomes, position: appended };
+    });
+    await this.writer.settle(position);
+    return { assessmentId, outcomes };
+  }
+}

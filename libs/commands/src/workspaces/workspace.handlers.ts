@@ -1,0 +1,133 @@
+import { randomBytes } from 'node:crypto';
+import { Inject } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import {
+  type ActiveWorkspace, type WorkspaceCommand, type WorkspaceState, decideWorkspace, evolveWorkspace, initialWorkspaceState, notFound, workspaceStream,
+} from '../../../domain/src/index.js';
+import { generateApiKey, hashSecret } from '../../../http/src/index.js';
+import type { ServiceConfig } from '../../../platform/src/config/config.js';
+import type { SecretBox } from '../../../platform/src/crypto/secret-box.js';
+import { ids } from '../../../platform/src/ids/ids.js';
+import { EventWriter } from '../shared/event-writer.js';
+import type { RequestContext, WriteLookups } from '../shared/ports.js';
+import { CONFIG, LOOKUPS, SECRET_BOX } from '../shared/tokens.js';
+import {
+  ConfigureWebhook, CreateCustomTest, CreateWorkspace, DisableWebhook, type IssuedKey, IssueApiKey, RegenerateApiKey, RotateWebhookSecret,
+  VerifyWorkspace, type WebhookSettingsView, type WorkspaceView,
+} from './workspace.commands.js';
+
+type WorkspaceCommandBody = WorkspaceCommand extends infer C ? (C extends WorkspaceCommand ? Omit<C, 'metadata'> : never) : never;
+
+/** Decides one workspace command and appends it; returns the state after the decision. */
+const runWorkspaceCommand = async (writer: EventWriter, workspaceId: string, command: WorkspaceCommandBody, context: RequestContext): Promise<ActiveWorkspace> => {
+  const streamId = workspaceStream(workspaceId);
+  const { state, position } = await writer.decide(streamId, async () => {
+    const loaded = await writer.load(streamId, initialWorkspaceState, evolveWorkspace);
+    const now = await writer.now();
+    const events = decideWorkspace({ ...command, metadata: { now } } as WorkspaceCommand, loaded.state);
+    const appended = await writer.append([{ streamId, expectedRevision: loaded.revision, events }], context, now);
+    return { state: events.reduce<WorkspaceState>(evolveWorkspace, loaded.state), position: appended };
+  });
+  await writer.settle(position);
+  if (state.status !== 'active') throw notFound('workspace');
+  return state;
+};
+
+const workspaceView = (workspace: ActiveWorkspace): WorkspaceView =>
+  ({ id: workspace.id, name: workspace.name, verified: workspace.verified, freeAllowance: workspace.freeAllowance });
+
+@CommandHandler(CreateWorkspace)
+export class CreateWorkspaceHandler implements ICommandHandler<CreateWorkspace> {
+  constructor(private readonly writer: EventWriter) {}
+  async execute({ body, context }: CreateWorkspace): Promise<WorkspaceView> {
+    const workspaceId = ids.workspace();
+    return workspaceView(await runWorkspaceCommand(this.writer, workspaceId, { type: 'CreateWorkspace', workspaceId, name: body.name, freeAllowance: body.freeAllowance }, context));
+  }
+}
+
+@CommandHandler(VerifyWorkspace)
+export class VerifyWorkspaceHandler implements ICommandHandler<VerifyWorkspace> {
+  constructor(private readonly writer: EventWriter) {}
+  async execute({ workspaceId, context }: VerifyWorkspace): Promise<WorkspaceView> {
+    return workspaceView(await runWorkspaceCommand(this.writer, workspaceId, { type: 'VerifyWorkspace' }, context));
+  }
+}
+
+@CommandHandler(IssueApiKey)
+export class IssueApiKeyHandler implements ICommandHandler<IssueApiKey> {
+  constructor(private readonly writer: EventWriter) {}
+  async execute({ workspaceId, mode, context }: IssueApiKey): Promise<IssuedKey> {
+    const apiKeyId = ids.apiKey();
+    const { key, secret } = generateApiKey(mode === 'sandbox' ? 'sandbox' : 'live');
+    const workspace = await runWorkspaceCommand(this.writer, workspaceId, { type: 'IssueApiKey', apiKeyId, mode, key, secretHash: hashSecret(secret) }, context);
+    const issued = workspace.apiKeys[apiKeyId];
+    if (!issued) throw notFound('API key');
+    return { id: apiKeyId, key, secret, mode: issued.mode };
+  }
+}
+
+@CommandHandler(RegenerateApiKey)
+export class RegenerateApiKeyHandler implements ICommandHandler<RegenerateApiKey> {
+  constructor(private readonly writer: EventWriter, @Inject(LOOKUPS) private readonly lookups: WriteLookups) {}
+  async execute({ apiKeyId, context }: RegenerateApiKey): Promise<IssuedKey> {
+    const workspaceId = await this.lookups.workspaceOfApiKey(apiKeyId);
+    if (!workspaceId) throw notFound('API key');
+    const loaded = await this.writer.load(workspaceStream(workspaceId), initialWorkspaceState, evolveWorkspace);
+    const current = loaded.state.status === 'active' ? loaded.state.apiKeys[apiKeyId] : undefined;
+    if (!current) throw notFound('API key');
+    const { key, secret } = generateApiKey(current.mode);
+    await runWorkspaceCommand(this.writer, workspaceId, { type: 'RegenerateApiKey', apiKeyId, key, secretHash: hashSecret(secret) }, context);
+    return { id: apiKeyId, key, secret, mode: current.mode };
+  }
+}
+
+export const webhookSettingsView = (workspace: ActiveWorkspace, box: SecretBox): WebhookSettingsView => {
+  const webhook = workspace.webhook;
+  if (!webhook) throw notFound('webhook');
+  return { url: webhook.url, events: webhook.events, secret: box.open(webhook.encryptedSecret), enabled: webhook.enabled, disabledReason: webhook.disabledReason };
+};
+
+const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString('base64url')}`;
+
+@CommandHandler(ConfigureWebhook)
+export class ConfigureWebhookHandler implements ICommandHandler<ConfigureWebhook> {
+  constructor(private readonly writer: EventWriter, @Inject(SECRET_BOX) private readonly box: SecretBox, @Inject(CONFIG) private readonly config: ServiceConfig) {}
+  async execute({ workspaceId, body, context }: ConfigureWebhook): Promise<WebhookSettingsView> {
+    const command = { type: 'ConfigureWebhook' as const, url: body.url, events: body.events, allowInsecure: this.config.webhookAllowInsecure, newEncryptedSecret: this.box.seal(newWebhookSecret()) };
+    return webhookSettingsView(await runWorkspaceCommand(this.writer, workspaceId, command, context), this.box);
+  }
+}
+
+@CommandHandler(RotateWebhookSecret)
+export class RotateWebhookSecretHandler implements ICommandHandler<RotateWebhookSecret> {
+  constructor(private readonly writer: EventWriter, @Inject(SECRET_BOX) private readonly box: SecretBox) {}
+  async execute({ workspaceId, context }: RotateWebhookSecret): Promise<WebhookSettingsView> {
+    const command = { type: 'RotateWebhookSecret' as const, newEncryptedSecret: this.box.seal(newWebhookSecret()) };
+    return webhookSettingsView(await runWorkspaceCommand(this.writer, workspaceId, command, context), this.box);
+  }
+}
+
+@CommandHandler(DisableWebhook)
+export class DisableWebhookHandler implements ICommandHandler<DisableWebhook> {
+  constructor(private readonly writer: EventWriter) {}
+  async execute({ workspaceId, url, reason, context }: DisableWebhook): Promise<void> {
+    await runWorkspaceCommand(this.writer, workspaceId, { type: 'DisableWebhook', url, reason }, context);
+  }
+}
+
+@CommandHandler(CreateCustomTest)
+export class CreateCustomTestHandler implements ICommandHandler<CreateCustomTest> {
+  constructor(private readonly writer: EventWriter) {}
+  async execute({ workspaceId, body, context }: CreateCustomTest): Promise<{ slug: string; name: string; type: 'custom' }> {
+    const slug = ids.customTest();
+    const workspace = await runWorkspaceCommand(this.writer, workspaceId, { type: 'CreateCustomTest', slug, name: body.name, minutes: body.minutes, questionCount: body.questionCount }, context);
+    const test = workspace.customTests[slug];
+    if (!test) throw notFound('custom test');
+    return { slug, name: test.name, type: 'custom' };
+  }
+}
+
+export const workspaceHandlers = [
+  CreateWorkspaceHandler, VerifyWorkspaceHandler, IssueApiKeyHandler, RegenerateApiKeyHandler, ConfigureWebhookHandler,
+  RotateWebhookSecretHandler, DisableWebhookHandler, CreateCustomTestHandler,
+];

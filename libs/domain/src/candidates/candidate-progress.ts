@@ -1,0 +1,90 @@
+import type { CandidateEvent } from '../events.js';
+import type { ExistingAssessment } from '../assessments/assessment.state.js';
+import { DomainError, invalidState, notFound, validationFailed } from '../shared/errors.js';
+import type { ResultScores } from '../shared/types.js';
+import { isPastDeadline, isPlainObject, isWholeNumber } from '../shared/validation.js';
+import { type CandidateAssessmentState, type CandidateState, type ExistingCandidate, candidateRef } from './candidate.state.js';
+
+export type ProgressStatus = 'not_started' | 'in_progress' | 'completed';
+
+export const progressOf = (entry: CandidateAssessmentState): ProgressStatus =>
+  entry.completedAt ? 'completed' : entry.startedAt || Object.keys(entry.results).length > 0 ? 'in_progress' : 'not_started';
+
+export const requireCandidate = (state: CandidateState): ExistingCandidate => {
+  if (state.status !== 'active') throw notFound('candidate');
+  return state;
+};
+
+const requireRegistration = (candidate: ExistingCandidate, assessment: ExistingAssessment): CandidateAssessmentState => {
+  if (candidate.status !== 'active') throw notFound('candidate');
+  const entry = candidate.assessments[assessment.id];
+  if (!entry || assessment.workspaceId !== candidate.workspaceId) throw invalidState('the candidate is not registered on this assessment');
+  if (assessment.status === 'archived') throw invalidState('the assessment is closed');
+  return entry;
+};
+
+const startedEvent = (candidate: ExistingCandidate, assessment: ExistingAssessment, now: string): CandidateEvent => ({
+  type: 'AssessmentStarted',
+  data: {
+    candidateId: candidate.id, workspaceId: candidate.workspaceId, mode: candidate.mode, assessmentId: assessment.id,
+    candidate: candidateRef(candidate), assessmentName: assessment.name, startedAt: now,
+  },
+});
+
+/** Starting twice changes nothing; past the deadline nobody who has not started may start. */
+export const decideStart = (candidate: ExistingCandidate, assessment: ExistingAssessment, now: string): CandidateEvent[] => {
+  const entry = requireRegistration(candidate, assessment);
+  if (progressOf(entry) !== 'not_started') return [];
+  if (isPastDeadline(assessment.deadline, now)) throw invalidState('the assessment is past its deadline');
+  return [startedEvent(candidate, assessment, now)];
+};
+
+const optionalNumber = (body: Record<string, unknown>, name: string, min: number, max: number, whole: boolean): number => {
+  const value = body[name];
+  const ok = typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max && (!whole || Number.isInteger(value));
+  if (!ok) throw validationFailed(`${name} must be a ${whole ? 'whole ' : ''}number from ${min} to ${max}`);
+  return value as number;
+};
+
+/** The simulator's body of a finished test (internal-app.md). */
+export const parseScores = (body: unknown): ResultScores => {
+  if (!isPlainObject(body)) throw validationFailed('body must be a JSON object');
+  const scorePercentage = optionalNumber(body, 'scorePercentage', 0, 100, false);
+  const speedCompleted = optionalNumber(body, 'speedCompleted', 0, 1_000_000, true);
+  const [questionsAnswered, questionsCorrect, questionsIncorrect, questionsTotal] =
+    ['questionsAnswered', 'questionsCorrect', 'questionsIncorrect', 'questionsTotal'].map((name) => optionalNumber(body, name, 0, 100_000, true)) as [number, number, number, number];
+  if (questionsAnswered > questionsTotal || questionsCorrect + questionsIncorrect > questionsAnswered) {
+    throw validationFailed('questions must satisfy correct + incorrect <= answered <= total');
+  }
+  const result = body.result ?? null;
+  if (result !== null && (typeof result !== 'string' || result.length > 1000)) throw validationFailed('result must be a string or null');
+  const scores = body.scores ?? null;
+  if (scores !== null && !isPlainObject(scores)) throw validationFailed('scores must be an object or null');
+  return { scorePercentage, speedCompleted, questionsAnswered, questionsCorrect, questionsIncorrect, questionsTotal, result, scores };
+};
+
+export const decideCompleteTest = (input: {
+  candidate: ExistingCandidate;
+  assessment: ExistingAssessment;
+  slug: string;
+  scores: ResultScores;
+  resultId: string;
+  now: string;
+}): { events: CandidateEvent[]; resultId: string; assessmentCompleted: boolean } => {
+  const { candidate, assessment, slug, scores, resultId, now } = input;
+  const entry = requireRegistration(candidate, assessment);
+  const test = assessment.tests.find((candidateTest) => candidateTest.slug === slug);
+  if (!test) throw invalidState('the test is not part of this assessment');
+  if (entry.results[slug]) throw new DomainError('already_completed', 409, 'the test was already finished');
+  const notStarted = progressOf(entry) === 'not_started';
+  if (notStarted && isPastDeadline(assessment.deadline, now)) throw invalidState('the assessment is past its deadline');
+
+  const base = { candidateId: candidate.id, workspaceId: candidate.workspaceId, mode: candidate.mode, assessmentId: assessment.id, candidate: candidateRef(candidate), assessmentName: assessment.name };
+  // Finishing a test without an explicit start still starts the assessment: the webhook stream stays complete.
+  const events: CandidateEvent[] = notStarted ? [startedEvent(candidate, assessment, now)] : [];
+  events.push({ type: 'TestCompleted', data: { ...base, resultId, test, completedAt: now, scores } });
+  const finished = new Set([...Object.keys(entry.results), slug]);
+  const assessmentCompleted = !entry.completedAt && assessment.tests.every((assessmentTest) => finished.has(assessmentTest.slug));
+  if (assessmentCompleted) events.push({ type: 'AssessmentCompleted', data: { ...base, completedAt: now } });
+  return { events, resultId, assessmentCompleted };
+};

@@ -1,0 +1,163 @@
+import { describe, expect, it } from '@jest/globals';
+import { WrongExpectedRevisionError } from '../event-store.port.js';
+import type { ExpectedRevision } from '../event-store.port.js';
+import { newEvent, newEvents, readAllWithPrefix, streamPrefix, type ContractContext } from './contract-support.js';
+
+async function expectConflict(
+  attempt: Promise<unknown>,
+  expected: { streamId: string; expected: ExpectedRevision; actual: number | 'no_stream' },
+): Promise<void> {
+  const error = await attempt.then(() => null, (failure: unknown) => failure);
+  expect(error).toBeInstanceOf(WrongExpectedRevisionError);
+  expect(error).toMatchObject(expected);
+}
+
+export function appendContract(context: ContractContext): void {
+  describe('append and read a stream', () => {
+    it('returns the events in revision order with everything that was appended', async () => {
+      const { store } = context.subject();
+      const streamId = `${streamPrefix()}-order`;
+      const events = [newEvent('Opened', { name: 'a' }), newEvent('Renamed', { name: 'b', nested: { list: [1, 2] } })];
+
+      const result = await store.appendToStream(streamId, events, { expectedRevision: 'no_stream' });
+      const read = await store.readStream(streamId);
+
+      expect(result.nextRevision).toBe(1);
+      expect(read.map((event) => [event.id, event.streamId, event.revision, event.type, event.data, event.metadata])).toEqual(
+        events.map((event, revision) => [event.id, streamId, revision, event.type, event.data, event.metadata]),
+      );
+      expect(read[1]?.position).toBe(result.position);
+      expect(typeof result.position).toBe('bigint');
+      expect((read[0]?.position ?? 0n) < result.position).toBe(true);
+      expect(new Date(read[0]?.recordedAt ?? '').toISOString()).toBe(read[0]?.recordedAt);
+    });
+
+    it('reads from a revision, and a missing stream as empty', async () => {
+      const { store } = context.subject();
+      const streamId = `${streamPrefix()}-from`;
+      await store.appendToStream(streamId, newEvents(3), { expectedRevision: 'no_stream' });
+
+      expect((await store.readStream(streamId, { fromRevision: 1 })).map((event) => event.revision)).toEqual([1, 2]);
+      expect(await store.readStream(`${streamPrefix()}-missing`)).toEqual([]);
+    });
+  });
+
+  describe('expected revision', () => {
+    it('no_stream succeeds only on a missing stream', async () => {
+      const { store } = context.subject();
+      const streamId = `${streamPrefix()}-no-stream`;
+      await store.appendToStream(streamId, newEvents(2), { expectedRevision: 'no_stream' });
+
+      await expectConflict(store.appendToStream(streamId, newEvents(1), { expectedRevision: 'no_stream' }), {
+        streamId,
+        expected: 'no_stream',
+        actual: 1,
+      });
+    });
+
+    it('a number must equal the last revision', async () => {
+      const { store } = context.subject();
+      const streamId = `${streamPrefix()}-number`;
+      await store.appendToStream(streamId, newEvents(2), { expectedRevision: 'no_stream' });
+
+      await expectConflict(store.appendToStream(streamId, newEvents(1), { expectedRevision: 0 }), { streamId, expected: 0, actual: 1 });
+      await expectConflict(store.appendToStream(streamId, newEvents(1), { expectedRevision: 2 }), { streamId, expected: 2, actual: 1 });
+      const missing = `${streamPrefix()}-number-missing`;
+      await expectConflict(store.appendToStream(missing, newEvents(1), { expectedRevision: 0 }), { streamId: missing, expected: 0, actual: 'no_stream' });
+
+      const result = await store.appendToStream(streamId, newEvents(2), { expectedRevision: 1 });
+      expect(result.nextRevision).toBe(3);
+      expect((await store.readStream(streamId)).map((event) => event.revision)).toEqual([0, 1, 2, 3]);
+    });
+
+    it('any appends to a missing or an existing stream', async () => {
+      const { store } = context.subject();
+      const streamId = `${streamPrefix()}-any`;
+
+      expect((await store.appendToStream(streamId, newEvents(1), { expectedRevision: 'any' })).nextRevision).toBe(0);
+      expect((await store.appendToStream(streamId, newEvents(2), { expectedRevision: 'any' })).nextRevision).toBe(2);
+    });
+
+    it('of concurrent appends with the same expected revision exactly one wins', async () => {
+      const { store } = context.subject();
+      const streamId = `${streamPrefix()}-race`;
+      await store.appendToStream(streamId, newEvents(1), { expectedRevision: 'no_stream' });
+
+      const attempts = await Promise.allSettled(
+        Array.from({ length: 6 }, () => store.appendToStream(streamId, newEvents(2), { expectedRevision: 0 })),
+      );
+      const fresh = `${streamPrefix()}-race-new`;
+      const creations = await Promise.allSettled(
+        Array.from({ length: 6 }, () => store.appendToStream(fresh, newEvents(1), { expectedRevision: 'no_stream' })),
+      );
+
+      for (const outcomes of [attempts, creations]) {
+        expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+        for (const outcome of outcomes) {
+          if (outcome.status === 'rejected') expect(outcome.reason).toBeInstanceOf(WrongExpectedRevisionError);
+        }
+      }
+      expect(await store.readStream(streamId)).toHaveLength(3);
+      expect(await store.readStream(fresh)).toHaveLength(1);
+    });
+  });
+
+  describe('append to several streams', () => {
+    it('appends to every stream and reports the last event', async () => {
+      const { store } = context.subject();
+      const prefix = streamPrefix();
+      const result = await store.appendToStreams([
+        { streamId: `${prefix}-a`, expectedRevision: 'no_stream', events: newEvents(2) },
+        { streamId: `${prefix}-b`, expectedRevision: 'no_stream', events: newEvents(1) },
+      ]);
+
+      const [a, b] = [await store.readStream(`${prefix}-a`), await store.readStream(`${prefix}-b`)];
+      expect([a.length, b.length]).toEqual([2, 1]);
+      expect(result).toEqual({ nextRevision: 0, position: b[0]?.position });
+    });
+
+    it('appends nothing when one stream conflicts', async () => {
+      const { store } = context.subject();
+      const prefix = streamPrefix();
+      await store.appendToStream(`${prefix}-taken`, newEvents(1), { expectedRevision: 'no_stream' });
+
+      await expectConflict(
+        store.appendToStreams([
+          { streamId: `${prefix}-free`, expectedRevision: 'no_stream', events: newEvents(1) },
+          { streamId: `${prefix}-taken`, expectedRevision: 'no_stream', events: newEvents(1) },
+        ]),
+        { streamId: `${prefix}-taken`, expected: 'no_stream', actual: 0 },
+      );
+
+      expect(await store.readStream(`${prefix}-taken`)).toHaveLength(1);
+      // EventStoreDB has no multi-stream transaction: its adapter appends stream by stream (see
+      // esdb-event-store.ts), so the stream before the conflicting one may have been written.
+      if (context.capabilities.atomicMultiStreamAppend) expect(await store.readStream(`${prefix}-free`)).toEqual([]);
+    });
+  });
+
+  describe('read all', () => {
+    it('returns events of all streams in append order, strictly after a position, at most maxCount', async () => {
+      const { store } = context.subject();
+      const prefix = streamPrefix();
+      const head = await store.headPosition();
+      const streams = [`${prefix}-x`, `${prefix}-y`, `${prefix}-x`, `${prefix}-z`, `${prefix}-y`];
+      const appended = [];
+      for (const streamId of streams) {
+        const event = newEvent('Visited', { streamId });
+        const result = await store.appendToStream(streamId, [event], { expectedRevision: 'any' });
+        appended.push({ id: event.id, position: result.position });
+      }
+
+      const all = await readAllWithPrefix(store, head, prefix);
+      expect(all.map((event) => event.id)).toEqual(appended.map((event) => event.id));
+      expect(all.map((event) => event.position)).toEqual(appended.map((event) => event.position));
+      expect(await store.headPosition()).toBe(appended.at(-1)?.position);
+
+      const second = appended[1]?.position ?? null;
+      expect((await readAllWithPrefix(store, second, prefix)).map((event) => event.id)).toEqual(appended.slice(2).map((event) => event.id));
+      const limited = await store.readAll({ after: second, maxCount: 2 });
+      expect(limited.map((event) => event.id)).toEqual(appended.slice(2, 4).map((event) => event.id));
+    });
+  });
+}

@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto';
+import { link, readFile, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export class DataDirInUseError extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number,
+  ) {
+    super(`DATA_DIR ${dataDir} is in use by another process (pid ${pid}); stop it or set DATA_DIR to another folder`);
+    this.name = 'DataDirInUseError';
+  }
+}
+
+const LOCK_FILE = 'event-store.lock';
+const ATTEMPTS = 5;
+
+interface LockHolder {
+  pid: number;
+  token: string;
+}
+
+/*
+ * Why a PID lock file rather than the listening socket: the lock must be taken before PGlite opens
+ * the data folder, seconds before the socket listens, and a socket probe cannot tell "still
+ * starting" from "dead". The file is created atomically (hard link of a fully written temp file:
+ * link fails if the lock exists), so a holder is never seen half-written. A holder whose PID no
+ * longer runs (kill -9, power loss) is stale and is taken over, so a crash never blocks the next start.
+ *
+ * Limits, accepted: PIDs are only meaningful on one host (do not share a DATA_DIR across machines);
+ * a stale PID reused by an unrelated live process makes the folder look busy until that process ends;
+ * a container restarted after a crash usually gets its old PID back, which is our own PID: that case
+ * is recognised as stale unless this process really holds the lock. Two processes taking over the
+ * same stale lock within microseconds of each other could both succeed.
+ */
+
+/** Folders this process holds: the one case where the holder's PID is our own and still alive. */
+const heldByThisProcess = new Set<string>();
+
+function isAlive(holder: LockHolder, dataDir: string): boolean {
+  if (holder.pid === process.pid) return heldByThisProcess.has(dataDir);
+  try {
+    process.kill(holder.pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to another user.
+    return typeof error === 'object' && error !== null && 'code' in error && error.code === 'EPERM';
+  }
+}
+
+async function readHolder(lockPath: string): Promise<LockHolder | 'missing' | 'unreadable'> {
+  let text: string;
+  try {
+    text = await readFile(lockPath, 'utf8');
+  } catch {
+    return 'missing';
+  }
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed === 'object' && parsed !== null && 'pid' in parsed && 'token' in parsed) {
+      const { pid, token } = parsed;
+      if (typeof pid === 'number' && typeof token === 'string') return { pid, token };
+    }
+  } catch {
+    // Falls through: a corrupt lock file cannot name a live holder.
+  }
+  return 'unreadable';
+}
+
+export class DataDirLock {
+  private released = false;
+
+  constructor(
+    readonly dataDir: string,
+    private readonly lockPath: string,
+    private readonly token: string,
+  ) {}
+
+  async release(): Promise<void> {
+    if (this.released) return;
+    this.released = true;
+    heldByThisProcess.delete(this.dataDir);
+    const holder = await readHolder(this.lockPath);
+    if (typeof holder === 'object' && holder.token === this.token) await unlink(this.lockPath).catch(() => undefined);
+  }
+}
+
+/** Takes the folder for this process, or throws DataDirInUseError naming the live holder. */
+export async function acquireDataDirLock(dataDir: string): Promise<DataDirLock> {
+  const lockPath = join(dataDir, LOCK_FILE);
+  const token = randomUUID();
+  const candidate = `${lockPath}.${token}`;
+  await writeFile(candidate, JSON.stringify({ pid: process.pid, token }), { flag: 'wx' });
+  try {
+    for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
+      try {
+        await link(candidate, lockPath);
+        heldByThisProcess.add(dataDir);
+        return new DataDirLock(dataDir, lockPath, token);
+      } catch (error) {
+        if (!(typeof error === 'object' && error !== null && 'code' in error && error.code === 'EEXIST')) throw error;
+      }
+      const holder = await readHolder(lockPath);
+      if (holder === 'missing') continue;
+      if (holder !== 'unreadable' && isAlive(holder, dataDir)) throw new DataDirInUseError(dataDir, holder.pid);
+      // Re-read right before removing, so a lock another starter has just taken over is left alone.
+      const again = await readHolder(lockPath);
+      const unchanged = holder === 'unreadable' ? again === 'unreadable' : typeof again === 'object' && again.token === holder.token;
+      if (unchanged) await unlink(lockPath).catch(() => undefined);
+    }
+    throw new Error(`could not take the lock on DATA_DIR ${dataDir} after ${ATTEMPTS} attempts`);
+  } finally {
+    await unlink(candidate).catch(() => undefined);
+  }
+}

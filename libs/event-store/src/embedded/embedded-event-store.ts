@@ -1,0 +1,38 @@
+import type { Logger } from 'pino';
+import { createPostgresEventStore, type PostgresEventStore } from '../postgres/postgres-event-store.js';
+import { startEmbeddedDatabase, type EmbeddedDatabase } from './embedded-database.js';
+
+export interface EmbeddedEventStore {
+  store: PostgresEventStore;
+  database: EmbeddedDatabase;
+  /** Stops the subscriptions, then PGlite, then releases DATA_DIR. */
+  stop(): Promise<void>;
+}
+
+/** The default store: the PostgreSQL adapter, unchanged, on PGlite under DATA_DIR. */
+export async function createEmbeddedEventStore(options: {
+  dataDir: string;
+  logger?: Logger;
+  pollIntervalMs?: number;
+}): Promise<EmbeddedEventStore> {
+  const database = await startEmbeddedDatabase(options);
+  try {
+    const store = await createPostgresEventStore({
+      pool: database.pool,
+      // LISTEN would share PGlite's one session with the appends; in one process the store's own
+      // wake-up after each append gives the same latency, and polling covers the rest.
+      listen: false,
+      notify: false,
+      logger: options.logger,
+      pollIntervalMs: options.pollIntervalMs,
+    });
+    const stop = async (): Promise<void> => {
+      await store.close();
+      await database.stop();
+    };
+    return { store, database, stop };
+  } catch (error) {
+    await database.stop();
+    throw error;
+  }
+}

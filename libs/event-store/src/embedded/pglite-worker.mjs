@@ -1,0 +1,76 @@
+// PGlite behind a PostgreSQL wire-protocol socket, on a worker thread.
+//
+// Plain JavaScript on purpose: a Worker needs a file Node can load as it is, both from the compiled
+// dist/ folder and under Jest (ts-jest cannot run a .ts file in a Worker). The build copies it next
+// to the compiled embedded-database.js.
+//
+// Why a worker: PGlite runs PostgreSQL compiled to WebAssembly synchronously, so every query freezes
+// the thread it runs on. Here it freezes this worker, never the API's event loop.
+//
+// Protocol with the main thread (embedded-database.ts):
+//   in:  { type: 'stop' }
+//   out: { type: 'ready', endpoint: { socketDir, port } | { host, port } } | { type: 'failed', message }
+//        { type: 'log', level, message } | { type: 'stopped' }
+import { parentPort, workerData } from 'node:worker_threads';
+import { dirname, basename } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+
+// One connection. pglite-socket 0.2.17 multiplexes several connections onto PGlite's single
+// backend: it queues protocol messages and, while one connection is inside a transaction, runs only
+// that connection's messages. So queries are never concurrent (a larger pool buys no throughput),
+// and every connection shares one session: SET, LISTEN, session advisory locks, temporary tables and
+// prepared statement names leak between them. With exactly one connection, the single pg.Pool
+// client of the main thread has the session to itself, and a stray client (psql on the socket)
+// is turned away rather than allowed to interleave with the store's transactions.
+const MAX_CONNECTIONS = 1;
+
+const { pgDataDir, socketPath } = workerData;
+let db = null;
+let server = null;
+
+function log(level, message) {
+  parentPort.postMessage({ type: 'log', level, message });
+}
+
+async function listen() {
+  if (socketPath) {
+    try {
+      server = new PGLiteSocketServer({ db, path: socketPath, maxConnections: MAX_CONNECTIONS });
+      await server.start();
+      // node-postgres reaches a Unix socket as <dir>/.s.PGSQL.<port>.
+      return { socketDir: dirname(socketPath), port: Number(basename(socketPath).split('.').at(-1)) };
+    } catch (error) {
+      log('warn', `Unix socket ${socketPath} failed (${error.message}); falling back to 127.0.0.1`);
+    }
+  }
+  server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: MAX_CONNECTIONS });
+  await server.start();
+  const [host, port] = server.getServerConn().split(':');
+  return { host, port: Number(port) };
+}
+
+async function stop() {
+  try {
+    await server?.stop();
+    await db?.close();
+  } catch (error) {
+    log('error', `closing PGlite failed: ${error.stack ?? error.message}`);
+  }
+  parentPort.postMessage({ type: 'stopped' });
+  parentPort.close();
+}
+
+parentPort.on('message', (message) => {
+  if (message?.type === 'stop') void stop();
+});
+
+try {
+  db = await PGlite.create({ dataDir: pgDataDir });
+  const endpoint = await listen();
+  parentPort.postMessage({ type: 'ready', endpoint });
+} catch (error) {
+  parentPort.postMessage({ type: 'failed', message: error?.stack ?? String(error) });
+  await db?.close().catch(() => undefined);
+  parentPort.close();
+}

@@ -1,0 +1,106 @@
+/**
+ * The event store port. Shaped after EventStoreDB's model (streams with revisions, a global
+ * `$all` log with positions, catch-up subscriptions) so that every adapter fits it unchanged.
+ */
+
+/** Metadata recorded with every event: who caused it, in answer to what, and when (domain clock). */
+export interface EventMetadata {
+  correlationId: string;
+  causationId: string | null;
+  /** API key id, or `internal` for the internal application, or `system`. */
+  actor: string;
+  requestId: string;
+  /** ISO 8601 time of the domain clock when the command was decided. */
+  time: string;
+}
+
+export interface NewEvent<Type extends string = string, Data extends object = Record<string, unknown>> {
+  /** UUID, unique across the store. */
+  id: string;
+  type: Type;
+  data: Data;
+  metadata: EventMetadata;
+}
+
+export interface RecordedEvent<Type extends string = string, Data extends object = Record<string, unknown>> {
+  id: string;
+  streamId: string;
+  /** Counts from 0 within the stream. */
+  revision: number;
+  /** Global order across all streams; strictly increasing, gaps allowed. */
+  position: bigint;
+  type: Type;
+  data: Data;
+  metadata: EventMetadata;
+  /** Wall-clock time the store recorded it (ISO 8601). */
+  recordedAt: string;
+}
+
+/** `no_stream`: the stream must not exist; `any`: no check; a number: the stream's current last revision. */
+export type ExpectedRevision = 'no_stream' | 'any' | number;
+
+export interface StreamAppend {
+  streamId: string;
+  expectedRevision: ExpectedRevision;
+  events: NewEvent[];
+}
+
+export interface AppendResult {
+  /** Revision of the last event appended to the (last) stream. */
+  nextRevision: number;
+  /** Global position of the last event appended. */
+  position: bigint;
+}
+
+export class WrongExpectedRevisionError extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: number | 'no_stream',
+  ) {
+    super(`wrong expected revision on ${streamId}: expected ${String(expected)}, actual ${String(actual)}`);
+    this.name = 'WrongExpectedRevisionError';
+  }
+}
+
+export interface ReadAllOptions {
+  /** Exclusive: events strictly after this position. Omit or null to read from the start. */
+  after?: bigint | null;
+  maxCount: number;
+}
+
+export type EventHandler = (event: RecordedEvent) => Promise<void>;
+
+export interface SubscribeOptions {
+  /** Exclusive checkpoint: the subscription hands over events strictly after it. */
+  after: bigint | null;
+  /** Called one event at a time, in global order; the next event waits for the returned promise. */
+  handler: EventHandler;
+  /** Called when the handler or the store fails; the subscription stops after it. */
+  onError?: (error: unknown) => void;
+  /** Optional: called with the last position handed over once the subscription has caught up. */
+  onCaughtUp?: (position: bigint | null) => void;
+}
+
+export interface Subscription {
+  stop(): Promise<void>;
+}
+
+export interface EventStore {
+  /** Appends atomically to one stream with optimistic concurrency. Throws WrongExpectedRevisionError. */
+  appendToStream(streamId: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
+  /**
+   * Appends atomically to several streams, each with its own expected revision: all or nothing.
+   * Used where one decision spans several consistency boundaries (e.g. an e-mail claim and a candidate).
+   */
+  appendToStreams(appends: StreamAppend[]): Promise<AppendResult>;
+  /** Events of one stream in revision order; [] when the stream does not exist. */
+  readStream(streamId: string, options?: { fromRevision?: number }): Promise<RecordedEvent[]>;
+  /** Events of all streams in global order. A reader following positions never misses an event. */
+  readAll(options: ReadAllOptions): Promise<RecordedEvent[]>;
+  /** Catch-up subscription to all events, one at a time, in global order, with backpressure. */
+  subscribeToAll(options: SubscribeOptions): Subscription;
+  /** Position of the last committed event, or null when the store is empty. */
+  headPosition(): Promise<bigint | null>;
+  close(): Promise<void>;
+}

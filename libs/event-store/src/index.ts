@@ -1,0 +1,11 @@
+export * from './event-store.port.js';
+export { handleCommand } from './handle-command.js';
+export type { Decider, HandleCommandOptions, HandleCommandResult } from './handle-command.js';
+export { createPostgresEventStore, PostgresEventStore } from './postgres/postgres-event-store.js';
+export type { PostgresEventStoreOptions } from './postgres/postgres-event-store.js';
+export { startEmbeddedDatabase } from './embedded/embedded-database.js';
+export type { EmbeddedDatabase, EmbeddedDatabaseOptions } from './embedded/embedded-database.js';
+export { createEmbeddedEventStore } from './embedded/embedded-event-store.js';
+export type { EmbeddedEventStore } from './embedded/embedded-event-store.js';
+export { DataDirInUseError } from './embedded/data-dir-lock.js';
+export { createEsdbEventStore, EsdbEventStore } from './esdb/esdb-event-store.js';

@@ -1,0 +1,69 @@
+import type { Logger } from 'pino';
+import type { ReadAllOptions, RecordedEvent, SubscribeOptions, Subscription } from '../event-store.port.js';
+import type { WakeSignal } from './wake-signal.js';
+
+export interface PollingSource {
+  readAll(options: ReadAllOptions): Promise<RecordedEvent[]>;
+  wakeSignal: WakeSignal;
+  pollIntervalMs: number;
+  batchSize: number;
+  logger: Logger;
+}
+
+/**
+ * Catch-up subscription over readAll: reads a batch, hands its events over one at a time (the next
+ * waits for the handler: backpressure), and once a batch comes back short it is at the head: it
+ * sleeps until woken or the poll interval passes. Polling is the guarantee; wake-ups only cut latency.
+ * Correct only because readAll never skips a lower position that commits later (see postgres-append.ts).
+ */
+export class PollingSubscription implements Subscription {
+  private readonly abort = new AbortController();
+  private readonly finished: Promise<void>;
+
+  constructor(
+    private readonly source: PollingSource,
+    private readonly options: SubscribeOptions,
+    onFinished: () => void,
+  ) {
+    this.finished = this.run().finally(onFinished);
+  }
+
+  /** Resolves once the handler call in progress has returned; nothing is handed over after it. */
+  async stop(): Promise<void> {
+    this.abort.abort();
+    await this.finished;
+  }
+
+  private get stopped(): boolean {
+    return this.abort.signal.aborted;
+  }
+
+  private async run(): Promise<void> {
+    const { handler, onCaughtUp } = this.options;
+    const { wakeSignal, batchSize, pollIntervalMs } = this.source;
+    let after = this.options.after;
+    // onCaughtUp fires when the head is reached, not on every idle poll.
+    let caughtUpReported = false;
+    try {
+      while (!this.stopped) {
+        const version = wakeSignal.version;
+        const batch = await this.source.readAll({ after, maxCount: batchSize });
+        for (const event of batch) {
+          if (this.stopped) return;
+          await handler(event);
+          after = event.position;
+          caughtUpReported = false;
+        }
+        if (batch.length < batchSize && !this.stopped) {
+          if (!caughtUpReported) onCaughtUp?.(after);
+          caughtUpReported = true;
+          await wakeSignal.wait(version, pollIntervalMs, this.abort.signal);
+        }
+      }
+    } catch (error) {
+      this.abort.abort();
+      if (this.options.onError) this.options.onError(error);
+      else this.source.logger.error({ err: error }, 'event store subscription stopped on an error');
+    }
+  }
+}

@@ -1,0 +1,142 @@
+import type pg from 'pg';
+import { WrongExpectedRevisionError } from '../event-store.port.js';
+import type { AppendResult, ExpectedRevision, StreamAppend } from '../event-store.port.js';
+import { STREAM_REVISION_CONSTRAINT } from './postgres-schema.js';
+import type { PostgresTables } from './postgres-schema.js';
+
+/*
+ * Gap-free global order. `position` comes from a sequence, and sequences are not transactional: with
+ * concurrent writers, position 11 can commit while 10 is still in flight, and a reader that has
+ * passed 11 would never see 10. Every append transaction therefore takes one transaction-scoped
+ * advisory lock before it allocates positions and holds it until COMMIT has made its rows visible.
+ * So positions are handed out and made visible in the same order: once any position is visible,
+ * every lower one is either visible or belongs to an aborted transaction (a harmless gap).
+ *
+ * Trade-off: appends to one schema are serialized, one commit at a time, so write throughput is
+ * bounded by commit latency (measured in bench/event-store.bench.ts). Readers are never blocked.
+ * The alternative, allowing concurrent commits and making readers stop below the oldest in-flight
+ * transaction (pg_snapshot_xmin), scales writes better but is subtler and harder to get right.
+ * The lock also makes the expected revision check race-free.
+ */
+
+interface AppendedRow {
+  position: string;
+  revision: string;
+}
+
+function appendSql(tables: PostgresTables): string {
+  // One round trip per stream: the expected revision check and the insert are the same statement.
+  // It inserts nothing when the check fails. ORDER BY ord keeps positions in revision order.
+  return `
+    WITH current AS (
+      SELECT max(revision) AS revision FROM ${tables.events} WHERE stream_id = $1
+    ), checked AS (
+      SELECT coalesce(revision, -1) AS revision FROM current
+      WHERE $2::text = 'any' OR ($2::text = 'no_stream' AND revision IS NULL) OR revision = $3::bigint
+    )
+    INSERT INTO ${tables.events} (id, stream_id, revision, type, data, metadata)
+    SELECT (e.event->>'id')::uuid, $1, checked.revision + e.ord, e.event->>'type', e.event->'data', e.event->'metadata'
+    FROM checked CROSS JOIN jsonb_array_elements($4::jsonb) WITH ORDINALITY AS e(event, ord)
+    ORDER BY e.ord
+    RETURNING position, revision`;
+}
+
+function expectedParams(expected: ExpectedRevision): [string, string | null] {
+  return typeof expected === 'number' ? ['revision', String(expected)] : [expected, null];
+}
+
+function matches(expected: ExpectedRevision, actual: number | null): boolean {
+  if (expected === 'any') return true;
+  if (expected === 'no_stream') return actual === null;
+  return actual === expected;
+}
+
+async function currentRevision(client: pg.PoolClient, tables: PostgresTables, streamId: string): Promise<number | null> {
+  const result = await client.query<{ revision: string | null }>(
+    `SELECT max(revision) AS revision FROM ${tables.events} WHERE stream_id = $1`,
+    [streamId],
+  );
+  const revision = result.rows[0]?.revision ?? null;
+  return revision === null ? null : Number(revision);
+}
+
+function wrongRevision(append: StreamAppend, actual: number | null): WrongExpectedRevisionError {
+  return new WrongExpectedRevisionError(append.streamId, append.expectedRevision, actual ?? 'no_stream');
+}
+
+async function appendOne(
+  client: pg.PoolClient,
+  tables: PostgresTables,
+  append: StreamAppend,
+): Promise<{ revision: number | null; position: bigint | null }> {
+  if (append.events.length === 0) {
+    const actual = await currentRevision(client, tables, append.streamId);
+    if (!matches(append.expectedRevision, actual)) throw wrongRevision(append, actual);
+    return { revision: actual, position: null };
+  }
+  const [kind, revision] = expectedParams(append.expectedRevision);
+  const events = append.events.map(({ id, type, data, metadata }) => ({ id, type, data, metadata }));
+  const result = await client.query<AppendedRow>(appendSql(tables), [append.streamId, kind, revision, JSON.stringify(events)]);
+  const last = result.rows.at(-1);
+  if (last === undefined) throw wrongRevision(append, await currentRevision(client, tables, append.streamId));
+  return { revision: Number(last.revision), position: BigInt(last.position) };
+}
+
+function isStreamRevisionViolation(error: unknown): boolean {
+  return (
+    typeof error === 'object' && error !== null &&
+    'code' in error && error.code === '23505' &&
+    'constraint' in error && error.constraint === STREAM_REVISION_CONSTRAINT
+  );
+}
+
+async function headPosition(client: pg.PoolClient, tables: PostgresTables): Promise<bigint> {
+  const result = await client.query<{ position: string | null }>(`SELECT max(position) AS position FROM ${tables.events}`);
+  return BigInt(result.rows[0]?.position ?? 0);
+}
+
+/** Returns the error to throw: a racing insert's unique violation becomes a revision conflict. */
+async function rollBack(client: pg.PoolClient, tables: PostgresTables, error: unknown, failed: StreamAppend | undefined): Promise<unknown> {
+  try {
+    await client.query('ROLLBACK');
+    const mapped = isStreamRevisionViolation(error) && failed !== undefined
+      ? wrongRevision(failed, await currentRevision(client, tables, failed.streamId))
+      : error;
+    client.release();
+    return mapped;
+  } catch (rollbackError) {
+    // A failed ROLLBACK means the connection is unusable: destroy it rather than return it to the pool.
+    client.release(rollbackError instanceof Error ? rollbackError : true);
+    return error;
+  }
+}
+
+/**
+ * Appends to every stream in one transaction: all or nothing. Takes a client of its own and never
+ * awaits another pool query while holding it, so it works on a pool of one connection.
+ */
+export async function appendInTransaction(
+  pool: pg.Pool,
+  tables: PostgresTables,
+  appends: StreamAppend[],
+  notify: boolean,
+): Promise<AppendResult> {
+  const client = await pool.connect();
+  let current: StreamAppend | undefined;
+  try {
+    await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${tables.appendLock[0]}, ${tables.appendLock[1]})`);
+    let last: { revision: number | null; position: bigint | null } = { revision: null, position: null };
+    let lastPosition: bigint | null = null;
+    for (const append of appends) {
+      current = append;
+      last = await appendOne(client, tables, append);
+      lastPosition = last.position ?? lastPosition;
+    }
+    const position = lastPosition ?? (await headPosition(client, tables));
+    await client.query(notify ? `NOTIFY ${tables.notifyChannel}; COMMIT` : 'COMMIT');
+    client.release();
+    return { nextRevision: last.revision ?? -1, position };
+  } catch (error) {
+    throw await rollBack(client, tables, error, current);
+  }
+}

@@ -1,0 +1,123 @@
+import type pg from 'pg';
+import { pino, type Logger } from 'pino';
+import type {
+  AppendResult,
+  EventStore,
+  ExpectedRevision,
+  NewEvent,
+  ReadAllOptions,
+  RecordedEvent,
+  StreamAppend,
+  SubscribeOptions,
+  Subscription,
+} from '../event-store.port.js';
+import { appendInTransaction } from './postgres-append.js';
+import { EVENT_COLUMNS, toRecordedEvent, type EventRow } from './postgres-rows.js';
+import { migratePostgresSchema, postgresTables, type PostgresTables } from './postgres-schema.js';
+import { NotificationListener } from './notification-listener.js';
+import { PollingSubscription } from './polling-subscription.js';
+import { WakeSignal } from './wake-signal.js';
+
+export interface PostgresEventStoreOptions {
+  pool: pg.Pool;
+  /** PostgreSQL schema holding the tables; lets tests and processes isolate. Default `public`. */
+  schema?: string;
+  /** How often an idle subscription looks for new events. Default 20 ms. */
+  pollIntervalMs?: number;
+  /**
+   * LISTEN for other processes' appends on a dedicated pooled connection. Default: on when the pool
+   * allows more than one connection. Must be off on PGlite, where every connection shares one session.
+   */
+  listen?: boolean;
+  /** NOTIFY listeners in the append transaction. Default true. */
+  notify?: boolean;
+  /** Events per readAll in a catch-up subscription. Default 500. */
+  subscriptionBatchSize?: number;
+  logger?: Logger;
+}
+
+const DEFAULT_POLL_INTERVAL_MS = 20;
+const DEFAULT_BATCH_SIZE = 500;
+const DEFAULT_POOL_MAX = 10;
+
+export class PostgresEventStore implements EventStore {
+  private readonly pool: pg.Pool;
+  private readonly wakeSignal = new WakeSignal();
+  private readonly subscriptions = new Set<Subscription>();
+  private readonly listener: NotificationListener | null;
+  private readonly notify: boolean;
+  private readonly pollIntervalMs: number;
+  private readonly batchSize: number;
+  private readonly logger: Logger;
+  private readonly sql: { readStream: string; readAll: string; head: string };
+
+  constructor(readonly tables: PostgresTables, options: PostgresEventStoreOptions) {
+    this.pool = options.pool;
+    this.logger = options.logger ?? pino({ name: 'event-store' });
+    this.notify = options.notify ?? true;
+    this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+    this.batchSize = options.subscriptionBatchSize ?? DEFAULT_BATCH_SIZE;
+    const listen = options.listen ?? (options.pool.options.max ?? DEFAULT_POOL_MAX) > 1;
+    this.listener = listen ? new NotificationListener(this.pool, tables.notifyChannel, this.wakeSignal, this.logger) : null;
+    this.sql = {
+      readStream: `SELECT ${EVENT_COLUMNS} FROM ${tables.events} WHERE stream_id = $1 AND revision >= $2 ORDER BY revision`,
+      readAll: `SELECT ${EVENT_COLUMNS} FROM ${tables.events} WHERE position > $1 ORDER BY position LIMIT $2`,
+      head: `SELECT max(position) AS position FROM ${tables.events}`,
+    };
+  }
+
+  appendToStream(streamId: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
+    return this.appendToStreams([{ streamId, events, expectedRevision: options.expectedRevision }]);
+  }
+
+  async appendToStreams(appends: StreamAppend[]): Promise<AppendResult> {
+    const result = await appendInTransaction(this.pool, this.tables, appends, this.notify);
+    // Subscriptions in this process need not wait for a NOTIFY round trip or the next poll.
+    this.wakeSignal.notify();
+    return result;
+  }
+
+  async readStream(streamId: string, options?: { fromRevision?: number }): Promise<RecordedEvent[]> {
+    const result = await this.pool.query<EventRow>(this.sql.readStream, [streamId, options?.fromRevision ?? 0]);
+    return result.rows.map(toRecordedEvent);
+  }
+
+  async readAll(options: ReadAllOptions): Promise<RecordedEvent[]> {
+    const after = (options.after ?? 0n).toString();
+    const result = await this.pool.query<EventRow>(this.sql.readAll, [after, options.maxCount]);
+    return result.rows.map(toRecordedEvent);
+  }
+
+  subscribeToAll(options: SubscribeOptions): Subscription {
+    this.listener?.start();
+    const source = {
+      readAll: (readOptions: ReadAllOptions) => this.readAll(readOptions),
+      wakeSignal: this.wakeSignal,
+      pollIntervalMs: this.pollIntervalMs,
+      batchSize: this.batchSize,
+      logger: this.logger,
+    };
+    const subscription: Subscription = new PollingSubscription(source, options, () => this.subscriptions.delete(subscription));
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  async headPosition(): Promise<bigint | null> {
+    const result = await this.pool.query<{ position: string | null }>(this.sql.head);
+    const position = result.rows[0]?.position ?? null;
+    return position === null ? null : BigInt(position);
+  }
+
+  /** Stops subscriptions and the listener; the pool belongs to the caller and stays open. */
+  async close(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((subscription) => subscription.stop()));
+    await this.listener?.stop();
+  }
+}
+
+/** Creates the tables if missing (safe when several processes start at once) and returns the store. */
+export async function createPostgresEventStore(options: PostgresEventStoreOptions): Promise<PostgresEventStore> {
+  const tables = postgresTables(options.schema ?? 'public');
+  await migratePostgresSchema(options.pool, tables);
+  return new PostgresEventStore(tables, options);
+}

@@ -1,0 +1,28 @@
+import type { EventMetadata, RecordedEvent } from '../event-store.port.js';
+
+/** A row of `events` as node-postgres returns it: int8 arrives as a string, timestamptz as a Date. */
+export interface EventRow {
+  position: string;
+  id: string;
+  stream_id: string;
+  revision: string;
+  type: string;
+  data: Record<string, unknown>;
+  metadata: EventMetadata;
+  recorded_at: Date;
+}
+
+export const EVENT_COLUMNS = 'position, id, stream_id, revision, type, data, metadata, recorded_at';
+
+export function toRecordedEvent(row: EventRow): RecordedEvent {
+  return {
+    id: row.id,
+    streamId: row.stream_id,
+    revision: Number(row.revision),
+    position: BigInt(row.position),
+    type: row.type,
+    data: row.data,
+    metadata: row.metadata,
+    recordedAt: row.recorded_at.toISOString(),
+  };
+}

@@ -1,0 +1,83 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { canonicalJson } from '../json/canonical-json.js';
+
+export type CursorValue = string | number | null;
+export type CursorPayload = Record<string, CursorValue>;
+export type CursorFilters = Record<string, string | number | boolean | null | undefined>;
+
+const MAC_BYTES = 32;
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+// Fields encodeFor adds itself; a position using them would be silently overwritten.
+const RESERVED = ['kind', 'filters'] as const;
+
+/**
+ * Opaque, signed list cursors: base64url of an HMAC-SHA256 tag followed by the JSON payload.
+ * The tag makes every edit detectable, so a cursor can only come from `meta.nextCursor`.
+ */
+export class CursorCodec {
+  private readonly secret: Buffer;
+
+  constructor(secret: Buffer | string) {
+    this.secret = typeof secret === 'string' ? Buffer.from(secret, 'utf8') : Buffer.from(secret);
+    if (this.secret.length < 16) throw new Error('cursor secret must be at least 16 bytes');
+  }
+
+  encode(payload: CursorPayload): string {
+    const json = Buffer.from(JSON.stringify(payload), 'utf8');
+    return Buffer.concat([this.mac(json), json]).toString('base64url');
+  }
+
+  /** The payload, or null for anything this codec did not sign unchanged. */
+  decode(cursor: string): CursorPayload | null {
+    if (typeof cursor !== 'string' || !BASE64URL.test(cursor)) return null;
+    const bytes = Buffer.from(cursor, 'base64url');
+    // Base64 ignores the unused low bits of the last character: re-encoding catches such edits.
+    if (bytes.length <= MAC_BYTES || bytes.toString('base64url') !== cursor) return null;
+    const tag = bytes.subarray(0, MAC_BYTES);
+    const json = bytes.subarray(MAC_BYTES);
+    if (!timingSafeEqual(tag, this.mac(json))) return null;
+    return parsePayload(json);
+  }
+
+  /**
+   * A cursor for one list (`kind`) and one set of filters: decodeFor refuses it on another list
+   * or with other filters, where its keyset position would mean nothing.
+   */
+  encodeFor(list: string, position: CursorPayload, filters: CursorFilters = {}): string {
+    for (const field of RESERVED) {
+      if (field in position) throw new Error(`cursor position cannot use the reserved field ${field}`);
+    }
+    return this.encode({ ...position, kind: list, filters: hashFilters(filters) });
+  }
+
+  decodeFor(list: string, cursor: string, filters: CursorFilters = {}): CursorPayload | null {
+    const payload = this.decode(cursor);
+    if (!payload || payload.kind !== list || payload.filters !== hashFilters(filters)) return null;
+    const { kind: _kind, filters: _filters, ...position } = payload;
+    return position;
+  }
+
+  private mac(data: Buffer): Buffer {
+    return createHmac('sha256', this.secret).update(data).digest();
+  }
+}
+
+/** Absent filters (undefined) hash like omitted ones; key order does not matter. */
+export const hashFilters = (filters: CursorFilters): string =>
+  createHash('sha256').update(canonicalJson(filters)).digest('base64url').slice(0, 22);
+
+const parsePayload = (json: Buffer): CursorPayload | null => {
+  let value: unknown;
+  try {
+    value = JSON.parse(json.toString('utf8'));
+  } catch {
+    return null;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  const entries = Object.entries(value);
+  const isCursorValue = (item: unknown): item is CursorValue =>
+    item === null || typeof item === 'string' || typeof item === 'number';
+  if (!entries.every(([, item]) => isCursorValue(item))) return null;
+  // fromEntries defines own properties, so a `__proto__` field cannot touch the prototype.
+  return Object.fromEntries(entries) as CursorPayload;
+};

@@ -1,0 +1,62 @@
+import { ERROR_MESSAGES, ERROR_STATUS, type ErrorCode } from './error-codes.js';
+
+/** An HTTP refusal the API layer answers as is: status, stable code, message and extra headers. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** Builds the ApiError of a known code with its status and, unless given, its standard message. */
+export const apiError = (code: ErrorCode, message?: string, headers?: Record<string, string>): ApiError =>
+  new ApiError(ERROR_STATUS[code], code, message ?? ERROR_MESSAGES[code], headers);
+
+export interface ErrorBody {
+  error: { code: string; message: string };
+}
+
+export const errorBody = (code: string, message: string): ErrorBody => ({ error: { code, message } });
+
+/** The original `GET /candidates` endpoint keeps its own shape: both fields are strings. */
+export interface LegacyErrorBody {
+  status: string;
+  code: string;
+}
+
+export const legacyErrorBody = (status: number, message: string): LegacyErrorBody => ({
+  status: String(status),
+  code: message,
+});
+
+export interface ErrorResponse {
+  status: number;
+  body: ErrorBody;
+  headers: Record<string, string>;
+}
+
+/**
+ * Maps anything thrown to the response to send. Besides ApiError it accepts any error carrying a
+ * numeric `status` and a string `code` (the domain's refusals) without importing the domain, so
+ * this library stays independent of it. Anything else is a 500 whose details are not leaked.
+ */
+export const toErrorResponse = (error: unknown): ErrorResponse => {
+  if (error instanceof ApiError) {
+    return { status: error.status, body: errorBody(error.code, error.message), headers: { ...error.headers } };
+  }
+  if (isCodedError(error)) {
+    return { status: error.status, body: errorBody(error.code, error.message), headers: {} };
+  }
+  return { status: 500, body: errorBody('server_error', ERROR_MESSAGES.server_error), headers: {} };
+};
+
+const isCodedError = (error: unknown): error is Error & { status: number; code: string } => {
+  if (!(error instanceof Error)) return false;
+  const { status, code } = error as Error & { status?: unknown; code?: unknown };
+  return typeof code === 'string' && typeof status === 'number' && Number.isInteger(status) && status >= 400 && status < 600;
+};

@@ -1,0 +1,102 @@
+import type { Redis } from 'ioredis';
+import { replyArray, replyInteger, replyString } from '../redis/lua-script.js';
+import { ABANDON, BEGIN, COMPLETE } from './idempotency-scripts.js';
+
+export interface IdempotencyScope {
+  workspaceId: string;
+  key: string;
+}
+
+export interface IdempotentRequest {
+  mode: 'live' | 'sandbox';
+  fingerprint: string;
+}
+
+/** Only 200 answers are kept and replayed (product decisions, Idempotency keys). */
+export interface StoredResponse {
+  status: 200;
+  body: unknown;
+}
+
+export type IdempotencyBegin =
+  | { kind: 'started' }
+  | { kind: 'replay'; response: StoredResponse }
+  | { kind: 'reused' }
+  | { kind: 'in_progress'; retryAfterSeconds: number };
+
+export interface IdempotencyStoreOptions {
+  prefix?: string;
+  /** How long a completed answer is replayed (API document: 24 hours). */
+  ttlSeconds?: number;
+  /** How long a running request holds the key; a crashed request frees it after this. */
+  lockSeconds?: number;
+}
+
+/**
+ * Idempotency records in Redis, shared by every API process. Keys belong to the workspace, so
+ * every API key of one workspace sees the same records (API document 4.3, rule 4).
+ */
+export class RedisIdempotencyStore {
+  private readonly prefix: string;
+  private readonly ttlSeconds: number;
+  private readonly lockSeconds: number;
+
+  constructor(
+    private readonly redis: Redis,
+    options: IdempotencyStoreOptions = {},
+  ) {
+    this.prefix = options.prefix ?? 'idempotency:';
+    this.ttlSeconds = options.ttlSeconds ?? 86_400;
+    this.lockSeconds = options.lockSeconds ?? 60;
+    for (const [name, value] of [['ttlSeconds', this.ttlSeconds], ['lockSeconds', this.lockSeconds]] as const) {
+      if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
+    }
+  }
+
+  /** Claims the key for this request, or says why the request must not run. */
+  async begin(scope: IdempotencyScope, request: IdempotentRequest): Promise<IdempotencyBegin> {
+    const reply = replyArray(
+      await BEGIN.run(this.redis, [this.redisKey(scope)], [request.fingerprint, request.mode, this.lockSeconds]),
+    );
+    const kind = replyString(reply[0]);
+    switch (kind) {
+      case 'started':
+      case 'reused':
+        return { kind };
+      case 'replay':
+        return { kind, response: { status: 200, body: JSON.parse(replyString(reply[2])) as unknown } };
+      case 'in_progress': {
+        // PTTL is negative only when the marker has no expiry, which begin never leaves.
+        const remainingMs = replyInteger(reply[1]);
+        const seconds = remainingMs > 0 ? Math.ceil(remainingMs / 1000) : this.lockSeconds;
+        return { kind, retryAfterSeconds: Math.max(1, seconds) };
+      }
+      default:
+        throw new Error(`unexpected idempotency reply: ${kind}`);
+    }
+  }
+
+  /** Keeps the answer for replay. False when the key is no longer this request's to fill. */
+  async complete(scope: IdempotencyScope, request: IdempotentRequest, response: StoredResponse): Promise<boolean> {
+    const stored = await COMPLETE.run(
+      this.redis,
+      [this.redisKey(scope)],
+      [request.fingerprint, request.mode, response.status, JSON.stringify(response.body) ?? 'null', this.ttlSeconds],
+    );
+    return replyInteger(stored) === 1;
+  }
+
+  /**
+   * Frees the key after a refused request, which leaves it unused. Pass the request so that only
+   * its own marker is removed, should the lock have expired and another request taken the key.
+   */
+  async abandon(scope: IdempotencyScope, request?: IdempotentRequest): Promise<void> {
+    const args = request ? [request.fingerprint, request.mode] : [];
+    await ABANDON.run(this.redis, [this.redisKey(scope)], args);
+  }
+
+  // The workspace id is URI-encoded so a colon in it cannot make two scopes share a key.
+  private redisKey(scope: IdempotencyScope): string {
+    return `${this.prefix}${encodeURIComponent(scope.workspaceId)}:${scope.key}`;
+  }
+}

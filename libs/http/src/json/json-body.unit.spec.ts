@@ -1,0 +1,73 @@
+import { ApiError } from '../errors/api-error.js';
+import { catchError } from '../testing/catch-error.js';
+import { MAX_JSON_DEPTH, exceedsDepth, parseJsonObjectBody } from './json-body.js';
+
+const expectInvalidJson = (raw: string | Buffer | undefined): void => {
+  const error = catchError(() => parseJsonObjectBody(raw));
+  expect(error).toBeInstanceOf(ApiError);
+  expect(error).toMatchObject({ status: 400, code: 'invalid_json' });
+};
+
+const nested = (depth: number): string => `${'{"a":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`;
+
+describe('parseJsonObjectBody', () => {
+  it('reads a JSON object from text or bytes', () => {
+    expect(parseJsonObjectBody('{"candidates":[{"email":"a@b.co"}]}')).toEqual({ candidates: [{ email: 'a@b.co' }] });
+    expect(parseJsonObjectBody(Buffer.from(' \n{ "name" : "Été" } \t'))).toEqual({ name: 'Été' });
+    expect(parseJsonObjectBody('{}')).toEqual({});
+    expect(parseJsonObjectBody('\uFEFF{"a":1}')).toEqual({ a: 1 });
+  });
+
+  it.each([
+    ['absent', undefined], ['empty', ''], ['white space', '  '], ['array', '[]'], ['array of objects', '[{"a":1}]'],
+    ['null', 'null'], ['number', '42'], ['string', '"text"'], ['boolean', 'true'], ['truncated', '{"a":'],
+    ['trailing comma', '{"a":1,}'], ['single quotes', "{'a':1}"], ['two values', '{}{}'], ['comment', '{} // x'],
+    ['not JSON', 'name=x'],
+  ])('refuses %s', (_label, raw) => {
+    expectInvalidJson(raw);
+  });
+
+  it('refuses bytes that are not UTF-8', () => {
+    expectInvalidJson(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d]));
+  });
+
+  it('accepts the maximum depth and refuses one more', () => {
+    expect(parseJsonObjectBody(nested(MAX_JSON_DEPTH))).toBeDefined();
+    expectInvalidJson(nested(MAX_JSON_DEPTH + 1));
+    expectInvalidJson(`{"a":${'['.repeat(MAX_JSON_DEPTH)}${']'.repeat(MAX_JSON_DEPTH)}}`);
+  });
+
+  it('refuses 100 000 nested brackets quickly and without crashing', () => {
+    const started = Date.now();
+    expectInvalidJson('['.repeat(100_000));
+    expectInvalidJson(`{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
+    expectInvalidJson(`{"a":${'{"b":'.repeat(100_000)}1${'}'.repeat(100_001)}`);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('handles a large flat body', () => {
+    const candidates = Array.from({ length: 20_000 }, (_, index) => ({ email: `p${index}@example.com` }));
+    expect(parseJsonObjectBody(JSON.stringify({ candidates })).candidates).toHaveLength(20_000);
+  });
+
+  it('does not count brackets inside strings', () => {
+    const deepText = '['.repeat(1000) + '{'.repeat(1000);
+    expect(parseJsonObjectBody(JSON.stringify({ note: deepText }))).toEqual({ note: deepText });
+    const escaped = JSON.stringify({ note: `\\"${'['.repeat(100)}"\\` });
+    expect(parseJsonObjectBody(escaped)).toEqual(JSON.parse(escaped));
+  });
+});
+
+describe('exceedsDepth', () => {
+  it('counts only structural brackets', () => {
+    expect(exceedsDepth('[[1]]', 2)).toBe(false);
+    expect(exceedsDepth('[[[1]]]', 2)).toBe(true);
+    expect(exceedsDepth('["[[[[", "\\"[[[["]', 1)).toBe(false);
+    expect(exceedsDepth('["\\\\", [[1]]]', 2)).toBe(true);
+    expect(exceedsDepth('[][][][]', 1)).toBe(false);
+  });
+
+  it('is not fooled by stray closers before openers', () => {
+    expect(exceedsDepth(']]]][[[', 2)).toBe(true);
+  });
+});

@@ -1,0 +1,55 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { ERROR_MESSAGES } from '../errors/error-codes.js';
+import { type ErrorResponse, errorBody, legacyErrorBody, toErrorResponse } from '../errors/api-error.js';
+
+/** The original endpoint answers in its own shape, and any credential problem with 403. */
+export type LegacyMatcher = (request: FastifyRequest) => boolean;
+
+const fromHttpException = (exception: HttpException): ErrorResponse => {
+  const status = exception.getStatus();
+  if (status === 404) return { status, body: errorBody('not_found', ERROR_MESSAGES.not_found), headers: {} };
+  if (status === 413) return { status, body: errorBody('payload_too_large', 'The request body is too large.'), headers: {} };
+  if (status >= 500) return { status: 500, body: errorBody('server_error', ERROR_MESSAGES.server_error), headers: {} };
+  return { status: 400, body: errorBody('invalid_parameter', exception.message), headers: {} };
+};
+
+/** Fastify's own refusals (body too large, malformed request) carry a statusCode and FST_ codes. */
+const fromFastifyError = (error: unknown): ErrorResponse | null => {
+  const statusCode = (error as { statusCode?: unknown }).statusCode;
+  if (typeof statusCode !== 'number' || statusCode < 400 || statusCode >= 500) return null;
+  if (statusCode === 413) return { status: 413, body: errorBody('payload_too_large', 'The request body is too large.'), headers: {} };
+  if (statusCode === 404) return { status: 404, body: errorBody('not_found', ERROR_MESSAGES.not_found), headers: {} };
+  return { status: 400, body: errorBody('invalid_json', ERROR_MESSAGES.invalid_json), headers: {} };
+};
+
+export const errorResponseFor = (exception: unknown): ErrorResponse => {
+  if (exception instanceof HttpException) return fromHttpException(exception);
+  const mapped = toErrorResponse(exception);
+  if (mapped.status !== 500) return mapped;
+  return fromFastifyError(exception) ?? mapped;
+};
+
+export const sendError = (reply: FastifyReply, request: FastifyRequest, exception: unknown, logger: Logger, isLegacy?: LegacyMatcher): void => {
+  const response = errorResponseFor(exception);
+  if (response.status === 500) logger.error({ err: exception, method: request.method, url: request.url, requestId: request.id }, 'request failed');
+  for (const [name, value] of Object.entries(response.headers)) void reply.header(name, value);
+  if (isLegacy?.(request)) {
+    const status = response.status === 401 ? 403 : response.status;
+    void reply.status(status).send(legacyErrorBody(status, response.body.error.message));
+    return;
+  }
+  void reply.status(response.status).send(response.body);
+};
+
+/** Every error leaves in the documented shape; details of a 500 go to the log, never to the client. */
+@Catch()
+export class ApiErrorFilter implements ExceptionFilter {
+  constructor(private readonly logger: Logger, private readonly isLegacy?: LegacyMatcher) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    sendError(http.getResponse<FastifyReply>(), http.getRequest<FastifyRequest>(), exception, this.logger, this.isLegacy);
+  }
+}

@@ -1,0 +1,42 @@
+import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+
+/**
+ * A Lua script run by its SHA so the body crosses the network once per server; after a restart or
+ * SCRIPT FLUSH the server answers NOSCRIPT and the body is sent again. Redis runs each script
+ * atomically, which is what makes the check-then-write sequences of the callers race-free.
+ */
+export class LuaScript {
+  private readonly sha: string;
+
+  constructor(private readonly source: string) {
+    this.sha = createHash('sha1').update(source, 'utf8').digest('hex');
+  }
+
+  async run(redis: Redis, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+    try {
+      return await redis.evalsha(this.sha, keys.length, ...keys, ...args);
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      return redis.eval(this.source, keys.length, ...keys, ...args);
+    }
+  }
+}
+
+/** Scripts answer arrays; this reads one without trusting its shape. */
+export const replyArray = (reply: unknown): unknown[] => {
+  if (!Array.isArray(reply)) throw new Error(`unexpected Redis script reply: ${String(reply)}`);
+  return reply;
+};
+
+export const replyInteger = (reply: unknown): number => {
+  const value = typeof reply === 'string' ? Number(reply) : reply;
+  if (typeof value !== 'number' || !Number.isInteger(value)) throw new Error(`unexpected Redis integer: ${String(reply)}`);
+  return value;
+};
+
+export const replyString = (reply: unknown): string => {
+  if (typeof reply === 'string') return reply;
+  if (Buffer.isBuffer(reply)) return reply.toString('utf8');
+  throw new Error(`unexpected Redis string: ${String(reply)}`);
+};

@@ -1,0 +1,35 @@
+import { Queue, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Clock } from '../../../platform/src/clock/clock.js';
+import { MAINTENANCE_QUEUE, PURGE_JOB } from '../shared/queues.js';
+import type { DeliveryLog } from '../webhooks/delivery-log.js';
+
+export const DELIVERY_RETENTION_MS = 30 * 24 * 3600 * 1000;
+
+/** Deletes deliveries older than 30 days of domain time (the simulated clock moves this line too). */
+export const purgeExpiredDeliveries = async (log: DeliveryLog, clock: Clock): Promise<number> =>
+  log.purgeOlderThan(new Date(Date.parse(await clock.now()) - DELIVERY_RETENTION_MS));
+
+/**
+ * A job scheduler rather than a timer: one schedule however many processes start, and it survives
+ * restarts. Upserting the same scheduler id at every start changes nothing.
+ */
+export const schedulePurge = async (queue: Queue, everyMs: number): Promise<void> => {
+  await queue.upsertJobScheduler(PURGE_JOB, { every: everyMs }, { name: PURGE_JOB, data: {}, opts: { removeOnComplete: 50, removeOnFail: 50 } });
+};
+
+export const createPurgeWorker = (options: { connection: Redis; prefix: string; log: DeliveryLog; clock: Clock; logger?: Logger }): Worker => {
+  const worker = new Worker(
+    MAINTENANCE_QUEUE,
+    async (job) => {
+      if (job.name !== PURGE_JOB) return 0;
+      const purged = await purgeExpiredDeliveries(options.log, options.clock);
+      if (purged > 0) options.logger?.info({ purged }, 'purged expired webhook deliveries');
+      return purged;
+    },
+    { connection: options.connection, prefix: options.prefix, concurrency: 1 },
+  );
+  worker.on('error', (error) => options.logger?.error({ err: error }, 'maintenance worker error'));
+  return worker;
+};

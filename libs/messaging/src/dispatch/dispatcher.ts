@@ -1,0 +1,140 @@
+import type { Queue } from 'bullmq';
+import type { Logger } from 'pino';
+import type { EventStore, RecordedEvent, Subscription } from '../../../event-store/src/event-store.port.js';
+import { enqueueInvitationEmail } from '../emails/email-jobs.js';
+import type { EmailJob } from '../shared/queues.js';
+import { buildWebhookEnvelope, invitationUrl } from '../webhooks/envelopes.js';
+import type { WebhookDeliveries } from '../webhooks/webhook-deliveries.js';
+import { asWebhookSourceEvent, webhookEventName, type WebhookSourceEvent } from '../webhooks/webhook-events.js';
+import type { GetSigningSecrets } from '../webhooks/webhook-settings.js';
+import type { DispatchCheckpoints } from './dispatch-checkpoints.js';
+
+export interface DispatcherOptions {
+  eventStore: EventStore;
+  checkpoints: DispatchCheckpoints;
+  deliveries: WebhookDeliveries;
+  emailQueue: Queue<EmailJob>;
+  getSigningSecrets: GetSigningSecrets;
+  appUrl: string;
+  logger?: Logger;
+  /** Checkpoint name; one per dispatcher. */
+  name?: string;
+  /** Pause before following the store again after a failure. */
+  retryDelayMs?: number;
+}
+
+type Waiter = { position: bigint; resolve: () => void };
+
+/**
+ * Turns recorded events into e-mail and webhook jobs, one event at a time, in global order. Every side
+ * effect has a deterministic id (job ids, delivery ids, insert-if-absent rows) and the checkpoint moves
+ * only after them: a crash at any step repeats the event, and repeating it sends nothing twice.
+ */
+export class Dispatcher {
+  private subscription: Subscription | null = null;
+  private inFlight: Promise<void> | null = null;
+  private restartTimer: NodeJS.Timeout | null = null;
+  private stopped = true;
+  private handled: bigint | null = null;
+  private waiters: Waiter[] = [];
+  private readonly name: string;
+
+  constructor(private readonly options: DispatcherOptions) {
+    this.name = options.name ?? 'messaging';
+  }
+
+  /** Position of the last event fully dispatched (checkpoint saved). */
+  get position(): bigint | null {
+    return this.handled;
+  }
+
+  async start(): Promise<void> {
+    this.stopped = false;
+    await this.follow();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    await this.subscription?.stop();
+    this.subscription = null;
+    // Let the event in hand finish, so the checkpoint matches what was enqueued.
+    await this.inFlight?.catch(() => undefined);
+  }
+
+  /** Resolves once every event up to `position` is dispatched. */
+  waitForPosition(position: bigint, timeoutMs = 10_000): Promise<void> {
+    if (this.handled !== null && this.handled >= position) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`dispatcher did not reach position ${position} in ${timeoutMs} ms`)), timeoutMs);
+      this.waiters.push({ position, resolve: () => { clearTimeout(timer); resolve(); } });
+    });
+  }
+
+  /** The side effects of one event: idempotent, so it is safe to run again for the same event. */
+  async dispatch(event: RecordedEvent): Promise<void> {
+    const source = asWebhookSourceEvent(event);
+    if (!source) return;
+    if (source.type === 'CandidateInvited') await this.enqueueInvitationEmail(source);
+    // The address and selection as they stand when the event is dispatched.
+    const settings = await this.options.getSigningSecrets(source.data.workspaceId);
+    if (!settings || !settings.events.includes(webhookEventName(source))) return;
+    const envelope = await buildWebhookEnvelope(this.options.eventStore, source, this.options.appUrl);
+    if (!envelope) {
+      this.options.logger?.warn({ eventId: event.id, type: event.type }, 'event has no webhook payload; skipped');
+      return;
+    }
+    await this.options.deliveries.deliverEvent(envelope, settings);
+  }
+
+  private async enqueueInvitationEmail(event: Extract<WebhookSourceEvent, { type: 'CandidateInvited' }>): Promise<void> {
+    const { email, firstName, assessmentName, deadline, assessmentId, invitationToken } = event.data;
+    const job: EmailJob = { eventId: event.id, to: email, firstName, assessmentName, deadline, invitationUrl: invitationUrl(this.options.appUrl, assessmentId, invitationToken) };
+    await enqueueInvitationEmail(this.options.emailQueue, job);
+  }
+
+  private async follow(): Promise<void> {
+    const after = await this.options.checkpoints.read(this.name);
+    this.handled = after;
+    this.subscription = this.options.eventStore.subscribeToAll({
+      after,
+      handler: (event) => this.handle(event),
+      onError: (error) => this.restartAfter(error),
+    });
+  }
+
+  private async handle(event: RecordedEvent): Promise<void> {
+    const work = (async () => {
+      await this.dispatch(event);
+      await this.options.checkpoints.save(this.name, event.position);
+      this.handled = event.position;
+      this.releaseWaiters();
+    })();
+    this.inFlight = work;
+    try {
+      await work;
+    } finally {
+      this.inFlight = null;
+    }
+  }
+
+  private releaseWaiters(): void {
+    const handled = this.handled;
+    if (handled === null) return;
+    const ready = this.waiters.filter((waiter) => waiter.position <= handled);
+    this.waiters = this.waiters.filter((waiter) => waiter.position > handled);
+    for (const waiter of ready) waiter.resolve();
+  }
+
+  /** The subscription stops after a failure; follow again from the saved checkpoint, which repeats the failed event. */
+  private restartAfter(error: unknown): void {
+    this.options.logger?.error({ err: error }, 'dispatcher failed; following the event store again shortly');
+    this.subscription = null;
+    if (this.stopped) return;
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = null;
+      if (this.stopped) return;
+      this.follow().catch((failure: unknown) => this.restartAfter(failure));
+    }, this.options.retryDelayMs ?? 1000);
+  }
+}

@@ -1,0 +1,112 @@
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { WEBHOOK_EVENT_NAMES, type WebhookEventName } from '../../../domain/src/index.js';
+import type { PostgresEventStore } from '../../../event-store/src/index.js';
+import { EMAIL_QUEUE, WEBHOOK_QUEUE, type EmailJob, type WebhookJob } from '../shared/queues.js';
+import { TestClock } from '../test-support/clock.js';
+import { candidateStory, TESTS } from '../test-support/domain-events.js';
+import { appendEvents, openEventStore } from '../test-support/event-store.js';
+import { createTestDatabase, type TestDatabase } from '../test-support/postgres.js';
+import { connectRedis, deleteKeys, uniquePrefix } from '../test-support/redis.js';
+import { DeliveryLog } from '../webhooks/delivery-log.js';
+import { WebhookDeliveries } from '../webhooks/webhook-deliveries.js';
+import type { WebhookSettings } from '../webhooks/webhook-settings.js';
+import { DispatchCheckpoints } from './dispatch-checkpoints.js';
+import { Dispatcher } from './dispatcher.js';
+
+const time = (minute: number): string => new Date(Date.UTC(2026, 10, 2, 9, minute)).toISOString();
+
+describe('dispatcher', () => {
+  let db: TestDatabase;
+  let store: PostgresEventStore;
+  let redis: Redis;
+  let prefix: string;
+  let log: DeliveryLog;
+  let checkpoints: DispatchCheckpoints;
+  let queues: { webhooks: Queue<WebhookJob>; email: Queue<EmailJob> };
+  const settingsByWorkspace = new Map<string, WebhookSettings>();
+
+  beforeAll(async () => {
+    db = await createTestDatabase('dispatcher');
+    store = await openEventStore(db);
+    log = new DeliveryLog(db.pool, db.schema);
+    checkpoints = new DispatchCheckpoints(db.pool, db.schema);
+    await log.ensureSchema();
+    await checkpoints.ensureSchema();
+    redis = connectRedis();
+    prefix = uniquePrefix('dispatch');
+    queues = { webhooks: new Queue(WEBHOOK_QUEUE, { connection: redis, prefix }), email: new Queue(EMAIL_QUEUE, { connection: redis, prefix }) };
+  });
+  afterAll(async () => {
+    await Promise.all([queues.webhooks.close(), queues.email.close()]);
+    await deleteKeys(redis, prefix);
+    await redis.quit();
+    await store.close();
+    await db.drop();
+  });
+
+  // No workers here: the jobs stay in the queues, where the test counts them.
+  const dispatcher = (): Dispatcher => new Dispatcher({
+    eventStore: store, checkpoints, emailQueue: queues.email, appUrl: 'http://localhost:3100', name: 'dispatch-test',
+    getSigningSecrets: async (workspaceId) => settingsByWorkspace.get(workspaceId) ?? null,
+    deliveries: new WebhookDeliveries({ log, queue: queues.webhooks, clock: new TestClock(), getSigningSecrets: async (workspaceId) => settingsByWorkspace.get(workspaceId) ?? null }),
+  });
+  const jobCounts = async () => ({
+    webhooks: await queues.webhooks.getJobCountByTypes('waiting', 'delayed', 'active', 'completed', 'failed'),
+    email: await queues.email.getJobCountByTypes('waiting', 'delayed', 'active', 'completed', 'failed'),
+  });
+  const run = async (until: bigint): Promise<void> => {
+    const running = dispatcher();
+    await running.start();
+    await running.waitForPosition(until);
+    await running.stop();
+  };
+  const settings = (events: WebhookEventName[], enabled = true): WebhookSettings =>
+    ({ url: 'https://hooks.example.com/in', events, enabled, secrets: ['whsec_1'] });
+
+  it('turns events into e-mail and webhook jobs once, even when run again from scratch', async () => {
+    const live = candidateStory({ workspaceId: 'ws_live', mode: 'live' });
+    const quiet = candidateStory({ workspaceId: 'ws_without_webhook', mode: 'live' });
+    settingsByWorkspace.set('ws_live', settings(['candidateInvited', 'testCompleted', 'assessmentCompleted', 'resultUnlocked']));
+    const [first, second] = TESTS as [typeof TESTS[number], typeof TESTS[number]];
+    await appendEvents(store, `assessment-${live.assessmentId}`, [[live.events.invited(time(0)), time(0)]]);
+    await appendEvents(store, `assessment-${quiet.assessmentId}`, [[quiet.events.invited(time(0)), time(0)]]);
+    const e = live.events;
+    const head = await appendEvents(store, `candidate-${live.candidateId}`, [
+      [e.created(time(1)), time(1)], [e.registered(time(1)), time(1)], [e.started(time(2)), time(2)],
+      [e.testCompleted(time(3), first, 'res_1'), time(3)], [e.testCompleted(time(4), second, 'res_2'), time(4)],
+      [e.assessmentCompleted(time(4)), time(4)], [e.unlocked(time(5), 'res_1'), time(5)],
+    ]);
+
+    await run(head);
+    const afterFirstRun = { jobs: await jobCounts(), deliveries: await log.listDeliveries('ws_live') };
+    expect(afterFirstRun.jobs).toStrictEqual({ webhooks: 5, email: 2 });
+    expect(afterFirstRun.deliveries.map(({ event }) => event).sort()).toStrictEqual(['assessmentCompleted', 'candidateInvited', 'resultUnlocked', 'testCompleted', 'testCompleted']);
+    expect(await log.listDeliveries('ws_without_webhook')).toStrictEqual([]);
+
+    // A crash before the checkpoint was saved: everything runs again, nothing is added.
+    await db.pool.query(`DELETE FROM "${db.schema}".dispatch_checkpoints`);
+    await run(head);
+    expect(await jobCounts()).toStrictEqual(afterFirstRun.jobs);
+    expect((await log.listDeliveries('ws_live')).map(({ id }) => id).sort()).toStrictEqual(afterFirstRun.deliveries.map(({ id }) => id).sort());
+
+    // Payloads come from the log as it stood at each event: the later unlock does not show in the completion.
+    const byEvent = (name: string) => afterFirstRun.deliveries.find(({ event }) => event === name)?.envelope.data;
+    expect(byEvent('assessmentCompleted')).toMatchObject({ unlocked: false, results: [{ id: 'res_1', unlocked: false, scorePercentage: null }, { id: 'res_2', unlocked: false }] });
+    expect(byEvent('resultUnlocked')).toMatchObject({ result: { id: 'res_1', unlocked: true, scorePercentage: 82.5 } });
+  });
+
+  it('follows on from its checkpoint, and records deliveries to a disabled address without jobs', async () => {
+    const story = candidateStory({ workspaceId: 'ws_disabled', mode: 'sandbox' });
+    settingsByWorkspace.set('ws_disabled', settings([...WEBHOOK_EVENT_NAMES], false));
+    const before = await jobCounts();
+    const head = await appendEvents(store, `candidate-${story.candidateId}`, [[story.events.created(time(10)), time(10)], [story.events.registered(time(10)), time(10)]]);
+    const running = dispatcher();
+    await running.start();
+    await running.waitForPosition(head);
+    await running.stop();
+    expect(await jobCounts()).toStrictEqual(before);
+    expect(await log.listDeliveries('ws_disabled')).toMatchObject([{ event: 'candidateCreated', status: 'failed', attempts: 0, lastError: 'endpoint_disabled', sandbox: true }]);
+    expect(await checkpoints.read('dispatch-test')).toBe(head);
+  });
+});

@@ -1,0 +1,124 @@
+import { Queue, type Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Pool } from 'pg';
+import type { Logger } from 'pino';
+import type { EventStore } from '../../../event-store/src/event-store.port.js';
+import type { Clock } from '../../../platform/src/clock/clock.js';
+import { createEmailWorker } from '../emails/email.worker.js';
+import { EmailOutbox, type OutboxEmail } from '../emails/outbox.js';
+import { EMAIL_QUEUE, MAINTENANCE_QUEUE, WEBHOOK_QUEUE, type EmailJob, type QueueName, type WebhookJob } from '../shared/queues.js';
+import { DeliveryLog, type WebhookDelivery } from '../webhooks/delivery-log.js';
+import { WebhookDeliveries } from '../webhooks/webhook-deliveries.js';
+import { createWebhookWorker } from '../webhooks/webhook-delivery.worker.js';
+import type { DisableWebhook, GetSigningSecrets } from '../webhooks/webhook-settings.js';
+import { createPurgeWorker, schedulePurge } from './delivery-purge.js';
+import { DispatchCheckpoints } from './dispatch-checkpoints.js';
+import { Dispatcher } from './dispatcher.js';
+
+export interface StartMessagingOptions {
+  eventStore: EventStore;
+  pool: Pool;
+  /** PostgreSQL schema of the delivery log, the outbox and the dispatch checkpoint. */
+  schema?: string;
+  /** Used only as a template: messaging opens its own connections and closes them on stop. */
+  redis: Redis;
+  /** BullMQ key prefix. */
+  prefix?: string;
+  clock: Clock;
+  appUrl: string;
+  smtpUrl: string | null;
+  backoffMs: number;
+  allowInsecure: boolean;
+  getSigningSecrets: GetSigningSecrets;
+  disableWebhook: DisableWebhook;
+  logger: Logger;
+  deliveryTimeoutMs?: number;
+  purgeEveryMs?: number;
+  emailFrom?: string;
+}
+
+export interface QueueCounts {
+  waiting: number;
+  active: number;
+  delayed: number;
+  failed: number;
+}
+
+export interface Messaging {
+  stop(): Promise<void>;
+  /** The new delivery's id, or null for an unknown delivery. */
+  resend(deliveryId: string): Promise<string | null>;
+  listDeliveries(workspaceId: string): Promise<WebhookDelivery[]>;
+  listEmails(to: string): Promise<OutboxEmail[]>;
+  queueHealth(): Promise<Record<QueueName, QueueCounts>>;
+  queues: { webhooks: Queue<WebhookJob>; email: Queue<EmailJob>; maintenance: Queue };
+  dispatcher: Dispatcher;
+}
+
+/** Creates the tables, starts the workers, then the dispatcher (so the first jobs find a worker). */
+export const startMessaging = async (options: StartMessagingOptions): Promise<Messaging> => {
+  const schema = options.schema ?? 'messaging';
+  const prefix = options.prefix ?? 'bull';
+  const { clock, logger } = options;
+  const log = new DeliveryLog(options.pool, schema);
+  const outbox = new EmailOutbox(options.pool, schema);
+  const checkpoints = new DispatchCheckpoints(options.pool, schema);
+  await log.ensureSchema();
+  await outbox.ensureSchema();
+  await checkpoints.ensureSchema();
+
+  // BullMQ workers need connections that retry forever; one per user keeps blocking calls apart.
+  const connections: Redis[] = [];
+  const connection = (): Redis => {
+    const created: Redis = options.redis.duplicate({ maxRetriesPerRequest: null });
+    connections.push(created);
+    return created;
+  };
+  const queueConnection = connection();
+  const queues = {
+    webhooks: new Queue<WebhookJob>(WEBHOOK_QUEUE, { connection: queueConnection, prefix }),
+    email: new Queue<EmailJob>(EMAIL_QUEUE, { connection: queueConnection, prefix }),
+    maintenance: new Queue(MAINTENANCE_QUEUE, { connection: queueConnection, prefix }),
+  };
+  const deliveries = new WebhookDeliveries({ log, queue: queues.webhooks, clock, getSigningSecrets: options.getSigningSecrets });
+  const webhookWorker = createWebhookWorker({
+    connection: connection(), prefix, log, clock, logger, backoffMs: options.backoffMs, allowInsecure: options.allowInsecure,
+    getSigningSecrets: options.getSigningSecrets, disableWebhook: options.disableWebhook, timeoutMs: options.deliveryTimeoutMs,
+  });
+  const emailWorker = createEmailWorker({ connection: connection(), prefix, outbox, clock, smtpUrl: options.smtpUrl, backoffMs: options.backoffMs, from: options.emailFrom, logger });
+  const purgeWorker = createPurgeWorker({ connection: connection(), prefix, log, clock, logger });
+  const workers: Worker[] = [webhookWorker, emailWorker.worker, purgeWorker];
+  await Promise.all(workers.map((worker) => worker.waitUntilReady()));
+  await schedulePurge(queues.maintenance, options.purgeEveryMs ?? 3600_000);
+
+  const dispatcher = new Dispatcher({
+    eventStore: options.eventStore, checkpoints, deliveries, emailQueue: queues.email,
+    getSigningSecrets: options.getSigningSecrets, appUrl: options.appUrl, logger,
+  });
+  await dispatcher.start();
+
+  const counts = async (queue: Queue): Promise<QueueCounts> => {
+    const { waiting = 0, active = 0, delayed = 0, failed = 0 } = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
+    return { waiting, active, delayed, failed };
+  };
+
+  return {
+    queues,
+    dispatcher,
+    resend: (deliveryId) => deliveries.resendDelivery(deliveryId),
+    listDeliveries: (workspaceId) => log.listDeliveries(workspaceId),
+    listEmails: (to) => outbox.listEmails(to),
+    queueHealth: async () => ({
+      [WEBHOOK_QUEUE]: await counts(queues.webhooks),
+      [EMAIL_QUEUE]: await counts(queues.email),
+      [MAINTENANCE_QUEUE]: await counts(queues.maintenance),
+    }),
+    stop: async () => {
+      // Nothing new is enqueued once the dispatcher stops; workers then finish the jobs in hand.
+      await dispatcher.stop();
+      await Promise.all([webhookWorker.close(), emailWorker.close(), purgeWorker.close()]);
+      await Promise.all(Object.values(queues).map((queue) => queue.close()));
+      await Promise.all(connections.map((created) => created.quit().catch(() => created.disconnect())));
+    },
+  };
+};

@@ -1,0 +1,86 @@
+import { createHash } from 'node:crypto';
+import type { Pool } from 'pg';
+import { isoTime, qualified, runDdl } from '../shared/sql.js';
+import type { RenderedEmail } from './invitation-email.js';
+
+export interface OutboxEmail {
+  id: string;
+  to: string;
+  subject: string;
+  text: string;
+  sentAt: string;
+}
+
+export interface StoredEmail extends OutboxEmail {
+  html: string;
+  eventId: string;
+  /** When SMTP accepted it; null when SMTP is not configured or has not accepted it yet. */
+  smtpAcceptedAt: string | null;
+}
+
+export const OUTBOX_TABLE = 'email_outbox';
+
+/** One e-mail per event: the id is derived from the event id, like the job's. */
+export const emailId = (eventId: string): string => `eml_${createHash('sha256').update(eventId).digest('hex').slice(0, 32)}`;
+
+type Row = Record<string, unknown>;
+
+const emailOf = (row: Row): StoredEmail => ({
+  id: String(row.id),
+  to: String(row.recipient),
+  subject: String(row.subject),
+  text: String(row.body_text),
+  sentAt: isoTime(row.sent_at),
+  html: String(row.body_html),
+  eventId: String(row.event_id),
+  smtpAcceptedAt: row.smtp_accepted_at ? isoTime(row.smtp_accepted_at) : null,
+});
+
+const COLUMNS = 'id, recipient, subject, body_text, body_html, sent_at, event_id, smtp_accepted_at';
+
+/** The outbox of the internal application: every e-mail the service sends, SMTP or not. One statement per call. */
+export class EmailOutbox {
+  private readonly table: string;
+
+  constructor(private readonly pool: Pool, private readonly schema: string) {
+    this.table = qualified(schema, OUTBOX_TABLE);
+  }
+
+  async ensureSchema(): Promise<void> {
+    await runDdl(this.pool, this.schema, [
+      `CREATE TABLE IF NOT EXISTS ${this.table} (
+        id text COLLATE "C" PRIMARY KEY, seq bigserial NOT NULL, event_id text COLLATE "C" NOT NULL UNIQUE,
+        recipient text NOT NULL, subject text NOT NULL, body_text text NOT NULL, body_html text NOT NULL,
+        sent_at timestamptz NOT NULL, smtp_accepted_at timestamptz)`,
+      `CREATE INDEX IF NOT EXISTS ${OUTBOX_TABLE}__recipient ON ${this.table} (recipient, sent_at DESC, seq DESC)`,
+    ]);
+  }
+
+  /** Idempotent on the event id: the first record wins, a second run returns it unchanged. */
+  async record(input: { eventId: string; to: string; sentAt: string } & RenderedEmail): Promise<StoredEmail> {
+    const inserted = await this.pool.query(
+      `INSERT INTO ${this.table} (id, event_id, recipient, subject, body_text, body_html, sent_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (event_id) DO NOTHING RETURNING ${COLUMNS}`,
+      [emailId(input.eventId), input.eventId, input.to, input.subject, input.text, input.html, input.sentAt],
+    );
+    const row = inserted.rows[0] as Row | undefined;
+    if (row) return emailOf(row);
+    const existing = await this.pool.query(`SELECT ${COLUMNS} FROM ${this.table} WHERE event_id = $1`, [input.eventId]);
+    const existingRow = existing.rows[0] as Row | undefined;
+    if (!existingRow) throw new Error(`e-mail of event ${input.eventId} vanished while it was being recorded`);
+    return emailOf(existingRow);
+  }
+
+  async markSmtpAccepted(id: string, at: string): Promise<void> {
+    await this.pool.query(`UPDATE ${this.table} SET smtp_accepted_at = $2 WHERE id = $1 AND smtp_accepted_at IS NULL`, [id, at]);
+  }
+
+  /** Newest first. Addresses are stored as the domain wrote them (trimmed, lower case). */
+  async listEmails(to: string, options: { limit?: number } = {}): Promise<OutboxEmail[]> {
+    const result = await this.pool.query(
+      `SELECT ${COLUMNS} FROM ${this.table} WHERE recipient = $1 ORDER BY sent_at DESC, seq DESC LIMIT $2`,
+      [to.trim().toLowerCase(), options.limit ?? 1000],
+    );
+    return (result.rows as Row[]).map(emailOf).map(({ id, to: recipient, subject, text, sentAt }) => ({ id, to: recipient, subject, text, sentAt }));
+  }
+}

@@ -1,0 +1,44 @@
+/** Queue names, job payloads and job ids: the contract between the dispatcher and the workers. */
+export const WEBHOOK_QUEUE = 'webhooks';
+export const EMAIL_QUEUE = 'email';
+export const MAINTENANCE_QUEUE = 'messaging-maintenance';
+export const QUEUE_NAMES = [WEBHOOK_QUEUE, EMAIL_QUEUE, MAINTENANCE_QUEUE] as const;
+export type QueueName = (typeof QUEUE_NAMES)[number];
+
+export interface WebhookJob {
+  deliveryId: string;
+}
+
+export interface EmailJob {
+  eventId: string;
+  to: string;
+  firstName: string;
+  assessmentName: string;
+  deadline: string | null;
+  invitationUrl: string;
+}
+
+export const PURGE_JOB = 'purge-webhook-deliveries';
+
+// BullMQ refuses custom ids containing ':' and ids that look like integers: every id carries a prefix.
+export const webhookJobId = (deliveryId: string): string => `webhook-${deliveryId}`;
+export const emailJobId = (eventId: string): string => `email-${eventId}`;
+
+/** Retry delays as multiples of WEBHOOK_BACKOFF_MS (product-decisions.md, Webhook deliveries). */
+export const RETRY_MULTIPLIERS = [1, 5, 30, 120, 300, 600, 1200, 1440] as const;
+/** The first try plus one per retry delay. */
+export const MAX_ATTEMPTS = RETRY_MULTIPLIERS.length + 1;
+
+/**
+ * BullMQ's custom backoff: called with the number of failed attempts so far (1 after the first).
+ * Past the schedule it repeats the last delay; the attempts option keeps that from happening.
+ */
+export const retryDelayMs = (failedAttempts: number, backoffMs: number): number => {
+  const index = Math.min(Math.max(failedAttempts, 1), RETRY_MULTIPLIERS.length) - 1;
+  return (RETRY_MULTIPLIERS[index] ?? 1) * backoffMs;
+};
+
+export const retryJobOptions = { attempts: MAX_ATTEMPTS, backoff: { type: 'schedule' } } as const;
+
+/** Keep finished jobs a while (visible in the dashboard, and their ids still de-duplicate adds). */
+export const keepJobs = { removeOnComplete: { age: 7 * 24 * 3600, count: 10_000 }, removeOnFail: { age: 30 * 24 * 3600 } } as const;

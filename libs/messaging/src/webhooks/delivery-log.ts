@@ -1,0 +1,179 @@
+import type { Pool } from 'pg';
+import type { WebhookEventName } from '../../../domain/src/index.js';
+import { isoTime, qualified, runDdl } from '../shared/sql.js';
+import { DELIVERIES_TABLE, DELIVERY_COLUMNS, addressHealthSql, deliveryLogDdl } from './delivery-log.sql.js';
+import type { WebhookEnvelope } from './envelopes.js';
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
+export interface AttemptRecord {
+  /** Domain time the attempt started. */
+  at: string;
+  responseStatus: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+export interface WebhookDelivery {
+  id: string;
+  workspaceId: string;
+  eventId: string;
+  event: WebhookEventName;
+  url: string;
+  envelope: WebhookEnvelope;
+  status: DeliveryStatus;
+  attempts: number;
+  attemptLog: AttemptRecord[];
+  lastResponseStatus: number | null;
+  lastError: string | null;
+  createdAt: string;
+  updatedAt: string;
+  sandbox: boolean;
+}
+
+/** A delivery with the exact bytes of its envelope, as they are signed and sent. */
+export interface StoredDelivery extends WebhookDelivery {
+  body: string;
+}
+
+export interface NewDelivery {
+  id: string;
+  workspaceId: string;
+  eventId: string;
+  event: WebhookEventName;
+  url: string;
+  /** The envelope as serialized once; retries and resends send these bytes. */
+  body: string;
+  sandbox: boolean;
+  createdAt: string;
+  /** `failed` with `endpoint_disabled` for an address that is disabled when the event is dispatched. */
+  status?: DeliveryStatus;
+  lastError?: string | null;
+}
+
+export interface AddressHealth {
+  lastSuccessAt: string | null;
+  /** First failed attempt of the current failing streak; null when the last attempt succeeded or none failed. */
+  failingSince: string | null;
+}
+
+export const ENDPOINT_DISABLED = 'endpoint_disabled';
+
+type Row = Record<string, unknown>;
+
+const attemptOf = (value: unknown): AttemptRecord => {
+  const raw = (value ?? {}) as Record<string, unknown>;
+  return {
+    at: String(raw.at),
+    responseStatus: typeof raw.responseStatus === 'number' ? raw.responseStatus : null,
+    durationMs: Number(raw.durationMs ?? 0),
+    error: typeof raw.error === 'string' ? raw.error : null,
+  };
+};
+
+const deliveryOf = (row: Row): StoredDelivery => {
+  const body = String(row.body);
+  return {
+    id: String(row.id),
+    workspaceId: String(row.workspace_id),
+    eventId: String(row.event_id),
+    event: String(row.event) as WebhookEventName,
+    url: String(row.url),
+    envelope: JSON.parse(body) as WebhookEnvelope,
+    status: String(row.status) as DeliveryStatus,
+    attempts: Number(row.attempts),
+    attemptLog: Array.isArray(row.attempt_log) ? row.attempt_log.map(attemptOf) : [],
+    lastResponseStatus: row.last_response_status === null ? null : Number(row.last_response_status),
+    lastError: row.last_error === null ? null : String(row.last_error),
+    createdAt: isoTime(row.created_at),
+    updatedAt: isoTime(row.updated_at),
+    sandbox: row.sandbox === true,
+    body,
+  };
+};
+
+/** Strips the stored bytes: what the internal application lists. */
+export const publicDelivery = ({ body: _body, ...delivery }: StoredDelivery): WebhookDelivery => delivery;
+
+/**
+ * The webhook delivery log in PostgreSQL. Every method is one statement on the pool, never a held
+ * client, so it also runs on an embedded PGlite behind a pool of a single connection.
+ */
+export class DeliveryLog {
+  private readonly table: string;
+
+  constructor(private readonly pool: Pool, private readonly schema: string) {
+    this.table = qualified(schema, DELIVERIES_TABLE);
+  }
+
+  async ensureSchema(): Promise<void> {
+    await runDdl(this.pool, this.schema, deliveryLogDdl(this.schema));
+  }
+
+  /** Insert-if-absent on the delivery id: a dispatcher that runs an event twice creates one row. */
+  async insertIfAbsent(input: NewDelivery): Promise<{ created: boolean; delivery: StoredDelivery }> {
+    const status = input.status ?? 'pending';
+    const inserted = await this.pool.query(
+      `INSERT INTO ${this.table} (id, workspace_id, event_id, event, url, envelope, status, last_error, sandbox, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6::json, $7, $8, $9, $10, $10) ON CONFLICT (id) DO NOTHING RETURNING ${DELIVERY_COLUMNS}`,
+      [input.id, input.workspaceId, input.eventId, input.event, input.url, input.body, status, input.lastError ?? null, input.sandbox, input.createdAt],
+    );
+    const row = inserted.rows[0] as Row | undefined;
+    if (row) return { created: true, delivery: deliveryOf(row) };
+    const existing = await this.get(input.id);
+    if (!existing) throw new Error(`delivery ${input.id} vanished while it was being created`);
+    return { created: false, delivery: existing };
+  }
+
+  async get(id: string): Promise<StoredDelivery | null> {
+    const result = await this.pool.query(`SELECT ${DELIVERY_COLUMNS} FROM ${this.table} WHERE id = $1`, [id]);
+    const row = result.rows[0] as Row | undefined;
+    return row ? deliveryOf(row) : null;
+  }
+
+  /** Appends one attempt to a pending delivery and sets its status; null when it was no longer pending. */
+  async recordAttempt(id: string, attempt: AttemptRecord, status: DeliveryStatus): Promise<StoredDelivery | null> {
+    const result = await this.pool.query(
+      `UPDATE ${this.table} SET attempts = attempts + 1, attempt_log = attempt_log || jsonb_build_array($2::jsonb),
+         last_response_status = $3, last_error = $4, status = $5, updated_at = $6
+       WHERE id = $1 AND status = 'pending' RETURNING ${DELIVERY_COLUMNS}`,
+      [id, JSON.stringify(attempt), attempt.responseStatus, attempt.error, status, attempt.at],
+    );
+    const row = result.rows[0] as Row | undefined;
+    return row ? deliveryOf(row) : null;
+  }
+
+  /** Ends a pending delivery without an attempt; `lastError` is only set when nothing was ever sent. */
+  async failWithoutAttempt(id: string, at: string, reason: string): Promise<void> {
+    await this.pool.query(
+      `UPDATE ${this.table} SET status = 'failed', last_error = CASE WHEN attempts = 0 THEN $3 ELSE last_error END, updated_at = $2
+       WHERE id = $1 AND status = 'pending'`,
+      [id, at, reason],
+    );
+  }
+
+  async addressHealth(workspaceId: string, url: string, enabledAt: string | null = null): Promise<AddressHealth> {
+    const result = await this.pool.query(addressHealthSql(this.schema), [workspaceId, url, enabledAt]);
+    const row = (result.rows[0] ?? {}) as Row;
+    return {
+      lastSuccessAt: row.last_success_at ? isoTime(row.last_success_at) : null,
+      failingSince: row.failing_since ? isoTime(row.failing_since) : null,
+    };
+  }
+
+  /** Newest first (ties in insertion order, newest first). */
+  async listDeliveries(workspaceId: string, options: { limit?: number } = {}): Promise<WebhookDelivery[]> {
+    const result = await this.pool.query(
+      `SELECT ${DELIVERY_COLUMNS} FROM ${this.table} WHERE workspace_id = $1 ORDER BY created_at DESC, seq DESC LIMIT $2`,
+      [workspaceId, options.limit ?? 1000],
+    );
+    return (result.rows as Row[]).map((row) => publicDelivery(deliveryOf(row)));
+  }
+
+  /** Deletes deliveries created before `before` (domain time); returns how many went. */
+  async purgeOlderThan(before: string | Date): Promise<number> {
+    const cutoff = before instanceof Date ? before.toISOString() : before;
+    const result = await this.pool.query(`DELETE FROM ${this.table} WHERE created_at < $1`, [cutoff]);
+    return result.rowCount ?? 0;
+  }
+}

@@ -1,0 +1,129 @@
+import { Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Clock } from '../../../platform/src/clock/clock.js';
+import { MAX_ATTEMPTS, WEBHOOK_QUEUE, retryDelayMs, type WebhookJob } from '../shared/queues.js';
+import { ENDPOINT_DISABLED, type AttemptRecord, type DeliveryLog, type StoredDelivery } from './delivery-log.js';
+import { postWebhook } from './post-webhook.js';
+import { signWebhook } from './signing.js';
+import type { DisableWebhook, GetSigningSecrets } from './webhook-settings.js';
+
+export const DELIVERY_TIMEOUT_MS = 10_000;
+export const FAILING_AFTER_MS = 5 * 24 * 3600 * 1000;
+
+export interface WebhookDeliveryDeps {
+  log: DeliveryLog;
+  clock: Clock;
+  getSigningSecrets: GetSigningSecrets;
+  disableWebhook: DisableWebhook;
+  allowInsecure: boolean;
+  /** A 2xx must arrive within this; 10 s in the product, shorter in tests. */
+  timeoutMs?: number;
+  /** The 5-day rule, in domain time. */
+  failingAfterMs?: number;
+  logger?: Logger;
+}
+
+export type DeliveryOutcome = 'skipped' | 'endpoint_disabled' | 'succeeded' | 'retry' | 'failed' | 'gone' | 'failing';
+
+/** Thrown so that BullMQ schedules the next try; the attempt itself is already in the log. */
+export class DeliveryAttemptFailed extends Error {
+  constructor(readonly deliveryId: string, readonly attemptError: string) {
+    super(`webhook delivery ${deliveryId} failed: ${attemptError}`);
+    this.name = 'DeliveryAttemptFailed';
+  }
+}
+
+const headersFor = (delivery: StoredDelivery, secrets: readonly string[]): Record<string, string> => {
+  // Real time, not the domain clock: receivers compare it with their own clock to refuse replays.
+  const timestamp = Math.floor(Date.now() / 1000);
+  return {
+    'Content-Type': 'application/json',
+    'User-Agent': 'hiring-test-webhooks/1',
+    'X-Webhook-Id': delivery.envelope.id,
+    'X-Webhook-Timestamp': String(timestamp),
+    'X-Webhook-Signature': signWebhook({ body: delivery.body, secrets, timestamp }),
+  };
+};
+
+const disableQuietly = async (deps: WebhookDeliveryDeps, delivery: StoredDelivery, reason: 'gone' | 'failing'): Promise<void> => {
+  try {
+    await deps.disableWebhook(delivery.workspaceId, delivery.url, reason);
+  } catch (error) {
+    // The delivery has ended either way; the next failing attempt asks again.
+    deps.logger?.error({ err: error, deliveryId: delivery.id, reason }, 'disabling the webhook address failed');
+  }
+};
+
+/**
+ * One attempt of one delivery. `jobIsOnLastTry` lets BullMQ's own count end the delivery even when
+ * the log and the queue disagree (an attempt lost in a crash).
+ */
+export const attemptDelivery = async (deps: WebhookDeliveryDeps, deliveryId: string, jobIsOnLastTry = false): Promise<DeliveryOutcome> => {
+  const delivery = await deps.log.get(deliveryId);
+  // A delivery that already ended is never sent again, even if its job runs twice.
+  if (!delivery || delivery.status !== 'pending') return 'skipped';
+  const settings = await deps.getSigningSecrets(delivery.workspaceId);
+  const at = await deps.clock.now();
+  if (!settings || !settings.enabled || settings.secrets.length === 0) {
+    await deps.log.failWithoutAttempt(delivery.id, at, ENDPOINT_DISABLED);
+    return 'endpoint_disabled';
+  }
+  const outcome = await postWebhook({
+    url: delivery.url, body: delivery.body, headers: headersFor(delivery, settings.secrets),
+    timeoutMs: deps.timeoutMs ?? DELIVERY_TIMEOUT_MS, allowInsecure: deps.allowInsecure,
+  });
+  const attempt: AttemptRecord = { at, responseStatus: outcome.responseStatus, durationMs: outcome.durationMs, error: outcome.error };
+  if (outcome.error === null) {
+    await deps.log.recordAttempt(delivery.id, attempt, 'succeeded');
+    return 'succeeded';
+  }
+  deps.logger?.warn({ deliveryId, url: delivery.url, error: outcome.error, detail: outcome.detail }, 'webhook attempt failed');
+  const gone = outcome.responseStatus === 410;
+  const lastTry = gone || jobIsOnLastTry || delivery.attempts + 1 >= MAX_ATTEMPTS;
+  await deps.log.recordAttempt(delivery.id, attempt, lastTry ? 'failed' : 'pending');
+  if (gone) {
+    await disableQuietly(deps, delivery, 'gone');
+    return 'gone';
+  }
+  const health = await deps.log.addressHealth(delivery.workspaceId, delivery.url, settings.enabledAt ?? null);
+  const failingFor = health.failingSince === null ? 0 : Date.parse(at) - Date.parse(health.failingSince);
+  if (failingFor >= (deps.failingAfterMs ?? FAILING_AFTER_MS)) {
+    await deps.log.failWithoutAttempt(delivery.id, at, ENDPOINT_DISABLED);
+    await disableQuietly(deps, delivery, 'failing');
+    return 'failing';
+  }
+  if (lastTry) return 'failed';
+  throw new DeliveryAttemptFailed(delivery.id, outcome.error);
+};
+
+export interface WebhookWorkerOptions extends WebhookDeliveryDeps {
+  /** A connection with `maxRetriesPerRequest: null`, owned by the caller. */
+  connection: Redis;
+  prefix: string;
+  /** Unit of the retry schedule (WEBHOOK_BACKOFF_MS). */
+  backoffMs: number;
+  concurrency?: number;
+}
+
+export const createWebhookWorker = (options: WebhookWorkerOptions): Worker<WebhookJob, DeliveryOutcome> => {
+  const worker = new Worker<WebhookJob, DeliveryOutcome>(
+    WEBHOOK_QUEUE,
+    async (job: Job<WebhookJob>) => attemptDelivery(options, job.data.deliveryId, job.attemptsMade + 1 >= (job.opts.attempts ?? MAX_ATTEMPTS)),
+    {
+      connection: options.connection,
+      prefix: options.prefix,
+      concurrency: options.concurrency ?? 10,
+      settings: { backoffStrategy: (failedAttempts: number) => retryDelayMs(failedAttempts, options.backoffMs) },
+    },
+  );
+  worker.on('failed', (job, error) => {
+    if (!job || error instanceof DeliveryAttemptFailed || job.attemptsMade < (job.opts.attempts ?? MAX_ATTEMPTS)) return;
+    // The queue gave up for a reason of its own (the store was down): the log must not stay pending.
+    void options.clock.now()
+      .then((at) => options.log.failWithoutAttempt(job.data.deliveryId, at, 'delivery_error'))
+      .catch((failure: unknown) => options.logger?.error({ err: failure, jobId: job.id }, 'could not end a delivery'));
+  });
+  worker.on('error', (error) => options.logger?.error({ err: error }, 'webhook worker error'));
+  return worker;
+};

@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+
+/** Every setting of product-decisions.md ("Addresses and configuration"), read once at start. */
+export interface ServiceConfig {
+  port: number;
+  altBasePath: string;
+  internalPort: number;
+  internalToken: string;
+  internalTokenGenerated: boolean;
+  appUrl: string;
+  dataDir: string;
+  eventStoreUrl: string | null;
+  readStoreUrl: string | null;
+  redisUrl: string;
+  smtpUrl: string | null;
+  webhookAllowInsecure: boolean;
+  webhookBackoffMs: number;
+  simulatedClock: boolean;
+  /** Signs cursors and seals webhook secrets; generated and kept in DATA_DIR when unset. */
+  serviceSecret: string | null;
+  host: string;
+  /** Read-your-writes: the longest a write waits for the read side before answering. */
+  readYourWritesTimeoutMs: number;
+  logLevel: string;
+}
+
+const flag = (value: string | undefined): boolean => value === 'true' || value === '1';
+
+const positiveInt = (value: string | undefined, fallback: number, name: string): number => {
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`${name} must be a whole number, got "${value}"`);
+  return parsed;
+};
+
+const normalizePrefix = (value: string): string => {
+  const trimmed = value.trim().replace(/\/+$/, '');
+  if (trimmed === '') return '';
+  return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+};
+
+export const loadConfig = (env: NodeJS.ProcessEnv = process.env): ServiceConfig => {
+  const port = positiveInt(env.PORT, 3000, 'PORT');
+  const internalPort = positiveInt(env.INTERNAL_PORT, 3100, 'INTERNAL_PORT');
+  const internalToken = env.INTERNAL_TOKEN || randomBytes(24).toString('base64url');
+  return {
+    port,
+    altBasePath: normalizePrefix(env.ALT_BASE_PATH ?? '/api'),
+    internalPort,
+    internalToken,
+    internalTokenGenerated: !env.INTERNAL_TOKEN,
+    appUrl: (env.APP_URL || `http://localhost:${internalPort}`).replace(/\/+$/, ''),
+    dataDir: resolve(env.DATA_DIR || './data'),
+    eventStoreUrl: env.EVENT_STORE_URL || null,
+    readStoreUrl: env.READ_STORE_URL || null,
+    redisUrl: env.REDIS_URL || 'redis://127.0.0.1:6379',
+    smtpUrl: env.SMTP_URL || null,
+    webhookAllowInsecure: flag(env.WEBHOOK_ALLOW_INSECURE),
+    webhookBackoffMs: positiveInt(env.WEBHOOK_BACKOFF_MS, 60_000, 'WEBHOOK_BACKOFF_MS'),
+    simulatedClock: flag(env.SIMULATED_CLOCK),
+    serviceSecret: env.SERVICE_SECRET || null,
+    host: env.HOST || '0.0.0.0',
+    readYourWritesTimeoutMs: positiveInt(env.READ_YOUR_WRITES_TIMEOUT_MS, 10_000, 'READ_YOUR_WRITES_TIMEOUT_MS'),
+    logLevel: env.LOG_LEVEL || 'info',
+  };
+};

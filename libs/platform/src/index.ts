@@ -1,0 +1,6 @@
+export * from './config/config.js';
+export * from './crypto/secret-box.js';
+export * from './crypto/service-secret.js';
+export * from './ids/ids.js';
+export * from './logging/logger.js';
+export * from './clock/clock.js';

@@ -1,0 +1,42 @@
+import { allUnlocked, reportUrl, toResultView, type ResultView } from '../shared/result-view.js';
+import type { CandidateDocument, CandidateProgress } from './candidates.projection.js';
+
+/** API 2.5 `assessments[]` entry. */
+export interface CandidateAssessmentView {
+  id: string;
+  name: string;
+  status: CandidateProgress;
+  completedAt: string | null;
+  unlocked: boolean;
+  results: ResultView[];
+}
+
+/** API 2.5 Candidate. */
+export interface CandidateView {
+  id: string;
+  email: string;
+  firstName: string;
+  surname: string;
+  createdAt: string;
+  updatedAt: string;
+  reportUrl: string;
+  assessments: CandidateAssessmentView[];
+}
+
+export const toCandidateView = (doc: CandidateDocument, appUrl: string): CandidateView => ({
+  id: doc.id,
+  email: doc.email,
+  firstName: doc.firstName,
+  surname: doc.surname,
+  createdAt: doc.createdAt,
+  updatedAt: doc.updatedAt,
+  reportUrl: reportUrl(appUrl, doc.id),
+  assessments: doc.assessments.map((entry) => ({
+    id: entry.id,
+    name: entry.name,
+    status: entry.status,
+    completedAt: entry.completedAt,
+    unlocked: allUnlocked(entry.results),
+    results: entry.results.map(toResultView),
+  })),
+});

@@ -1,0 +1,139 @@
+import { CheckpointConflictError, rebuildCollectionName, type DocumentStore } from '../shared/document-store.port.js';
+import { ordered, type CollectionDefinition } from '../shared/projection.js';
+
+interface Person {
+  id: string;
+  team: string;
+  joinedAt: string;
+  leftAt: string | null;
+  tags: string[];
+  active: boolean;
+}
+
+const people: CollectionDefinition = {
+  name: 'people',
+  indexes: [ordered(['team', 'asc'], ['joinedAt', 'desc'], ['id', 'desc']), { kind: 'contains', field: 'tags' }],
+};
+const time = (minute: number): string => new Date(Date.UTC(2026, 0, 1) + minute * 60_000).toISOString();
+const person = (id: string, minute: number, extra: Partial<Person> = {}): Person =>
+  ({ id, team: 'red', joinedAt: time(minute), leftAt: null, tags: [], active: true, ...extra });
+const put = (...docs: Person[]) => docs.map((doc) => ({ collection: 'people', id: doc.id, doc }));
+const ids = (docs: readonly Person[]): string[] => docs.map((doc) => doc.id);
+
+export interface OpenedStore {
+  store: DocumentStore;
+  close(): Promise<void>;
+}
+
+/** One behaviour for every adapter: each adapter's int spec runs this suite against a real store. */
+export const documentStoreContract = (adapter: string, open: () => Promise<OpenedStore>): void => {
+  describe(`DocumentStore contract (${adapter})`, () => {
+    let opened: OpenedStore;
+    let store: DocumentStore;
+    let checkpointName = 0;
+    const freshProjection = (): string => `projection-${(checkpointName += 1)}`;
+
+    beforeAll(async () => {
+      opened = await open();
+      store = opened.store;
+    });
+    afterAll(() => opened.close());
+    beforeEach(() => store.prepare([people], { fresh: true }));
+
+    it('writes documents and checkpoints together, deletes on null, reads by id', async () => {
+      const name = freshProjection();
+      expect(await store.checkpoint(name)).toBeNull();
+      await store.applyBatch([name], put(person('a', 1), person('b', 2)), 5n);
+      await store.applyBatch([name], [{ collection: 'people', id: 'a', doc: null }, ...put(person('b', 3))], 7n);
+      expect(await store.get('people', 'a')).toBeNull();
+      expect(await store.get('people', 'b')).toEqual(person('b', 3));
+      expect([...(await store.getMany<Person>('people', ['a', 'b', 'zz'])).keys()]).toEqual(['b']);
+      expect(await store.checkpoint(name)).toBe(7n);
+      expect(await store.checkpoints([name, 'never-ran'])).toEqual(new Map([[name, 7n], ['never-ran', null]]));
+    });
+
+    it('never moves a checkpoint back', async () => {
+      const name = freshProjection();
+      await store.applyBatch([name], [], 10n);
+      await store.applyBatch([name], [], 4n);
+      expect(await store.checkpoint(name)).toBe(10n);
+    });
+
+    it('refuses a batch whose expected checkpoints moved, writing nothing', async () => {
+      const name = freshProjection();
+      await store.applyBatch([name], [], 3n);
+      const stale = store.applyBatch([name], put(person('x', 1)), 9n, { expectedCheckpoints: new Map([[name, 2n]]) });
+      await expect(stale).rejects.toBeInstanceOf(CheckpointConflictError);
+      expect(await store.get('people', 'x')).toBeNull();
+      expect(await store.checkpoint(name)).toBe(3n);
+      await store.applyBatch([name], put(person('x', 1)), 9n, { expectedCheckpoints: new Map([[name, 3n]]) });
+      expect(await store.checkpoint(name)).toBe(9n);
+    });
+
+    it('filters with eq, gte, lte, isNull, notNull and contains, and counts', async () => {
+      await store.applyBatch([], put(
+        person('a', 1, { tags: ['x', 'y'] }),
+        person('b', 2, { team: 'blue', tags: ['y'], active: false }),
+        person('c', 3, { leftAt: time(9) }),
+        person('d', 4, { tags: ['x'] }),
+      ), 1n);
+      const find = async (where: Parameters<DocumentStore['find']>[1]['where']) =>
+        ids(await store.find<Person>('people', { where, orderBy: [{ field: 'id', direction: 'asc' }], limit: 10 }));
+      expect(await find([{ field: 'team', op: 'eq', value: 'red' }])).toEqual(['a', 'c', 'd']);
+      expect(await find([{ field: 'active', op: 'eq', value: false }])).toEqual(['b']);
+      expect(await find([{ field: 'joinedAt', op: 'gte', value: time(2) }, { field: 'joinedAt', op: 'lte', value: time(3) }])).toEqual(['b', 'c']);
+      expect(await find([{ field: 'leftAt', op: 'isNull' }])).toEqual(['a', 'b', 'd']);
+      expect(await find([{ field: 'leftAt', op: 'notNull' }])).toEqual(['c']);
+      expect(await find([{ field: 'tags', op: 'contains', value: 'x' }])).toEqual(['a', 'd']);
+      expect(await find([{ field: 'id', op: 'eq', value: 'd' }])).toEqual(['d']);
+      expect(await store.count('people', [{ field: 'tags', op: 'contains', value: 'y' }])).toBe(2);
+      expect(await store.count('people', [])).toBe(4);
+    });
+
+    it('pages by keyset exactly, ties broken by id, with rows inserted between pages', async () => {
+      // Minute 5 holds three rows so that a page boundary falls inside the tie.
+      await store.applyBatch([], put(person('p1', 1), person('p2', 5), person('p3', 5), person('p4', 5), person('p5', 7), person('p6', 9)), 1n);
+      const orderBy = [{ field: 'joinedAt', direction: 'desc' }, { field: 'id', direction: 'desc' }] as const;
+      const where = [{ field: 'team', op: 'eq', value: 'red' }] as const;
+      const seen: string[] = [];
+      let after: string[] | undefined;
+      for (let page = 0; page < 10; page += 1) {
+        const rows = await store.find<Person>('people', { where, orderBy, after, limit: 2 });
+        if (rows.length === 0) break;
+        seen.push(...ids(rows));
+        const last = rows.at(-1);
+        if (last === undefined) break;
+        after = [last.joinedAt, last.id];
+        if (page === 0) {
+          // Newer than the cursor: belongs to pages already read, must not shift the next ones.
+          await store.applyBatch([], put(person('new-top', 20), person('p2b', 5)), 1n);
+        }
+      }
+      // p2b ties at minute 5 and sorts after p3 by id (desc: p4, p3, p2b, p2), so it is seen once.
+      expect(seen).toEqual(['p6', 'p5', 'p4', 'p3', 'p2b', 'p2', 'p1']);
+    });
+
+    it('pages ascending and with mixed directions', async () => {
+      await store.applyBatch([], put(person('a', 2), person('b', 1), person('c', 2), person('d', 3)), 1n);
+      const ascending = await store.find<Person>('people', { where: [], orderBy: [{ field: 'joinedAt', direction: 'asc' }, { field: 'id', direction: 'asc' }], after: [time(2), 'a'], limit: 10 });
+      expect(ids(ascending)).toEqual(['c', 'd']);
+      const mixed = await store.find<Person>('people', { where: [], orderBy: [{ field: 'joinedAt', direction: 'asc' }, { field: 'id', direction: 'desc' }], after: [time(2), 'c'], limit: 10 });
+      expect(ids(mixed)).toEqual(['a', 'd']);
+      const offset = await store.find<Person>('people', { where: [], orderBy: [{ field: 'joinedAt', direction: 'desc' }, { field: 'id', direction: 'desc' }], offset: 1, limit: 2 });
+      expect(ids(offset)).toEqual(['c', 'a']);
+    });
+
+    it('swaps rebuilt collections in and sets their checkpoints, rebuild after rebuild', async () => {
+      await store.applyBatch(['people'], put(person('old', 1)), 4n);
+      for (const round of [1, 2]) {
+        const rebuilt = { name: rebuildCollectionName('people'), indexes: people.indexes };
+        await store.prepare([rebuilt], { fresh: true });
+        await store.applyBatch([], [{ collection: rebuilt.name, id: `built-${round}`, doc: person(`built-${round}`, 2) }], 1n);
+        await store.promoteRebuild({ collections: [people], changes: [{ collection: rebuilt.name, id: 'tail', doc: person('tail', 3) }], checkpoint: 3n });
+        expect(ids(await store.find<Person>('people', { where: [], orderBy: [{ field: 'id', direction: 'asc' }], limit: 10 }))).toEqual([`built-${round}`, 'tail']);
+        expect(await store.checkpoint('people')).toBe(3n);
+        expect(await store.count('people', [{ field: 'team', op: 'eq', value: 'red' }])).toBe(2);
+      }
+    });
+  });
+};

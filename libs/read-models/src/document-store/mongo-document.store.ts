@@ -1,0 +1,169 @@
+import { Long, MongoClient, type AnyBulkWriteOperation, type ClientSession, type Db } from 'mongodb';
+import {
+  CheckpointConflictError, rebuildCollectionName,
+  type DocumentChange, type DocumentStore,
+} from '../shared/document-store.port.js';
+import { mongoFilter, mongoIndex, mongoSort, type StoredDocument } from './mongo-filters.js';
+
+export interface MongoDocumentStoreOptions {
+  /** `mongodb://…`; the database is the one named in the URL unless `database` is given. */
+  url: string;
+  database?: string;
+}
+
+interface CheckpointDocument {
+  _id: string;
+  position: Long | bigint | number;
+}
+
+const collectionName = (collection: string): string => `rm_${collection}`;
+const CHECKPOINTS = 'projection_checkpoints';
+
+const toBigInt = (position: Long | bigint | number): bigint =>
+  typeof position === 'bigint' ? position : typeof position === 'number' ? BigInt(position) : BigInt(position.toString());
+
+const withoutKey = <Doc extends object>(stored: StoredDocument): Doc => {
+  const { _id: key, ...doc } = stored;
+  void key;
+  return doc as Doc;
+};
+
+/**
+ * Read models in MongoDB: one `rm_<name>` collection per read model, documents stored flat with
+ * `_id` = document id. A batch is one transaction when the server runs as a replica set or behind
+ * mongos. A standalone server has no transactions: the batch is written as ordered bulk writes
+ * and the checkpoint last, so a crash in between leaves documents ahead of the checkpoint; the
+ * runner then re-evolves those events from the documents it reads back. That is safe for the
+ * documents whose evolve is idempotent and, for counters, it is the price of a standalone server:
+ * run a replica set (even a single node) in production.
+ */
+export const createMongoDocumentStore = ({ url, database }: MongoDocumentStoreOptions): DocumentStore => {
+  const client = new MongoClient(url);
+  const db: Db = client.db(database);
+  let transactions: Promise<boolean> | null = null;
+  const supportsTransactions = (): Promise<boolean> => {
+    transactions ??= db.admin().command({ hello: 1 }).then((hello) => typeof hello['setName'] === 'string' || hello['msg'] === 'isdbgrid');
+    return transactions;
+  };
+  const checkpoints = db.collection<CheckpointDocument>(CHECKPOINTS);
+  const rm = (collection: string) => db.collection<StoredDocument>(collectionName(collection));
+
+  const readCheckpoints = async (names: readonly string[], session?: ClientSession): Promise<Map<string, bigint | null>> => {
+    const found = await checkpoints.find({ _id: { $in: [...names] } }, { session }).toArray();
+    const positions = new Map(found.map((row) => [row._id, toBigInt(row.position)]));
+    return new Map(names.map((name) => [name, positions.get(name) ?? null]));
+  };
+
+  const writeChanges = async (changes: readonly DocumentChange[], session?: ClientSession): Promise<void> => {
+    const byCollection = new Map<string, AnyBulkWriteOperation<StoredDocument>[]>();
+    for (const { collection, id, doc } of changes) {
+      const operations = byCollection.get(collection) ?? [];
+      operations.push(doc === null
+        ? { deleteOne: { filter: { _id: id } } }
+        : { replaceOne: { filter: { _id: id }, replacement: { ...doc, _id: id }, upsert: true } });
+      byCollection.set(collection, operations);
+    }
+    for (const [collection, operations] of byCollection) {
+      await rm(collection).bulkWrite(operations, { ordered: true, session });
+    }
+  };
+
+  const inTransactionIfPossible = async (work: (session?: ClientSession) => Promise<void>): Promise<void> => {
+    if (!(await supportsTransactions())) return work();
+    const session = client.startSession();
+    try {
+      await session.withTransaction(() => work(session));
+    } finally {
+      await session.endSession();
+    }
+  };
+
+  const dropIfExists = async (name: string): Promise<void> => {
+    const existing = await db.listCollections({ name }, { nameOnly: true }).toArray();
+    if (existing.length > 0) await db.collection(name).drop();
+  };
+
+  return {
+    async prepare(collections, options): Promise<void> {
+      for (const collection of collections) {
+        const name = collectionName(collection.name);
+        if (options?.fresh === true) await dropIfExists(name);
+        if (collection.indexes.length > 0) await db.collection(name).createIndexes(collection.indexes.map(mongoIndex));
+      }
+    },
+
+    async applyBatch(projectionNames, changes, checkpoint, options): Promise<void> {
+      await inTransactionIfPossible(async (session) => {
+        const expected = options?.expectedCheckpoints;
+        if (expected !== undefined) {
+          const actual = await readCheckpoints([...expected.keys()], session);
+          for (const [name, position] of expected) {
+            const stored = actual.get(name) ?? null;
+            if (stored !== position) throw new CheckpointConflictError(name, position, stored);
+          }
+        }
+        await writeChanges(changes, session);
+        if (projectionNames.length === 0) return;
+        // $max keeps a checkpoint from moving back, like GREATEST in PostgreSQL.
+        await checkpoints.bulkWrite(
+          projectionNames.map((name) => ({ updateOne: { filter: { _id: name }, update: { $max: { position: Long.fromBigInt(checkpoint) } }, upsert: true } })),
+          { session },
+        );
+      });
+    },
+
+    async get<Doc extends object>(collection: string, id: string): Promise<Doc | null> {
+      const found = await rm(collection).findOne({ _id: id });
+      return found === null ? null : withoutKey<Doc>(found);
+    },
+
+    async getMany<Doc extends object>(collection: string, ids: readonly string[]): Promise<Map<string, Doc>> {
+      if (ids.length === 0) return new Map();
+      const found = await rm(collection).find({ _id: { $in: [...ids] } }).toArray();
+      return new Map(found.map((doc) => [doc._id, withoutKey<Doc>(doc)]));
+    },
+
+    async find<Doc extends object>(collection: string, query: Parameters<DocumentStore['find']>[1]): Promise<Doc[]> {
+      const cursor = rm(collection)
+        .find(mongoFilter(query.where, query.orderBy, query.after))
+        .sort(mongoSort(query))
+        .skip(query.offset ?? 0)
+        .limit(query.limit);
+      return (await cursor.toArray()).map((doc) => withoutKey<Doc>(doc));
+    },
+
+    count: (collection, where) => rm(collection).countDocuments(mongoFilter(where)),
+
+    async checkpoint(projectionName): Promise<bigint | null> {
+      return (await readCheckpoints([projectionName])).get(projectionName) ?? null;
+    },
+
+    checkpoints: (projectionNames) => readCheckpoints(projectionNames),
+
+    /**
+     * MongoDB renames collections one at a time: readers may briefly see some read models rebuilt
+     * and others not. A live runner's next batch is refused (its checkpoint moved) and it resumes
+     * from the rebuilt position. Without transactions a batch racing the switch can still land; rerun the rebuild then.
+     */
+    async promoteRebuild({ collections, changes, checkpoint }): Promise<void> {
+      await writeChanges(changes);
+      for (const collection of collections) {
+        const rebuilt = collectionName(rebuildCollectionName(collection.name));
+        const existing = await db.listCollections({ name: rebuilt }, { nameOnly: true }).toArray();
+        // An empty rebuilt read model may never have been created by a write.
+        if (existing.length === 0) await db.createCollection(rebuilt);
+        await db.renameCollection(rebuilt, collectionName(collection.name), { dropTarget: true });
+      }
+      const names = collections.map(({ name }) => name);
+      if (checkpoint === null) {
+        await checkpoints.deleteMany({ _id: { $in: names } });
+        return;
+      }
+      await checkpoints.bulkWrite(names.map((name) => ({
+        updateOne: { filter: { _id: name }, update: { $set: { position: Long.fromBigInt(checkpoint) } }, upsert: true },
+      })));
+    },
+
+    close: () => client.close(),
+  };
+};

@@ -1,0 +1,173 @@
+import type { Pool, PoolClient } from 'pg';
+import {
+  CheckpointConflictError, rebuildCollectionName,
+  type ApplyBatchOptions, type Condition, type DocumentChange, type DocumentQuery, type DocumentStore, type PromoteRebuildInput,
+} from '../shared/document-store.port.js';
+import type { CollectionDefinition } from '../shared/projection.js';
+import { SqlParameters, collectionDdl, indexName, primaryKeyName, quoteIdent, selectSql, tableName, whereSql } from './postgres-sql.js';
+
+export interface PostgresDocumentStoreOptions {
+  pool: Pool;
+  schema: string;
+}
+
+/**
+ * Read models in PostgreSQL: one `rm_<name> (id, doc jsonb)` table per read model and one
+ * checkpoint table. Each method uses one connection at a time, so it also runs on an embedded
+ * PGlite reached through a pool of a single connection.
+ */
+export const createPostgresDocumentStore = ({ pool, schema }: PostgresDocumentStoreOptions): DocumentStore => {
+  const qualify = (table: string): string => `${quoteIdent(schema)}.${quoteIdent(table)}`;
+  const table = (collection: string): string => qualify(tableName(collection));
+  const checkpoints = qualify('projection_checkpoints');
+  // Every batch, every switch-over and every `prepare` of this schema takes this lock, so a rebuild
+  // never swaps tables under a half-written batch and two processes never interleave their DDL.
+  const lockSql = 'SELECT pg_advisory_xact_lock(hashtext($1))';
+  const lockKey = `read-models:${schema}`;
+
+  const inTransaction = async <T>(work: (client: PoolClient) => Promise<T>): Promise<T> => {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query(lockSql, [lockKey]);
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  };
+
+  const writeChanges = async (client: PoolClient, changes: readonly DocumentChange[]): Promise<void> => {
+    // Last change per document wins; one statement may not touch the same row twice.
+    const latest = new Map<string, Map<string, object | null>>();
+    for (const { collection, id, doc } of changes) {
+      const docs = latest.get(collection) ?? new Map<string, object | null>();
+      docs.set(id, doc);
+      latest.set(collection, docs);
+    }
+    for (const [collection, docs] of latest) {
+      const upserts = [...docs].flatMap(([id, doc]) => (doc === null ? [] : [[id, JSON.stringify(doc)] as const]));
+      const deletes = [...docs].flatMap(([id, doc]) => (doc === null ? [id] : []));
+      if (upserts.length > 0) {
+        await client.query(
+          `INSERT INTO ${table(collection)} (id, doc) SELECT * FROM unnest($1::text[], $2::jsonb[])
+           ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc`,
+          [upserts.map(([id]) => id), upserts.map(([, json]) => json)],
+        );
+      }
+      if (deletes.length > 0) await client.query(`DELETE FROM ${table(collection)} WHERE id = ANY($1::text[])`, [deletes]);
+    }
+  };
+
+  const readCheckpoints = async (
+    runner: Pick<Pool, 'query'> | PoolClient,
+    names: readonly string[],
+  ): Promise<Map<string, bigint | null>> => {
+    const { rows } = await runner.query<{ name: string; position: string }>(
+      `SELECT name, position::text AS position FROM ${checkpoints} WHERE name = ANY($1::text[])`,
+      [names],
+    );
+    const found = new Map(rows.map((row) => [row.name, BigInt(row.position)]));
+    return new Map(names.map((name) => [name, found.get(name) ?? null]));
+  };
+
+  const verifyCheckpoints = async (client: PoolClient, expected: ReadonlyMap<string, bigint | null>): Promise<void> => {
+    const actual = await readCheckpoints(client, [...expected.keys()]);
+    for (const [name, position] of expected) {
+      const stored = actual.get(name) ?? null;
+      if (stored !== position) throw new CheckpointConflictError(name, position, stored);
+    }
+  };
+
+  return {
+    async prepare(collections: readonly CollectionDefinition[], options?: { fresh?: boolean }): Promise<void> {
+      await pool.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
+      await inTransaction(async (client) => {
+        await client.query(`CREATE TABLE IF NOT EXISTS ${checkpoints} (name text PRIMARY KEY, position bigint NOT NULL)`);
+        for (const collection of collections) {
+          if (options?.fresh === true) await client.query(`DROP TABLE IF EXISTS ${table(collection.name)}`);
+          for (const statement of collectionDdl(schema, collection)) await client.query(statement);
+        }
+      });
+    },
+
+    async applyBatch(projectionNames, changes, checkpoint, options?: ApplyBatchOptions): Promise<void> {
+      await inTransaction(async (client) => {
+        if (options?.expectedCheckpoints !== undefined) await verifyCheckpoints(client, options.expectedCheckpoints);
+        await writeChanges(client, changes);
+        if (projectionNames.length === 0) return;
+        await client.query(
+          `INSERT INTO ${checkpoints} (name, position) SELECT unnest($1::text[]), $2::bigint
+           ON CONFLICT (name) DO UPDATE SET position = GREATEST(${checkpoints}.position, EXCLUDED.position)`,
+          [projectionNames, checkpoint.toString()],
+        );
+      });
+    },
+
+    async get<Doc extends object>(collection: string, id: string): Promise<Doc | null> {
+      const { rows } = await pool.query<{ doc: Doc }>(`SELECT doc FROM ${table(collection)} WHERE id = $1`, [id]);
+      return rows[0]?.doc ?? null;
+    },
+
+    async getMany<Doc extends object>(collection: string, ids: readonly string[]): Promise<Map<string, Doc>> {
+      if (ids.length === 0) return new Map();
+      const { rows } = await pool.query<{ id: string; doc: Doc }>(`SELECT id, doc FROM ${table(collection)} WHERE id = ANY($1::text[])`, [ids]);
+      return new Map(rows.map((row) => [row.id, row.doc]));
+    },
+
+    async find<Doc extends object>(collection: string, query: DocumentQuery): Promise<Doc[]> {
+      const { text, values } = selectSql(table(collection), query);
+      const { rows } = await pool.query<{ doc: Doc }>(text, values);
+      return rows.map((row) => row.doc);
+    },
+
+    async count(collection: string, where: readonly Condition[]): Promise<number> {
+      const params = new SqlParameters();
+      const { rows } = await pool.query<{ count: number }>(
+        `SELECT count(*)::int AS count FROM ${table(collection)}${whereSql(where, params)}`,
+        params.values,
+      );
+      return rows[0]?.count ?? 0;
+    },
+
+    async checkpoint(projectionName: string): Promise<bigint | null> {
+      return (await readCheckpoints(pool, [projectionName])).get(projectionName) ?? null;
+    },
+
+    checkpoints: (projectionNames) => readCheckpoints(pool, projectionNames),
+
+    async promoteRebuild({ collections, changes, checkpoint }: PromoteRebuildInput): Promise<void> {
+      await inTransaction(async (client) => {
+        await writeChanges(client, changes);
+        for (const collection of collections) {
+          const live = tableName(collection.name);
+          const rebuilt = tableName(rebuildCollectionName(collection.name));
+          await client.query(`DROP TABLE IF EXISTS ${qualify(live)}`);
+          await client.query(`ALTER TABLE ${qualify(rebuilt)} RENAME TO ${quoteIdent(live)}`);
+          await client.query(`ALTER INDEX ${qualify(primaryKeyName(rebuilt))} RENAME TO ${quoteIdent(primaryKeyName(live))}`);
+          for (const index of collection.indexes) {
+            await client.query(`ALTER INDEX ${qualify(indexName(rebuilt, index))} RENAME TO ${quoteIdent(indexName(live, index))}`);
+          }
+        }
+        const names = collections.map(({ name }) => name);
+        if (checkpoint === null) {
+          await client.query(`DELETE FROM ${checkpoints} WHERE name = ANY($1::text[])`, [names]);
+          return;
+        }
+        // Set, not raised: the live runner finds its checkpoint moved, drops its batch and resumes from here.
+        await client.query(
+          `INSERT INTO ${checkpoints} (name, position) SELECT unnest($1::text[]), $2::bigint
+           ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position`,
+          [names, checkpoint.toString()],
+        );
+      });
+    },
+
+    // The pool belongs to the caller, who may share it with other stores.
+    close: async (): Promise<void> => undefined,
+  };
+};

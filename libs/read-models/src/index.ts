@@ -1,0 +1,32 @@
+export * from './shared/recorded-domain-event.js';
+export * from './shared/projection.js';
+export * from './shared/document-store.port.js';
+export * from './shared/page.js';
+export * from './shared/result-view.js';
+
+export * from './document-store/postgres-document.store.js';
+export * from './document-store/mongo-document.store.js';
+
+export * from './projection-runner/projection-runner.js';
+export * from './projection-runner/checkpoint-waiter.js';
+export * from './rebuild/rebuild-read-models.js';
+export * from './all-projections.js';
+
+export * from './workspaces/workspaces.projection.js';
+export * from './workspaces/workspaces.queries.js';
+export * from './api-keys/api-keys.projection.js';
+export * from './api-keys/api-keys.queries.js';
+export * from './assessments/assessments.projection.js';
+export * from './assessments/assessments.queries.js';
+export * from './assessments/assessment.view.js';
+export * from './candidates/candidates.projection.js';
+export * from './candidates/candidates.queries.js';
+export * from './candidates/candidate.view.js';
+export * from './results/results.projection.js';
+export * from './results/results.queries.js';
+export * from './results/result-list.view.js';
+export * from './completions/completions.projection.js';
+export * from './completions/completions.queries.js';
+export * from './completions/completion.view.js';
+export * from './billing/billing.projection.js';
+export * from './billing/billing.queries.js';

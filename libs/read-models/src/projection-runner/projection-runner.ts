@@ -1,0 +1,196 @@
+import { pino, type Logger } from 'pino';
+import type { EventStore, RecordedEvent, Subscription } from '../../../event-store/src/event-store.port.js';
+import { CheckpointConflictError, type DocumentStore } from '../shared/document-store.port.js';
+import { handles, type AnyProjection } from '../shared/projection.js';
+import { asDomainEvent } from '../shared/recorded-domain-event.js';
+import { DocumentCache } from './document-cache.js';
+import { PositionWaiters, lowestCheckpoint } from './position-waiters.js';
+
+export interface ProjectionRunnerOptions {
+  eventStore: EventStore;
+  documentStore: DocumentStore;
+  projections: readonly AnyProjection[];
+  logger?: Logger;
+  /** Flush after this many events (default 500). */
+  batchSize?: number;
+  /** Flush once no event has arrived for this long (default 5 ms): the caught-up signal, whatever the adapter reports. */
+  idleFlushMs?: number;
+  /** Never keep an event unwritten longer than this under a steady stream (default 100 ms). */
+  maxFlushDelayMs?: number;
+  /** Documents kept between batches (default 10 000). */
+  maxCachedDocuments?: number;
+  /** First delay before resubscribing after a failure; doubles up to 30 s (default 1 000 ms). */
+  retryDelayMs?: number;
+  /** Subscribe from here instead of the lowest checkpoint. Events at or below a checkpoint are still skipped. */
+  startAfter?: bigint | null;
+}
+
+/**
+ * Keeps read models up to date from the `$all` subscription. Events come one at a time; their
+ * changes pile up in a document cache and are written with the checkpoints in one batch.
+ * Everything touching the batch runs through one queue, so a flush never sees half an event.
+ */
+export class ProjectionRunner {
+  private readonly names: string[];
+  private readonly logger: Logger;
+  private readonly cache: DocumentCache;
+  private readonly waiters = new PositionWaiters();
+  private checkpoints = new Map<string, bigint | null>();
+  private subscription: Subscription | null = null;
+  /** Bumped on every (re)subscription and stop: work queued by an older subscription is dropped. */
+  private generation = 0;
+  private queue: Promise<void> = Promise.resolve();
+  private pendingPosition: bigint | null = null;
+  private pendingEvents = 0;
+  private pendingSince = 0;
+  private idleTimer: NodeJS.Timeout | null = null;
+  private failures = 0;
+  private restarting: Promise<void> = Promise.resolve();
+  private stopped = false;
+  private startAfter: bigint | null | undefined;
+
+  constructor(private readonly options: ProjectionRunnerOptions) {
+    this.names = options.projections.map(({ name }) => name);
+    this.logger = (options.logger ?? pino({ level: process.env['LOG_LEVEL'] ?? 'info' })).child({ component: 'projection-runner' });
+    this.cache = new DocumentCache(options.documentStore, options.maxCachedDocuments ?? 10_000);
+    this.startAfter = options.startAfter;
+  }
+
+  async start(): Promise<void> {
+    await this.options.documentStore.prepare(this.options.projections);
+    await this.subscribe();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.clearIdleTimer();
+    const generation = this.generation;
+    const subscription = this.subscription;
+    this.subscription = null;
+    await subscription?.stop();
+    await this.restarting;
+    await this.exclusive(() => (generation === this.generation ? this.flush() : Promise.resolve())).catch((error: unknown) => {
+      this.logger.warn({ err: error }, 'last batch not written at stop; it is replayed at the next start');
+    });
+    this.generation += 1;
+    this.waiters.cancelAll();
+  }
+
+  /** True once every projection's checkpoint is at or past `position`: read-your-writes after an append. */
+  waitForPosition(position: bigint, timeoutMs: number): Promise<boolean> {
+    return this.waiters.wait(position, timeoutMs, lowestCheckpoint(this.checkpoints));
+  }
+
+  /** The position every read model has reached, or null before the first event. */
+  get position(): bigint | null {
+    return lowestCheckpoint(this.checkpoints);
+  }
+
+  private async subscribe(): Promise<void> {
+    this.generation += 1;
+    const generation = this.generation;
+    try {
+      this.checkpoints = await this.options.documentStore.checkpoints(this.names);
+      this.waiters.reached(lowestCheckpoint(this.checkpoints));
+      const after = this.startAfter !== undefined ? this.startAfter : lowestCheckpoint(this.checkpoints);
+      this.startAfter = undefined;
+      this.logger.info({ after: after?.toString() ?? null, projections: this.names }, 'subscribing');
+      this.subscription = this.options.eventStore.subscribeToAll({
+        after,
+        handler: (event) => this.exclusive(() => (generation === this.generation ? this.handle(event, generation) : Promise.resolve())),
+        onError: (error) => this.fail(generation, error),
+        onCaughtUp: () => this.requestFlush(generation),
+      });
+    } catch (error) {
+      this.fail(generation, error);
+    }
+  }
+
+  private async handle(event: RecordedEvent, generation: number): Promise<void> {
+    const lowest = lowestCheckpoint(this.checkpoints);
+    if (lowest !== null && event.position <= lowest) return;
+    const domainEvent = asDomainEvent(event);
+    if (domainEvent !== null) {
+      const targets = this.options.projections
+        .filter((projection) => handles(projection, event.type) && isAbove(event.position, this.checkpoints.get(projection.name) ?? null))
+        .map((projection) => ({ projection, collection: projection.name }));
+      if (targets.length > 0) await this.cache.apply(domainEvent, targets);
+    }
+    if (this.pendingPosition === null) this.pendingSince = Date.now();
+    this.pendingPosition = event.position;
+    this.pendingEvents += 1;
+    const overdue = Date.now() - this.pendingSince >= (this.options.maxFlushDelayMs ?? 100);
+    if (this.pendingEvents >= (this.options.batchSize ?? 500) || overdue) await this.flush();
+    else this.scheduleIdleFlush(generation);
+  }
+
+  private async flush(): Promise<void> {
+    this.clearIdleTimer();
+    const position = this.pendingPosition;
+    if (position === null) return;
+    const changes = this.cache.takeChanges();
+    await this.options.documentStore.applyBatch(this.names, changes, position, { expectedCheckpoints: new Map(this.checkpoints) });
+    for (const name of this.names) {
+      const checkpoint = this.checkpoints.get(name) ?? null;
+      if (isAbove(position, checkpoint)) this.checkpoints.set(name, position);
+    }
+    this.logger.debug({ position: position.toString(), events: this.pendingEvents, documents: changes.length }, 'batch written');
+    this.pendingPosition = null;
+    this.pendingEvents = 0;
+    this.failures = 0;
+    this.waiters.reached(lowestCheckpoint(this.checkpoints));
+  }
+
+  private requestFlush(generation: number): void {
+    this.exclusive(() => (generation === this.generation ? this.flush() : Promise.resolve())).catch((error: unknown) => this.fail(generation, error));
+  }
+
+  private scheduleIdleFlush(generation: number): void {
+    this.clearIdleTimer();
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      this.requestFlush(generation);
+    }, this.options.idleFlushMs ?? 5);
+  }
+
+  private clearIdleTimer(): void {
+    if (this.idleTimer !== null) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+  }
+
+  private exclusive(task: () => Promise<void>): Promise<void> {
+    const run = this.queue.then(task);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Any failure drops the unwritten batch and the cache (they may hold changes that were never
+   * committed) and resubscribes from the stored checkpoints: replay is safe because events at or
+   * below a checkpoint are skipped.
+   */
+  private fail(generation: number, error: unknown): void {
+    if (this.stopped || generation !== this.generation) return;
+    this.generation += 1;
+    this.clearIdleTimer();
+    const conflict = error instanceof CheckpointConflictError;
+    if (conflict) this.logger.info({ err: error }, 'checkpoints moved under the runner (rebuild or another runner); resuming from the store');
+    else this.logger.error({ err: error }, 'projection failed; resubscribing');
+    const delay = conflict ? 0 : Math.min(30_000, (this.options.retryDelayMs ?? 1_000) * 2 ** this.failures);
+    if (!conflict) this.failures += 1;
+    const subscription = this.subscription;
+    this.subscription = null;
+    this.restarting = (async () => {
+      await subscription?.stop().catch(() => undefined);
+      await this.exclusive(async () => {
+        this.cache.clear();
+        this.pendingPosition = null;
+        this.pendingEvents = 0;
+      });
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      if (!this.stopped) await this.subscribe();
+    })();
+  }
+}
+
+const isAbove = (position: bigint, checkpoint: bigint | null): boolean => checkpoint === null || position > checkpoint;

@@ -1,0 +1,66 @@
+import type { AssessmentRef, CandidateRef, Mode, ResultScores, TestType } from '../../../domain/src/shared/types.js';
+import { ordered, type Projection } from '../shared/projection.js';
+import type { StoredResult } from '../shared/result-view.js';
+
+/** One finished test, with who took it and on which assessment. */
+export interface ResultDocument {
+  id: string;
+  workspaceId: string;
+  mode: Mode;
+  candidateId: string;
+  candidate: CandidateRef;
+  /** Top-level copy of `assessment.id` for the filter and its index. */
+  assessmentId: string;
+  assessment: AssessmentRef;
+  testSlug: string;
+  testName: string;
+  testType: TestType;
+  completedAt: string;
+  unlockedAt: string | null;
+  scores: ResultScores;
+}
+
+export const storedResultOf = (doc: ResultDocument): StoredResult => ({
+  id: doc.id, testSlug: doc.testSlug, testName: doc.testName, testType: doc.testType,
+  completedAt: doc.completedAt, unlockedAt: doc.unlockedAt, scores: doc.scores,
+});
+
+export const resultsProjection: Projection<ResultDocument> = {
+  name: 'results',
+  indexes: [
+    ordered(['workspaceId', 'asc'], ['mode', 'asc'], ['completedAt', 'asc'], ['id', 'asc']),
+    ordered(['workspaceId', 'asc'], ['mode', 'asc'], ['assessmentId', 'asc'], ['completedAt', 'asc'], ['id', 'asc']),
+    ordered(['workspaceId', 'asc'], ['mode', 'asc'], ['unlockedAt', 'asc'], ['id', 'asc']),
+  ],
+  eventTypes: ['TestCompleted', 'ResultUnlocked', 'CandidateDeleted'],
+  documentIds(event) {
+    switch (event.type) {
+      case 'TestCompleted':
+      case 'ResultUnlocked':
+        return [event.data.resultId];
+      case 'CandidateDeleted':
+        return event.data.resultIds;
+      default:
+        return [];
+    }
+  },
+  evolve(document, event) {
+    switch (event.type) {
+      case 'TestCompleted': {
+        // A result is finished once; a repeated event keeps the first.
+        if (document !== null) return document;
+        const { resultId, workspaceId, mode, candidateId, candidate, assessmentId, assessmentName, test, completedAt, scores } = event.data;
+        return {
+          id: resultId, workspaceId, mode, candidateId, candidate, assessmentId, assessment: { id: assessmentId, name: assessmentName },
+          testSlug: test.slug, testName: test.name, testType: test.type, completedAt, unlockedAt: null, scores,
+        };
+      }
+      case 'ResultUnlocked':
+        return document === null || document.unlockedAt !== null ? document : { ...document, unlockedAt: event.data.unlockedAt };
+      case 'CandidateDeleted':
+        return null;
+      default:
+        return document;
+    }
+  },
+};

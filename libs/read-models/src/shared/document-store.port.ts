@@ -1,0 +1,99 @@
+import type { CollectionDefinition } from './projection.js';
+
+/** Scalars a condition compares with; fields the queries filter and sort on hold strings. */
+export type FieldValue = string | number | boolean;
+
+/**
+ * Conditions on top-level document fields (`id` is the document key). `gte`/`lte` compare
+ * strings byte-wise, which for `YYYY-MM-DDTHH:mm:ss.sssZ` times is time order.
+ */
+export type Condition =
+  | { field: string; op: 'eq'; value: FieldValue }
+  | { field: string; op: 'gte' | 'lte'; value: string }
+  | { field: string; op: 'isNull' | 'notNull' }
+  | { field: string; op: 'contains'; value: FieldValue };
+
+export interface OrderBy {
+  field: string;
+  direction: 'asc' | 'desc';
+}
+
+export interface DocumentQuery {
+  where: readonly Condition[];
+  /** Sort fields must be non-null in the rows selected; end with `id` so the order is total. */
+  orderBy: readonly OrderBy[];
+  /** Keyset: the orderBy values of the last row seen; rows strictly after it are returned. */
+  after?: readonly FieldValue[];
+  /** Only for the original endpoint's page numbers; keyset is the rule everywhere else. */
+  offset?: number;
+  limit: number;
+}
+
+export interface DocumentChange {
+  collection: string;
+  id: string;
+  /** null deletes the document. */
+  doc: object | null;
+}
+
+export interface ApplyBatchOptions {
+  /**
+   * The checkpoints the writer started its batch from (null: none yet). When the stored ones
+   * differ, someone else moved them (a rebuild switched over, or another runner), the documents
+   * the batch was evolved from are stale, and the batch is refused with CheckpointConflictError.
+   */
+  expectedCheckpoints?: ReadonlyMap<string, bigint | null>;
+}
+
+export class CheckpointConflictError extends Error {
+  constructor(readonly projection: string, readonly expected: bigint | null, readonly actual: bigint | null) {
+    super(`checkpoint of ${projection} moved: expected ${String(expected)}, found ${String(actual)}`);
+    this.name = 'CheckpointConflictError';
+  }
+}
+
+export interface PromoteRebuildInput {
+  /** The live collections; each is replaced by its `rebuildCollectionName` twin. */
+  collections: readonly CollectionDefinition[];
+  /** Last changes to the rebuilt collections, written in the same switch-over. */
+  changes: readonly DocumentChange[];
+  /** Position the rebuilt collections reflect; becomes the checkpoint of every projection. */
+  checkpoint: bigint | null;
+}
+
+export interface DocumentStore {
+  /** Creates the collections, their indexes and the checkpoint table when missing; `fresh` empties them first. */
+  prepare(collections: readonly CollectionDefinition[], options?: { fresh?: boolean }): Promise<void>;
+  /**
+   * Writes documents and moves the checkpoints of `projectionNames` up to `checkpoint`, atomically
+   * where the store allows it. A checkpoint never moves back here.
+   */
+  applyBatch(projectionNames: readonly string[], changes: readonly DocumentChange[], checkpoint: bigint, options?: ApplyBatchOptions): Promise<void>;
+  get<Doc extends object>(collection: string, id: string): Promise<Doc | null>;
+  /** The documents that exist among `ids`, by id. */
+  getMany<Doc extends object>(collection: string, ids: readonly string[]): Promise<Map<string, Doc>>;
+  find<Doc extends object>(collection: string, query: DocumentQuery): Promise<Doc[]>;
+  count(collection: string, where: readonly Condition[]): Promise<number>;
+  checkpoint(projectionName: string): Promise<bigint | null>;
+  checkpoints(projectionNames: readonly string[]): Promise<Map<string, bigint | null>>;
+  /** Swaps rebuilt collections in for the live ones and sets their checkpoints, as one switch-over. */
+  promoteRebuild(input: PromoteRebuildInput): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Where a rebuild writes before it switches over. */
+export const rebuildCollectionName = (name: string): string => `${name}__rebuild`;
+
+const COLLECTION_NAME = /^[a-z][a-z0-9-]*(__rebuild)?$/;
+const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Names end up in SQL and collection names: only a safe alphabet is accepted. */
+export const assertCollectionName = (name: string): string => {
+  if (!COLLECTION_NAME.test(name)) throw new Error(`invalid collection name: ${name}`);
+  return name;
+};
+
+export const assertFieldName = (field: string): string => {
+  if (!FIELD_NAME.test(field)) throw new Error(`invalid field name: ${field}`);
+  return field;
+};

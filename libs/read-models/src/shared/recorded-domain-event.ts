@@ -1,0 +1,28 @@
+import type { DomainEvent, DomainEventType } from '../../../domain/src/events.js';
+import type { RecordedEvent } from '../../../event-store/src/event-store.port.js';
+
+type ToRecorded<E> = E extends { type: infer T extends string; data: infer D extends object } ? RecordedEvent<T, D> : never;
+
+/** A recorded event whose `type` narrows its `data`, one member per domain event. */
+export type RecordedDomainEvent = ToRecorded<DomainEvent>;
+
+// A record rather than a list so that adding an event type to the domain fails to compile here.
+const DOMAIN_EVENT_TYPES: Record<DomainEventType, true> = {
+  WorkspaceCreated: true, WorkspaceVerified: true, ApiKeyIssued: true, ApiKeyRegenerated: true,
+  WebhookConfigured: true, WebhookSecretRotated: true, WebhookDisabled: true, CustomTestCreated: true,
+  SandboxPlacesUsed: true, FreeAllowanceUsed: true, CandidateCharged: true,
+  AssessmentCreated: true, CandidateInvited: true, AssessmentTestAdded: true, AssessmentClosed: true,
+  AssessmentCandidateAdded: true, AssessmentCandidateRemoved: true,
+  CandidateCreated: true, CandidateRegistered: true, AssessmentStarted: true, TestCompleted: true,
+  AssessmentCompleted: true, ResultUnlocked: true, CandidateDeleted: true,
+  CandidateEmailClaimed: true, CandidateEmailReleased: true,
+};
+
+export const isDomainEventType = (type: string): type is DomainEventType => Object.hasOwn(DOMAIN_EVENT_TYPES, type);
+
+/**
+ * The store hands over untyped events; the type name is the only thing checked; the data is
+ * trusted because only the domain appends to the store.
+ */
+export const asDomainEvent = (event: RecordedEvent): RecordedDomainEvent | null =>
+  isDomainEventType(event.type) ? (event as RecordedDomainEvent) : null;

@@ -1,0 +1,65 @@
+import type { ResultScores, TestType } from '../../../domain/src/shared/types.js';
+
+/** A finished test as read models keep it: scores always stored, shown only through `toResultView`. */
+export interface StoredResult {
+  id: string;
+  testSlug: string;
+  testName: string;
+  testType: TestType;
+  completedAt: string;
+  unlockedAt: string | null;
+  scores: ResultScores;
+}
+
+/** API 2.6 Result. */
+export interface ResultView {
+  id: string;
+  testSlug: string;
+  testName: string;
+  testType: TestType;
+  completedAt: string;
+  unlocked: boolean;
+  unlockedAt: string | null;
+  scorePercentage: number | null;
+  speedCompleted: number | null;
+  questionsAnswered: number | null;
+  questionsCorrect: number | null;
+  questionsIncorrect: number | null;
+  questionsTotal: number | null;
+  result: string | null;
+  scores: Record<string, unknown> | null;
+}
+
+/**
+ * The lock rule, in one place: while a result is locked every score field is null. Every view
+ * that shows a result (candidates, results, completions, webhooks) goes through here.
+ */
+export const toResultView = (stored: StoredResult): ResultView => {
+  const base = { id: stored.id, testSlug: stored.testSlug, testName: stored.testName, testType: stored.testType, completedAt: stored.completedAt };
+  if (stored.unlockedAt === null) {
+    return {
+      ...base, unlocked: false, unlockedAt: null, scorePercentage: null, speedCompleted: null, questionsAnswered: null,
+      questionsCorrect: null, questionsIncorrect: null, questionsTotal: null, result: null, scores: null,
+    };
+  }
+  const { scores } = stored;
+  return {
+    ...base, unlocked: true, unlockedAt: stored.unlockedAt,
+    scorePercentage: scores.scorePercentage, speedCompleted: scores.speedCompleted, questionsAnswered: scores.questionsAnswered,
+    questionsCorrect: scores.questionsCorrect, questionsIncorrect: scores.questionsIncorrect, questionsTotal: scores.questionsTotal,
+    result: scores.result, scores: scores.scores,
+  };
+};
+
+/** API 2.5 / 2.7 `unlocked`: at least one result, and every result unlocked. */
+export const allUnlocked = (results: readonly StoredResult[]): boolean =>
+  results.length > 0 && results.every((result) => result.unlockedAt !== null);
+
+/** Marks one result unlocked; a second unlock keeps the first time, as the domain does. */
+export const unlockResult = (results: readonly StoredResult[], resultId: string, unlockedAt: string): StoredResult[] =>
+  results.map((result) => (result.id === resultId && result.unlockedAt === null ? { ...result, unlockedAt } : result));
+
+export const reportUrl = (appUrl: string, candidateId: string): string => `${appUrl}/candidates/${candidateId}/report`;
+
+/** ISO times in one format compare as text; the later of two, for fields that must never move back. */
+export const laterOf = (a: string, b: string): string => (b > a ? b : a);

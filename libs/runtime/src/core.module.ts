@@ -1,0 +1,33 @@
+import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { commandHandlers } from '../../commands/src/index.js';
+import { EventWriter } from '../../commands/src/shared/event-writer.js';
+import { CLOCK, CONFIG, EVENT_STORE, LOGGER, LOOKUPS, READ_SIDE, REDIS, SECRET_BOX } from '../../commands/src/shared/tokens.js';
+import { CURSORS, DOCUMENTS, INFRASTRUCTURE, type Infrastructure } from './infrastructure.js';
+
+/** Hands the process's shared infrastructure to Nest, with the write side (command bus and handlers). */
+@Global()
+@Module({})
+export class CoreModule {
+  static forRoot(infra: Infrastructure): DynamicModule {
+    const values = [
+      { provide: INFRASTRUCTURE, useValue: infra },
+      { provide: EVENT_STORE, useValue: infra.eventStore },
+      { provide: CLOCK, useValue: infra.clock },
+      { provide: CONFIG, useValue: infra.config },
+      { provide: READ_SIDE, useValue: infra.readSide },
+      { provide: LOOKUPS, useValue: infra.lookups },
+      { provide: SECRET_BOX, useValue: infra.secretBox },
+      { provide: LOGGER, useValue: infra.logger },
+      { provide: REDIS, useValue: infra.redis },
+      { provide: DOCUMENTS, useValue: infra.documents },
+      { provide: CURSORS, useValue: infra.cursors },
+    ];
+    return {
+      module: CoreModule,
+      imports: [CqrsModule.forRoot()],
+      providers: [...values, { provide: EventWriter, useValue: infra.writer }, ...commandHandlers],
+      exports: [...values.map((value) => value.provide), EventWriter, CqrsModule],
+    };
+  }
+}

@@ -1,0 +1,111 @@
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import type { Logger } from 'pino';
+import { EventWriter } from '../../commands/src/shared/event-writer.js';
+import type { ReadSideWaiter, WriteLookups } from '../../commands/src/shared/ports.js';
+import { createEmbeddedEventStore, createEsdbEventStore, createPostgresEventStore } from '../../event-store/src/index.js';
+import type { EventStore } from '../../event-store/src/event-store.port.js';
+import { CursorCodec } from '../../http/src/index.js';
+import { SimulatedClock, systemClock } from '../../platform/src/clock/clock.js';
+import type { ServiceConfig } from '../../platform/src/config/config.js';
+import { SecretBox, deriveKey } from '../../platform/src/crypto/secret-box.js';
+import { resolveServiceSecret } from '../../platform/src/crypto/service-secret.js';
+import {
+  CheckpointWaiter, ProjectionRunner, allProjectionNames, allProjections, createMongoDocumentStore, createPostgresDocumentStore, getApiKey,
+} from '../../read-models/src/index.js';
+import type { ResultDocument } from '../../read-models/src/results/results.projection.js';
+import type { DocumentStore } from '../../read-models/src/shared/document-store.port.js';
+import type { Infrastructure } from './infrastructure.js';
+
+export interface InfrastructureOptions {
+  /** Run the projections in this process (standalone and worker); API processes only wait for them. */
+  runProjections: boolean;
+}
+
+const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//.test(url);
+
+/**
+ * The composition root: picks the adapters from the configuration (embedded PGlite by default,
+ * PostgreSQL or EventStoreDB for the log, PostgreSQL or MongoDB for the read models) and wires them.
+ */
+export const createInfrastructure = async (config: ServiceConfig, logger: Logger, options: InfrastructureOptions): Promise<Infrastructure> => {
+  const stops: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) await stop().catch((error: unknown) => logger.error({ err: error }, 'stop failed'));
+  };
+  try {
+    let eventStore: EventStore;
+    let sqlPool: pg.Pool;
+    if (!config.eventStoreUrl) {
+      const embedded = await createEmbeddedEventStore({ dataDir: config.dataDir, logger });
+      stops.push(() => embedded.stop());
+      eventStore = embedded.store;
+      sqlPool = embedded.database.pool;
+    } else if (isPostgresUrl(config.eventStoreUrl)) {
+      sqlPool = new pg.Pool({ connectionString: config.eventStoreUrl, max: 10 });
+      stops.push(() => sqlPool.end());
+      const store = await createPostgresEventStore({ pool: sqlPool, logger });
+      stops.push(() => store.close());
+      eventStore = store;
+    } else {
+      const store = await createEsdbEventStore({ connectionString: config.eventStoreUrl, logger });
+      stops.push(() => store.close());
+      eventStore = store;
+      // Read models and side-effect tables still need SQL: a PostgreSQL READ_STORE_URL, or the embedded one.
+      const sideUrl = config.readStoreUrl && isPostgresUrl(config.readStoreUrl) ? config.readStoreUrl : null;
+      if (sideUrl) {
+        sqlPool = new pg.Pool({ connectionString: sideUrl, max: 10 });
+        stops.push(() => sqlPool.end());
+      } else {
+        const { startEmbeddedDatabase } = await import('../../event-store/src/index.js');
+        const database = await startEmbeddedDatabase({ dataDir: config.dataDir, logger });
+        stops.push(() => database.stop());
+        sqlPool = database.pool;
+      }
+    }
+
+    let documents: DocumentStore;
+    if (config.readStoreUrl?.startsWith('mongodb')) {
+      documents = createMongoDocumentStore({ url: config.readStoreUrl });
+    } else if (config.readStoreUrl && isPostgresUrl(config.readStoreUrl) && config.readStoreUrl !== config.eventStoreUrl) {
+      const readPool = new pg.Pool({ connectionString: config.readStoreUrl, max: 10 });
+      stops.push(() => readPool.end());
+      documents = createPostgresDocumentStore({ pool: readPool, schema: 'public' });
+    } else {
+      documents = createPostgresDocumentStore({ pool: sqlPool, schema: 'public' });
+    }
+    stops.push(() => documents.close());
+    await documents.prepare(allProjections);
+
+    const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
+    redis.on('error', (error: Error) => logger.warn({ err: error.message }, 'redis error'));
+    stops.push(async () => { redis.disconnect(); });
+
+    let readSide: ReadSideWaiter;
+    if (options.runProjections) {
+      const runner = new ProjectionRunner({ eventStore, documentStore: documents, projections: allProjections, logger });
+      await runner.start();
+      stops.push(() => runner.stop());
+      readSide = runner;
+    } else {
+      readSide = new CheckpointWaiter({ documentStore: documents, projectionNames: allProjectionNames });
+    }
+
+    const serviceSecret = resolveServiceSecret(config.serviceSecret, config.dataDir);
+    const simulatedClock = config.simulatedClock ? new SimulatedClock(eventStore) : null;
+    const clock = simulatedClock ?? systemClock;
+    const lookups: WriteLookups = {
+      workspaceOfApiKey: async (apiKeyId) => (await getApiKey(documents, apiKeyId))?.workspaceId ?? null,
+      candidateOfResult: async (resultId) => (await documents.get<ResultDocument>('results', resultId))?.candidateId ?? null,
+    };
+    const writer = new EventWriter(eventStore, clock, readSide, config, logger);
+    return {
+      config, logger, eventStore, documents, sidePool: sqlPool, redis, clock, simulatedClock,
+      secretBox: new SecretBox(serviceSecret), serviceSecret, cursors: new CursorCodec(deriveKey(serviceSecret, 'cursors')),
+      readSide, lookups, writer, stop: stopAll,
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+};

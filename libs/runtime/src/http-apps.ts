@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { type DynamicModule, Module, type Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyRequest } from 'fastify';
+import { ApiErrorFilter, configureFastify, createFastifyAdapter } from '../../http/src/index.js';
+import { CoreModule } from './core.module.js';
+import type { Infrastructure } from './infrastructure.js';
+
+const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
+
+/** The original endpoint (and its twin under ALT_BASE_PATH) answers errors in its own shape. */
+export const isLegacyRequest = (request: FastifyRequest): boolean => (request.url.split('?')[0] ?? '') === '/candidates';
+
+const rootModule = (infra: Infrastructure, feature: Type<unknown>): DynamicModule => {
+  @Module({})
+  class Root {}
+  return { module: Root, imports: [CoreModule.forRoot(infra), feature] };
+};
+
+/** One Nest application on Fastify, with the documented error shapes and text bodies parsed by handlers. */
+export const startHttpApp = async (
+  infra: Infrastructure,
+  feature: Type<unknown>,
+  options: { port: number; altBasePath: string; legacy: boolean; name: string },
+): Promise<NestFastifyApplication> => {
+  const adapter = createFastifyAdapter(options.altBasePath);
+  const app = await NestFactory.create<NestFastifyApplication>(rootModule(infra, feature), adapter, {
+    logger: false,
+    bodyParser: false,
+    abortOnError: false,
+  });
+  const isLegacy = options.legacy ? isLegacyRequest : undefined;
+  const instance = app.getHttpAdapter().getInstance();
+  configureFastify(instance, infra.logger.child({ app: options.name }), isLegacy);
+  instance.setGenReqId((raw: IncomingMessage) => {
+    const header = raw.headers['x-request-id'];
+    return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
+  });
+  instance.addHook('onSend', async (request, reply) => {
+    void reply.header('X-Request-Id', request.id);
+  });
+  app.useGlobalFilters(new ApiErrorFilter(infra.logger.child({ app: options.name }), isLegacy));
+  app.enableShutdownHooks();
+  await app.listen(options.port, infra.config.host);
+  return app;
+};

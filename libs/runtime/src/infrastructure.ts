@@ -1,0 +1,36 @@
+import type { Redis } from 'ioredis';
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import type { EventWriter } from '../../commands/src/shared/event-writer.js';
+import type { ReadSideWaiter, WriteLookups } from '../../commands/src/shared/ports.js';
+import type { EventStore } from '../../event-store/src/event-store.port.js';
+import type { CursorCodec } from '../../http/src/index.js';
+import type { Clock, SimulatedClock } from '../../platform/src/clock/clock.js';
+import type { ServiceConfig } from '../../platform/src/config/config.js';
+import type { SecretBox } from '../../platform/src/crypto/secret-box.js';
+import type { DocumentStore } from '../../read-models/src/shared/document-store.port.js';
+
+/** Everything a process of the service shares: built once at start by the composition root. */
+export interface Infrastructure {
+  config: ServiceConfig;
+  logger: Logger;
+  eventStore: EventStore;
+  documents: DocumentStore;
+  /** Where side-effect tables live (delivery log, outbox, dispatch checkpoint). */
+  sidePool: pg.Pool;
+  redis: Redis;
+  clock: Clock;
+  simulatedClock: SimulatedClock | null;
+  secretBox: SecretBox;
+  serviceSecret: string;
+  cursors: CursorCodec;
+  readSide: ReadSideWaiter;
+  lookups: WriteLookups;
+  /** One per process, shared by every Nest application in it (its per-stream queue must be shared). */
+  writer: EventWriter;
+  stop(): Promise<void>;
+}
+
+export const INFRASTRUCTURE = Symbol('INFRASTRUCTURE');
+export const DOCUMENTS = Symbol('DOCUMENTS');
+export const CURSORS = Symbol('CURSORS');
