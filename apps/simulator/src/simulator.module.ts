@@ -4,11 +4,13 @@ import { StreamsController } from './audit/streams.controller.js';
 import { InternalTokenGuard } from './auth/internal-token.guard.js';
 import { CandidatesController } from './candidates/candidates.controller.js';
 import { ClockController } from './clock/clock.controller.js';
+import { HealthController } from './health/health.controller.js';
+import { MessagingController } from './outbox/messaging.controller.js';
 import { WorkspacesController } from './workspaces/workspaces.controller.js';
 
 /** The internal application (simulator, integrations page, audit views) on INTERNAL_PORT. */
 @Module({
-  controllers: [WorkspacesController, AssessmentsController, CandidatesController, StreamsController, ClockController],
+  controllers: [WorkspacesController, AssessmentsController, CandidatesController, StreamsController, ClockController, HealthController, MessagingController],
   providers: [InternalTokenGuard],
 })
 export class SimulatorModule {}

@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { EventWriter } from '../../commands/src/shared/event-writer.js';
-import type { ReadSideWaiter, WriteLookups } from '../../commands/src/shared/ports.js';
+import type { WriteLookups } from '../../commands/src/shared/ports.js';
 import { createEmbeddedEventStore, createEsdbEventStore, createPostgresEventStore } from '../../event-store/src/index.js';
 import type { EventStore } from '../../event-store/src/event-store.port.js';
 import { CursorCodec } from '../../http/src/index.js';
@@ -16,6 +16,7 @@ import {
 import type { ResultDocument } from '../../read-models/src/results/results.projection.js';
 import type { DocumentStore } from '../../read-models/src/shared/document-store.port.js';
 import type { Infrastructure } from './infrastructure.js';
+import { CompositeReadSide } from './read-side.js';
 
 export interface InfrastructureOptions {
   /** Run the projections in this process (standalone and worker); API processes only wait for them. */
@@ -81,14 +82,14 @@ export const createInfrastructure = async (config: ServiceConfig, logger: Logger
     redis.on('error', (error: Error) => logger.warn({ err: error.message }, 'redis error'));
     stops.push(async () => { redis.disconnect(); });
 
-    let readSide: ReadSideWaiter;
+    const readSide = new CompositeReadSide();
     if (options.runProjections) {
       const runner = new ProjectionRunner({ eventStore, documentStore: documents, projections: allProjections, logger });
       await runner.start();
       stops.push(() => runner.stop());
-      readSide = runner;
+      readSide.add(runner);
     } else {
-      readSide = new CheckpointWaiter({ documentStore: documents, projectionNames: allProjectionNames });
+      readSide.add(new CheckpointWaiter({ documentStore: documents, projectionNames: allProjectionNames }));
     }
 
     const serviceSecret = resolveServiceSecret(config.serviceSecret, config.dataDir);
@@ -99,11 +100,16 @@ export const createInfrastructure = async (config: ServiceConfig, logger: Logger
       candidateOfResult: async (resultId) => (await documents.get<ResultDocument>('results', resultId))?.candidateId ?? null,
     };
     const writer = new EventWriter(eventStore, clock, readSide, config, logger);
-    return {
+    const infra: Infrastructure = {
       config, logger, eventStore, documents, sidePool: sqlPool, redis, clock, simulatedClock,
       secretBox: new SecretBox(serviceSecret), serviceSecret, cursors: new CursorCodec(deriveKey(serviceSecret, 'cursors')),
-      readSide, lookups, writer, stop: stopAll,
+      readSide, lookups, writer, messaging: null,
+      stop: async () => {
+        await infra.messaging?.stop().catch((error: unknown) => logger.error({ err: error }, 'messaging stop failed'));
+        await stopAll();
+      },
     };
+    return infra;
   } catch (error) {
     await stopAll();
     throw error;

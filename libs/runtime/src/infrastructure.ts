@@ -2,7 +2,9 @@ import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { EventWriter } from '../../commands/src/shared/event-writer.js';
-import type { ReadSideWaiter, WriteLookups } from '../../commands/src/shared/ports.js';
+import type { WriteLookups } from '../../commands/src/shared/ports.js';
+import type { Messaging } from '../../messaging/src/index.js';
+import type { CompositeReadSide } from './read-side.js';
 import type { EventStore } from '../../event-store/src/event-store.port.js';
 import type { CursorCodec } from '../../http/src/index.js';
 import type { Clock, SimulatedClock } from '../../platform/src/clock/clock.js';
@@ -24,7 +26,9 @@ export interface Infrastructure {
   secretBox: SecretBox;
   serviceSecret: string;
   cursors: CursorCodec;
-  readSide: ReadSideWaiter;
+  readSide: CompositeReadSide;
+  /** Set once the messaging side has started in this process (null in public-API-only processes). */
+  messaging: Messaging | null;
   lookups: WriteLookups;
   /** One per process, shared by every Nest application in it (its per-stream queue must be shared). */
   writer: EventWriter;

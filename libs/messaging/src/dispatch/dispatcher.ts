@@ -2,6 +2,8 @@ import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import type { EventStore, RecordedEvent, Subscription } from '../../../event-store/src/event-store.port.js';
 import { enqueueInvitationEmail } from '../emails/email-jobs.js';
+import { renderInvitationEmail } from '../emails/invitation-email.js';
+import type { EmailOutbox } from '../emails/outbox.js';
 import type { EmailJob } from '../shared/queues.js';
 import { buildWebhookEnvelope, invitationUrl } from '../webhooks/envelopes.js';
 import type { WebhookDeliveries } from '../webhooks/webhook-deliveries.js';
@@ -14,6 +16,11 @@ export interface DispatcherOptions {
   checkpoints: DispatchCheckpoints;
   deliveries: WebhookDeliveries;
   emailQueue: Queue<EmailJob>;
+  /**
+   * When given, the e-mail is recorded in the outbox as the event is dispatched (the worker then only
+   * sends it): the outbox is part of what a write waits for, so it reads back at once.
+   */
+  outbox?: EmailOutbox;
   getSigningSecrets: GetSigningSecrets;
   appUrl: string;
   logger?: Logger;
@@ -22,6 +29,9 @@ export interface DispatcherOptions {
   /** Pause before following the store again after a failure. */
   retryDelayMs?: number;
 }
+
+/** The checkpoint name of the dispatcher; one dispatcher follows the log per deployment. */
+export const DISPATCHER_NAME = 'messaging';
 
 type Waiter = { position: bigint; resolve: () => void };
 
@@ -40,7 +50,7 @@ export class Dispatcher {
   private readonly name: string;
 
   constructor(private readonly options: DispatcherOptions) {
-    this.name = options.name ?? 'messaging';
+    this.name = options.name ?? DISPATCHER_NAME;
   }
 
   /** Position of the last event fully dispatched (checkpoint saved). */
@@ -75,7 +85,7 @@ export class Dispatcher {
   async dispatch(event: RecordedEvent): Promise<void> {
     const source = asWebhookSourceEvent(event);
     if (!source) return;
-    if (source.type === 'CandidateInvited') await this.enqueueInvitationEmail(source);
+    if (source.type === 'CandidateInvited') await this.enqueueInvitationEmail(source, event.metadata.time);
     // The address and selection as they stand when the event is dispatched.
     const settings = await this.options.getSigningSecrets(source.data.workspaceId);
     if (!settings || !settings.events.includes(webhookEventName(source))) return;
@@ -87,9 +97,10 @@ export class Dispatcher {
     await this.options.deliveries.deliverEvent(envelope, settings);
   }
 
-  private async enqueueInvitationEmail(event: Extract<WebhookSourceEvent, { type: 'CandidateInvited' }>): Promise<void> {
+  private async enqueueInvitationEmail(event: Extract<WebhookSourceEvent, { type: 'CandidateInvited' }>, time: string): Promise<void> {
     const { email, firstName, assessmentName, deadline, assessmentId, invitationToken } = event.data;
     const job: EmailJob = { eventId: event.id, to: email, firstName, assessmentName, deadline, invitationUrl: invitationUrl(this.options.appUrl, assessmentId, invitationToken) };
+    await this.options.outbox?.record({ eventId: event.id, to: email, sentAt: time, ...renderInvitationEmail(job) });
     await enqueueInvitationEmail(this.options.emailQueue, job);
   }
 

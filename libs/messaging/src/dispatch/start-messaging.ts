@@ -13,7 +13,7 @@ import { createWebhookWorker } from '../webhooks/webhook-delivery.worker.js';
 import type { DisableWebhook, GetSigningSecrets } from '../webhooks/webhook-settings.js';
 import { createPurgeWorker, schedulePurge } from './delivery-purge.js';
 import { DispatchCheckpoints } from './dispatch-checkpoints.js';
-import { Dispatcher } from './dispatcher.js';
+import { DISPATCHER_NAME, Dispatcher } from './dispatcher.js';
 
 export interface StartMessagingOptions {
   eventStore: EventStore;
@@ -35,6 +35,8 @@ export interface StartMessagingOptions {
   deliveryTimeoutMs?: number;
   purgeEveryMs?: number;
   emailFrom?: string;
+  /** False in processes that only read the log and enqueue resends (the internal app of a multi-process set-up). */
+  runWorkers?: boolean;
 }
 
 export interface QueueCounts {
@@ -52,7 +54,10 @@ export interface Messaging {
   listEmails(to: string): Promise<OutboxEmail[]>;
   queueHealth(): Promise<Record<QueueName, QueueCounts>>;
   queues: { webhooks: Queue<WebhookJob>; email: Queue<EmailJob>; maintenance: Queue };
-  dispatcher: Dispatcher;
+  /** Null where this process runs no workers. */
+  dispatcher: Dispatcher | null;
+  /** The dispatcher's checkpoint as stored (read-your-writes for processes that do not dispatch). */
+  dispatchedPosition(): Promise<bigint | null>;
 }
 
 /** Creates the tables, starts the workers, then the dispatcher (so the first jobs find a worker). */
@@ -81,21 +86,28 @@ export const startMessaging = async (options: StartMessagingOptions): Promise<Me
     maintenance: new Queue(MAINTENANCE_QUEUE, { connection: queueConnection, prefix }),
   };
   const deliveries = new WebhookDeliveries({ log, queue: queues.webhooks, clock, getSigningSecrets: options.getSigningSecrets });
-  const webhookWorker = createWebhookWorker({
-    connection: connection(), prefix, log, clock, logger, backoffMs: options.backoffMs, allowInsecure: options.allowInsecure,
-    getSigningSecrets: options.getSigningSecrets, disableWebhook: options.disableWebhook, timeoutMs: options.deliveryTimeoutMs,
-  });
-  const emailWorker = createEmailWorker({ connection: connection(), prefix, outbox, clock, smtpUrl: options.smtpUrl, backoffMs: options.backoffMs, from: options.emailFrom, logger });
-  const purgeWorker = createPurgeWorker({ connection: connection(), prefix, log, clock, logger });
-  const workers: Worker[] = [webhookWorker, emailWorker.worker, purgeWorker];
-  await Promise.all(workers.map((worker) => worker.waitUntilReady()));
-  await schedulePurge(queues.maintenance, options.purgeEveryMs ?? 3600_000);
+  const runWorkers = options.runWorkers ?? true;
+  const workers: Worker[] = [];
+  const closers: (() => Promise<void>)[] = [];
+  let dispatcher: Dispatcher | null = null;
+  if (runWorkers) {
+    const webhookWorker = createWebhookWorker({
+      connection: connection(), prefix, log, clock, logger, backoffMs: options.backoffMs, allowInsecure: options.allowInsecure,
+      getSigningSecrets: options.getSigningSecrets, disableWebhook: options.disableWebhook, timeoutMs: options.deliveryTimeoutMs,
+    });
+    const emailWorker = createEmailWorker({ connection: connection(), prefix, outbox, clock, smtpUrl: options.smtpUrl, backoffMs: options.backoffMs, from: options.emailFrom, logger });
+    const purgeWorker = createPurgeWorker({ connection: connection(), prefix, log, clock, logger });
+    workers.push(webhookWorker, emailWorker.worker, purgeWorker);
+    closers.push(() => webhookWorker.close(), () => emailWorker.close(), () => purgeWorker.close());
+    await Promise.all(workers.map((worker) => worker.waitUntilReady()));
+    await schedulePurge(queues.maintenance, options.purgeEveryMs ?? 3600_000);
 
-  const dispatcher = new Dispatcher({
-    eventStore: options.eventStore, checkpoints, deliveries, emailQueue: queues.email,
-    getSigningSecrets: options.getSigningSecrets, appUrl: options.appUrl, logger,
-  });
-  await dispatcher.start();
+    dispatcher = new Dispatcher({
+      eventStore: options.eventStore, checkpoints, deliveries, emailQueue: queues.email, outbox,
+      getSigningSecrets: options.getSigningSecrets, appUrl: options.appUrl, logger,
+    });
+    await dispatcher.start();
+  }
 
   const counts = async (queue: Queue): Promise<QueueCounts> => {
     const { waiting = 0, active = 0, delayed = 0, failed = 0 } = await queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
@@ -106,6 +118,7 @@ export const startMessaging = async (options: StartMessagingOptions): Promise<Me
     queues,
     dispatcher,
     resend: (deliveryId) => deliveries.resendDelivery(deliveryId),
+    dispatchedPosition: () => checkpoints.read(DISPATCHER_NAME),
     listDeliveries: (workspaceId) => log.listDeliveries(workspaceId),
     listEmails: (to) => outbox.listEmails(to),
     queueHealth: async () => ({
@@ -115,8 +128,8 @@ export const startMessaging = async (options: StartMessagingOptions): Promise<Me
     }),
     stop: async () => {
       // Nothing new is enqueued once the dispatcher stops; workers then finish the jobs in hand.
-      await dispatcher.stop();
-      await Promise.all([webhookWorker.close(), emailWorker.close(), purgeWorker.close()]);
+      await dispatcher?.stop();
+      await Promise.all(closers.map((close) => close()));
       await Promise.all(Object.values(queues).map((queue) => queue.close()));
       await Promise.all(connections.map((created) => created.quit().catch(() => created.disconnect())));
     },

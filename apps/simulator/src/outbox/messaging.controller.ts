@@ -1,0 +1,43 @@
+import { Controller, Get, HttpCode, Inject, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { apiError } from '../../../../libs/http/src/index.js';
+import type { Messaging } from '../../../../libs/messaging/src/index.js';
+import { INFRASTRUCTURE, type Infrastructure } from '../../../../libs/runtime/src/infrastructure.js';
+import { InternalTokenGuard } from '../auth/internal-token.guard.js';
+
+/** The e-mail outbox and the webhook delivery log, as operators read them. */
+@Controller('internal')
+@UseGuards(InternalTokenGuard)
+export class MessagingController {
+  constructor(@Inject(INFRASTRUCTURE) private readonly infra: Infrastructure) {}
+
+  private messaging(): Messaging {
+    if (!this.infra.messaging) throw apiError('server_error', 'the messaging side is not running in this process');
+    return this.infra.messaging;
+  }
+
+  @Get('emails')
+  async emails(@Query('to') to: unknown) {
+    const address = typeof to === 'string' ? to.trim().toLowerCase() : '';
+    if (!address) return { data: [] };
+    return { data: await this.messaging().listEmails(address) };
+  }
+
+  @Get('workspaces/:workspaceId/webhook-deliveries')
+  async deliveries(@Param('workspaceId') workspaceId: string) {
+    const rows = await this.messaging().listDeliveries(workspaceId);
+    return {
+      data: rows.map((row) => ({
+        id: row.id, eventId: row.eventId, event: row.event, url: row.url, status: row.status, attempts: row.attempts, attemptLog: row.attemptLog,
+        lastResponseStatus: row.lastResponseStatus, lastError: row.lastError, createdAt: row.createdAt, updatedAt: row.updatedAt,
+      })),
+    };
+  }
+
+  @Post('webhook-deliveries/:deliveryId/resend')
+  @HttpCode(202)
+  async resend(@Param('deliveryId') deliveryId: string) {
+    const id = await this.messaging().resend(deliveryId);
+    if (!id) throw apiError('not_found');
+    return { data: { id } };
+  }
+}

@@ -1,0 +1,55 @@
+import { DisableWebhook, DisableWebhookHandler } from '../../commands/src/index.js';
+import { systemContext } from '../../commands/src/shared/ports.js';
+import { type WorkspaceEvent, evolveWorkspace, initialWorkspaceState, workspaceStream } from '../../domain/src/index.js';
+import { type Messaging, type WebhookSettings, startMessaging } from '../../messaging/src/index.js';
+import type { Infrastructure } from './infrastructure.js';
+import { PolledPosition } from './read-side.js';
+
+const ROTATION_OVERLAP_MS = 24 * 3600_000;
+
+/**
+ * The webhook settings as of the log itself (not a read model that may lag behind the event being
+ * dispatched), with the secrets opened: the new one first, the old one for 24 h after a rotation.
+ */
+export const webhookSettingsFromLog = (infra: Infrastructure) => async (workspaceId: string): Promise<WebhookSettings | null> => {
+  const events = await infra.eventStore.readStream(workspaceStream(workspaceId));
+  const state = events.reduce((current, event) => evolveWorkspace(current, { type: event.type, data: event.data } as WorkspaceEvent), initialWorkspaceState());
+  if (state.status !== 'active' || !state.webhook) return null;
+  const webhook = state.webhook;
+  const lastSaved = events.filter((event) => event.type === 'WebhookConfigured').at(-1);
+  const now = Date.parse(await infra.clock.now());
+  const secrets = [infra.secretBox.open(webhook.encryptedSecret)];
+  if (webhook.previousEncryptedSecret && webhook.rotatedAt && now - Date.parse(webhook.rotatedAt) < ROTATION_OVERLAP_MS) {
+    secrets.push(infra.secretBox.open(webhook.previousEncryptedSecret));
+  }
+  return { url: webhook.url, events: webhook.events, enabled: webhook.enabled, secrets, enabledAt: lastSaved ? String(lastSaved.data.configuredAt) : null };
+};
+
+/**
+ * Starts the messaging side: in the worker and standalone processes with its dispatcher and BullMQ
+ * workers; in the internal application of a multi-process set-up as a client (logs, outbox, resends).
+ */
+export const startMessagingFor = async (infra: Infrastructure, options: { runWorkers: boolean }): Promise<Messaging> => {
+  const disable = new DisableWebhookHandler(infra.writer);
+  const messaging = await startMessaging({
+    eventStore: infra.eventStore,
+    pool: infra.sidePool,
+    redis: infra.redis,
+    prefix: 'bull',
+    clock: infra.clock,
+    appUrl: infra.config.appUrl,
+    smtpUrl: infra.config.smtpUrl,
+    backoffMs: infra.config.webhookBackoffMs,
+    allowInsecure: infra.config.webhookAllowInsecure,
+    getSigningSecrets: webhookSettingsFromLog(infra),
+    disableWebhook: (workspaceId, url, reason) => disable.execute(new DisableWebhook(workspaceId, url, reason, systemContext(`webhook-${reason}`))),
+    logger: infra.logger.child({ component: 'messaging' }),
+    runWorkers: options.runWorkers,
+  });
+  infra.messaging = messaging;
+  const dispatcher = messaging.dispatcher;
+  infra.readSide.add(dispatcher
+    ? { waitForPosition: (position, timeoutMs) => dispatcher.waitForPosition(position, timeoutMs).then(() => true, () => false) }
+    : new PolledPosition(() => messaging.dispatchedPosition()));
+  return messaging;
+};

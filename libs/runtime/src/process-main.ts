@@ -1,0 +1,27 @@
+import type { INestApplication } from '@nestjs/common';
+import { DataDirInUseError } from '../../event-store/src/index.js';
+import type { Logger } from 'pino';
+import type { Infrastructure } from './infrastructure.js';
+
+/** Graceful shutdown: stop taking requests, let workers finish or return their jobs, close the stores. */
+export const stopOnSignals = (logger: Logger, infra: Infrastructure, apps: INestApplication[]): void => {
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    for (const app of apps) await app.close().catch((error: unknown) => logger.error({ err: error }, 'close failed'));
+    await infra.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+};
+
+export const runMain = (main: () => Promise<void>): void => {
+  main().catch((error: unknown) => {
+    if (error instanceof DataDirInUseError) process.stderr.write(`\n${error.message}\n\n`);
+    else process.stderr.write(`failed to start: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+};

@@ -1,0 +1,34 @@
+import type { ReadSideWaiter } from '../../commands/src/shared/ports.js';
+
+/**
+ * A write is answered once every reader of the log has seen it: the read models, and the dispatcher
+ * (whose outbox and delivery log the internal application shows). Waiters are added as the process
+ * starts its parts; the wait is bounded by the caller's timeout as a whole.
+ */
+export class CompositeReadSide implements ReadSideWaiter {
+  private readonly waiters: ReadSideWaiter[] = [];
+
+  add(waiter: ReadSideWaiter): void {
+    this.waiters.push(waiter);
+  }
+
+  async waitForPosition(position: bigint, timeoutMs: number): Promise<boolean> {
+    const results = await Promise.all(this.waiters.map((waiter) => waiter.waitForPosition(position, timeoutMs)));
+    return results.every(Boolean);
+  }
+}
+
+/** Read-your-writes against a checkpoint stored elsewhere (another process advances it). */
+export class PolledPosition implements ReadSideWaiter {
+  constructor(private readonly read: () => Promise<bigint | null>, private readonly intervalMs = 10) {}
+
+  async waitForPosition(position: bigint, timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const current = await this.read();
+      if (current !== null && current >= position) return true;
+      if (Date.now() >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, this.intervalMs));
+    }
+  }
+}

@@ -1,0 +1,88 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+/** A free TCP port on loopback. */
+export const freePort = (): Promise<number> =>
+  new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
+    });
+  });
+
+export interface RunningService {
+  baseUrl: string;
+  internalUrl: string;
+  internalToken: string;
+  dataDir: string;
+  process: ChildProcess;
+  output: () => string;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+const ENTRY = resolve('dist/apps/standalone/src/main.js');
+
+/**
+ * Starts the compiled service exactly as `npm start` does (after its build step), on free ports,
+ * a fresh DATA_DIR and its own Redis key space, and waits until it answers.
+ */
+export const startService = async (env: Record<string, string> = {}, options: { dataDir?: string } = {}): Promise<RunningService> => {
+  const port = await freePort();
+  const internalPort = await freePort();
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'hiring-e2e-'));
+  const internalToken = `it-${Math.random().toString(36).slice(2)}`;
+  const child = spawn(process.execPath, [ENTRY], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      INTERNAL_PORT: String(internalPort),
+      DATA_DIR: dataDir,
+      INTERNAL_TOKEN: internalToken,
+      APP_URL: `http://localhost:${internalPort}`,
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DEMO_WORKSPACE: 'false',
+      WEBHOOK_BACKOFF_MS: '50',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+  child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+  const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const internalUrl = `http://127.0.0.1:${internalPort}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`service exited early:\n${output}`);
+    try {
+      const response = await fetch(`${internalUrl}/internal/health`, { headers: { authorization: `Bearer ${internalToken}` } });
+      if (response.status < 500 && output.includes('running')) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`service did not start in time:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    baseUrl, internalUrl, internalToken, dataDir, process: child, output: () => output,
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      if (child.exitCode === null) {
+        child.kill(signal);
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+};
