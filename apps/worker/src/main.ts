@@ -3,7 +3,7 @@ import { loadConfig } from '../../../libs/platform/src/config/config.js';
 import { createLogger } from '../../../libs/platform/src/logging/logger.js';
 import { createInfrastructure } from '../../../libs/runtime/src/create-infrastructure.js';
 import { startMessagingFor } from '../../../libs/runtime/src/messaging-wiring.js';
-import { runMain } from '../../../libs/runtime/src/process-main.js';
+import { runMain, stopOnSignals } from '../../../libs/runtime/src/process-main.js';
 
 /**
  * Projections (log -> read models, with checkpoints), the dispatcher (log -> BullMQ jobs) and the
@@ -16,14 +16,5 @@ runMain(async () => {
   const infra = await createInfrastructure(config, logger, { runProjections: true });
   await startMessagingFor(infra, { runWorkers: true });
   logger.info('worker running');
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    await infra.stop();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  stopOnSignals(logger, infra, []);
 });

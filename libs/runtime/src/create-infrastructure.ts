@@ -29,7 +29,19 @@ const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//.test(url);
  * The composition root: picks the adapters from the configuration (embedded PGlite by default,
  * PostgreSQL or EventStoreDB for the log, PostgreSQL or MongoDB for the read models) and wires them.
  */
-export const createInfrastructure = async (config: ServiceConfig, logger: Logger, options: InfrastructureOptions): Promise<Infrastructure> => {
+export interface Stores {
+  eventStore: EventStore;
+  documents: DocumentStore;
+  /** Where side-effect tables live (delivery log, outbox, dispatch checkpoint). */
+  sqlPool: pg.Pool;
+  stop(): Promise<void>;
+}
+
+/**
+ * Opens the log and the read store chosen by the configuration: embedded PGlite by default,
+ * PostgreSQL or EventStoreDB for the log, PostgreSQL or MongoDB for the read models.
+ */
+export const openStores = async (config: ServiceConfig, logger: Logger): Promise<Stores> => {
   const stops: (() => Promise<void>)[] = [];
   const stopAll = async () => {
     for (const stop of stops.reverse()) await stop().catch((error: unknown) => logger.error({ err: error }, 'stop failed'));
@@ -78,6 +90,21 @@ export const createInfrastructure = async (config: ServiceConfig, logger: Logger
     stops.push(() => documents.close());
     await documents.prepare(allProjections);
 
+    return { eventStore, documents, sqlPool, stop: stopAll };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+};
+
+export const createInfrastructure = async (config: ServiceConfig, logger: Logger, options: InfrastructureOptions): Promise<Infrastructure> => {
+  const stores = await openStores(config, logger);
+  const { eventStore, documents, sqlPool } = stores;
+  const stops: (() => Promise<void>)[] = [() => stores.stop()];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) await stop().catch((error: unknown) => logger.error({ err: error }, 'stop failed'));
+  };
+  try {
     const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
     redis.on('error', (error: Error) => logger.warn({ err: error.message }, 'redis error'));
     stops.push(async () => { redis.disconnect(); });

@@ -3,6 +3,8 @@ import { DataDirInUseError } from '../../event-store/src/index.js';
 import type { Logger } from 'pino';
 import type { Infrastructure } from './infrastructure.js';
 
+const SHUTDOWN_DEADLINE_MS = 20_000;
+
 /** Graceful shutdown: stop taking requests, let workers finish or return their jobs, close the stores. */
 export const stopOnSignals = (logger: Logger, infra: Infrastructure, apps: INestApplication[]): void => {
   let stopping = false;
@@ -10,6 +12,11 @@ export const stopOnSignals = (logger: Logger, infra: Infrastructure, apps: INest
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
+    // Workers get time to finish or hand back their jobs; past that the process must still go away.
+    setTimeout(() => {
+      logger.warn('graceful shutdown took too long; exiting');
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS).unref();
     for (const app of apps) await app.close().catch((error: unknown) => logger.error({ err: error }, 'close failed'));
     await infra.stop();
     process.exit(0);

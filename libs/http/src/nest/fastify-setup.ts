@@ -19,6 +19,8 @@ export const cameThroughAltBase = (raw: IncomingMessage): boolean => (raw as Mar
 export const createFastifyAdapter = (altBasePath: string): FastifyAdapter =>
   new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
+    // Idle keep-alive connections must not hold a graceful shutdown open.
+    forceCloseConnections: 'idle',
     routerOptions: { maxParamLength: 1000, caseSensitive: true, ignoreTrailingSlash: false },
     trustProxy: false,
     rewriteUrl: (request: IncomingMessage) => {
