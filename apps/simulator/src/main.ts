@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { mountQueueDashboard } from './dashboard/queue-dashboard.js';
 import { loadConfig } from '../../../libs/platform/src/config/config.js';
 import { createLogger } from '../../../libs/platform/src/logging/logger.js';
 import { createInfrastructure } from '../../../libs/runtime/src/create-infrastructure.js';
@@ -13,7 +14,9 @@ runMain(async () => {
   const logger = createLogger(config.logLevel, 'simulator');
   const infra = await createInfrastructure(config, logger, { runProjections: false });
   await startMessagingFor(infra, { runWorkers: false });
-  const app = await startHttpApp(infra, SimulatorModule, { port: config.internalPort, altBasePath: '', legacy: false, name: 'internal' });
+  const app = await startHttpApp(infra, SimulatorModule, { port: config.internalPort, altBasePath: '', legacy: false, name: 'internal',
+    configure: (instance) => (infra.messaging ? mountQueueDashboard(instance, infra.messaging, config.internalToken) : Promise.resolve()),
+  });
   logger.info({ port: config.internalPort, internalTokenGenerated: config.internalTokenGenerated }, 'internal application listening');
   stopOnSignals(logger, infra, [app]);
 });

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { mountQueueDashboard } from '../../simulator/src/dashboard/queue-dashboard.js';
 import { ApiModule } from '../../api/src/api.module.js';
 import { SimulatorModule } from '../../simulator/src/simulator.module.js';
 import { loadConfig } from '../../../libs/platform/src/config/config.js';
@@ -17,7 +18,9 @@ runMain(async () => {
   const infra = await createInfrastructure(config, logger, { runProjections: true });
   await startMessagingFor(infra, { runWorkers: true });
   const api = await startHttpApp(infra, ApiModule, { port: config.port, altBasePath: config.altBasePath, legacy: true, name: 'api' });
-  const internal = await startHttpApp(infra, SimulatorModule, { port: config.internalPort, altBasePath: '', legacy: false, name: 'internal' });
+  const internal = await startHttpApp(infra, SimulatorModule, { port: config.internalPort, altBasePath: '', legacy: false, name: 'internal',
+    configure: (instance) => (infra.messaging ? mountQueueDashboard(instance, infra.messaging, config.internalToken) : Promise.resolve()),
+  });
   const demo = process.env.DEMO_WORKSPACE === 'false' ? null : await ensureDemoWorkspace(infra, internal);
   printBanner(config, demo);
   stopOnSignals(logger, infra, [api, internal]);

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { type DynamicModule, Module, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiErrorFilter, configureFastify, createFastifyAdapter } from '../../http/src/index.js';
 import { CoreModule } from './core.module.js';
 import type { Infrastructure } from './infrastructure.js';
@@ -23,7 +23,7 @@ const rootModule = (infra: Infrastructure, feature: Type<unknown>): DynamicModul
 export const startHttpApp = async (
   infra: Infrastructure,
   feature: Type<unknown>,
-  options: { port: number; altBasePath: string; legacy: boolean; name: string },
+  options: { port: number; altBasePath: string; legacy: boolean; name: string; configure?: (instance: FastifyInstance) => Promise<void> },
 ): Promise<NestFastifyApplication> => {
   const adapter = createFastifyAdapter(options.altBasePath);
   const app = await NestFactory.create<NestFastifyApplication>(rootModule(infra, feature), adapter, {
@@ -42,7 +42,7 @@ export const startHttpApp = async (
     void reply.header('X-Request-Id', request.id);
   });
   app.useGlobalFilters(new ApiErrorFilter(infra.logger.child({ app: options.name }), isLegacy));
-  app.enableShutdownHooks();
+  await options.configure?.(instance);
   await app.listen(options.port, infra.config.host);
   return app;
 };

@@ -35,7 +35,7 @@ export const startMessagingFor = async (infra: Infrastructure, options: { runWor
     eventStore: infra.eventStore,
     pool: infra.sidePool,
     redis: infra.redis,
-    prefix: 'bull',
+    prefix: infra.config.queuePrefix,
     clock: infra.clock,
     appUrl: infra.config.appUrl,
     smtpUrl: infra.config.smtpUrl,

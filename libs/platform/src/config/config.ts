@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 
 /** Every setting of product-decisions.md ("Addresses and configuration"), read once at start. */
@@ -23,6 +23,11 @@ export interface ServiceConfig {
   /** Read-your-writes: the longest a write waits for the read side before answering. */
   readYourWritesTimeoutMs: number;
   logLevel: string;
+  /**
+   * BullMQ key prefix. Deployments sharing one Redis must not share queues (a worker would pick up
+   * jobs about another deployment's deliveries): by default it is derived from where the log lives.
+   */
+  queuePrefix: string;
 }
 
 const flag = (value: string | undefined): boolean => value === 'true' || value === '1';
@@ -63,5 +68,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     host: env.HOST || '0.0.0.0',
     readYourWritesTimeoutMs: positiveInt(env.READ_YOUR_WRITES_TIMEOUT_MS, 10_000, 'READ_YOUR_WRITES_TIMEOUT_MS'),
     logLevel: env.LOG_LEVEL || 'info',
+    queuePrefix: env.QUEUE_PREFIX || `ht-${createHash('sha256').update(env.EVENT_STORE_URL || resolve(env.DATA_DIR || './data')).digest('hex').slice(0, 10)}`,
   };
 };
