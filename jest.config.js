@@ -8,6 +8,8 @@ const base = {
   },
 };
 export default {
+  maxWorkers: 2,
+  reporters: ['default', '<rootDir>/scripts/jest-summary-reporter.mjs'],
   projects: [
     { ...base, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.decider.spec.ts', '<rootDir>/libs/**/*.unit.spec.ts'] },
     { ...base, displayName: 'int', testMatch: ['<rootDir>/libs/**/*.int.spec.ts', '<rootDir>/apps/**/*.int.spec.ts'] },
