@@ -1,0 +1,119 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from './support/client.js';
+import { type AppProcess, freshDatabase, startApp } from './support/processes.js';
+import { freePort } from './support/service.js';
+
+/**
+ * The multi-process layout on the PostgreSQL server and Redis: two API processes, the internal
+ * application and two workers, one of which is killed while deliveries are in flight.
+ */
+describe('separate processes on PostgreSQL', () => {
+  const token = 'mp-internal-token';
+  let database: { url: string; drop: () => Promise<void> };
+  let dataDir: string;
+  const processes: AppProcess[] = [];
+  let apiUrls: string[] = [];
+  let internalUrl = '';
+  let receiver: Server;
+  let receiverUrl = '';
+  const received: { id: string; event: string }[] = [];
+
+  const internal = (method: string, path: string, body?: unknown) =>
+    request(`${internalUrl}${path}`, { method, headers: { authorization: `Bearer ${token}` }, body });
+
+  beforeAll(async () => {
+    database = await freshDatabase();
+    dataDir = mkdtempSync(join(tmpdir(), 'hiring-mp-'));
+    const receiverPort = await freePort();
+    receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => { body += chunk.toString(); });
+      req.on('end', () => {
+        const envelope = JSON.parse(body) as { id: string; event: string };
+        received.push({ id: envelope.id, event: envelope.event });
+        setTimeout(() => { res.statusCode = 200; res.end('ok'); }, 50);
+      });
+    }).listen(receiverPort, '127.0.0.1');
+    receiverUrl = `http://127.0.0.1:${receiverPort}/hook`;
+
+    const internalPort = await freePort();
+    internalUrl = `http://127.0.0.1:${internalPort}`;
+    const env = {
+      EVENT_STORE_URL: database.url, SERVICE_SECRET: 'multi-process-service-secret', INTERNAL_TOKEN: token, DATA_DIR: dataDir,
+      QUEUE_PREFIX: `mp-${Date.now().toString(36)}`, WEBHOOK_ALLOW_INSECURE: 'true', WEBHOOK_BACKOFF_MS: '50',
+      INTERNAL_PORT: String(internalPort), APP_URL: `http://localhost:${internalPort}`, HOST: '127.0.0.1',
+    };
+    for (let i = 0; i < 2; i += 1) {
+      processes.push(await startApp('worker', { ...env, LOG_LEVEL: 'info' }, async (output) => output.includes('worker running')));
+    }
+    processes.push(await startApp('simulator', env, async () => (await internal('GET', '/internal/health')).status === 200));
+    for (let i = 0; i < 2; i += 1) {
+      const port = await freePort();
+      const url = `http://127.0.0.1:${port}`;
+      processes.push(await startApp('api', { ...env, PORT: String(port) }, async () => (await request(`${url}/v1/me`)).status === 401));
+      apiUrls.push(url);
+    }
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const process of processes.reverse()) await process.stop();
+    receiver?.close();
+    await database?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('answers every write once every process can read it, and delivers every webhook despite a killed worker', async () => {
+    const workspace = (await internal('POST', '/internal/workspaces', { name: 'Multi' })).body.data;
+    await internal('POST', `/internal/workspaces/${workspace.id}/verify`);
+    const key = (await internal('POST', `/internal/workspaces/${workspace.id}/api-keys`, { mode: 'live' })).body.data;
+    const auth = { authorization: `Bearer ${key.key}:${key.secret}` };
+    const saved = await internal('PUT', `/internal/workspaces/${workspace.id}/webhook`, { url: receiverUrl, events: ['candidateInvited', 'candidateCreated', 'testCompleted'] });
+    expect(saved.status).toBe(200);
+
+    const [first, second] = apiUrls as [string, string];
+    const created = await request(`${first}/v1/assessments`, { method: 'POST', headers: auth, body: { name: 'Spread', tests: ['numerical-reasoning'] } });
+    expect(created.status).toBe(201);
+    const assessmentId: string = created.body.data.id;
+    // Read-your-writes across processes: the other API process sees the assessment at once.
+    expect((await request(`${second}/v1/assessments/${assessmentId}`, { headers: auth })).status).toBe(200);
+
+    const candidates = Array.from({ length: 12 }, (_, i) => ({ email: `person${i}@example.com`, firstName: `P${i}` }));
+    const invited = await request(`${second}/v1/assessments/${assessmentId}/invitations`, { method: 'POST', headers: auth, body: { candidates } });
+    expect(invited.status).toBe(200);
+    expect(invited.body.meta.invited).toBe(12);
+    // The outbox is read back through the internal application at once.
+    const emails = await internal('GET', '/internal/emails?to=person3@example.com');
+    expect(emails.body.data).toHaveLength(1);
+    expect(emails.body.data[0].text).toContain(invited.body.data[3].invitationUrl);
+
+    // Kill one worker while the invitations' deliveries are in flight.
+    await processes[0]?.stop('SIGKILL');
+    for (const entry of invited.body.data as { invitationUrl: string }[]) {
+      const registered = await internal('POST', '/internal/registrations', { invitationUrl: entry.invitationUrl });
+      expect(registered.status).toBe(201);
+      const { candidateId } = registered.body.data;
+      expect((await internal('POST', `/internal/candidates/${candidateId}/assessments/${assessmentId}/tests/numerical-reasoning/complete`, {
+        scorePercentage: 50, speedCompleted: 100, questionsAnswered: 2, questionsCorrect: 1, questionsIncorrect: 1, questionsTotal: 2,
+      })).status).toBe(201);
+    }
+    const candidateList = await request(`${first}/v1/candidates?assessment=${assessmentId}&limit=100`, { headers: auth });
+    expect(candidateList.body.data).toHaveLength(12);
+
+    const expected = 12 * 3;
+    const deadline = Date.now() + 30_000;
+    let deliveries: { status: string; eventId: string }[] = [];
+    while (Date.now() < deadline) {
+      deliveries = (await internal('GET', `/internal/workspaces/${workspace.id}/webhook-deliveries`)).body.data;
+      if (deliveries.length === expected && deliveries.every((row) => row.status === 'succeeded')) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(deliveries).toHaveLength(expected);
+    expect(deliveries.every((row) => row.status === 'succeeded')).toBe(true);
+    const distinct = new Set(received.map((item) => item.id));
+    expect(distinct.size).toBe(expected);
+    expect(new Set(deliveries.map((row) => row.eventId))).toEqual(distinct);
+  }, 90_000);
+});
