@@ -23,7 +23,7 @@ export const toAssessmentView = (doc: AssessmentDocument, mode: Mode, appUrl: st
   status: doc.status,
   createdAt: doc.createdAt,
   deadline: doc.deadline,
-  tests: doc.tests,
+  tests: doc.tests.map((test) => ({ slug: test.slug, name: test.name, type: test.type })),
   candidateCount: doc.candidateCount[mode],
   inviteUrl: inviteUrl(appUrl, doc.id, doc.inviteToken),
 });

@@ -95,6 +95,9 @@ export const candidatesProjection: Projection<CandidateDocument> = {
       }
       case 'ResultUnlocked': {
         const { assessmentId, resultId, unlockedAt } = event.data;
+        const locked = document.assessments.some((entry) => entry.results.some((result) => result.id === resultId && result.unlockedAt === null));
+        // Unlocking an unlocked result shows nothing new, so the record is not "updated".
+        if (!locked) return document;
         return onAssessment(document, assessmentId, unlockedAt, (entry) => ({ ...entry, results: unlockResult(entry.results, resultId, unlockedAt) }));
       }
       case 'CandidateDeleted':

@@ -52,6 +52,11 @@ describe('candidates projection', () => {
     expect(toCandidateView(all, 'http://app').assessments[0]?.unlocked).toBe(true);
   });
 
+  it('does not count a repeated unlock as an update', () => {
+    const events = [...registered(c1, a1, at(1)), testCompleted(c1, a1, 'r1', numerical, at(2)), unlocked(c1, a1, 'r1', at(3))];
+    expect(candidateAfter(...events, unlocked(c1, a1, 'r1', at(9)))).toEqual(candidateAfter(...events));
+  });
+
   it('ignores a repeated test completion', () => {
     const doc = candidateAfter(...registered(c1, a1, at(1)), testCompleted(c1, a1, 'r1', numerical, at(2)), testCompleted(c1, a1, 'r1', numerical, at(2)));
     expect(doc?.assessments[0]?.results).toHaveLength(1);

@@ -1,5 +1,5 @@
 import type { AssessmentRef, CandidateRef } from '../../../domain/src/shared/types.js';
-import { allUnlocked, reportUrl, toResultView, type ResultView } from '../shared/result-view.js';
+import { allUnlocked, assessmentRefView, candidateRefView, reportUrl, toResultView, type ResultView } from '../shared/result-view.js';
 import type { FinishedCompletion } from './completions.queries.js';
 
 /** API 2.7 Completion (also the `assessmentCompleted` webhook data). */
@@ -15,8 +15,8 @@ export interface CompletionView {
 
 export const toCompletionView = (doc: FinishedCompletion, appUrl: string): CompletionView => ({
   id: doc.id,
-  candidate: doc.candidate,
-  assessment: doc.assessment,
+  candidate: candidateRefView(doc.candidate),
+  assessment: assessmentRefView(doc.assessment),
   completedAt: doc.completedAt,
   unlocked: allUnlocked(doc.results),
   results: doc.results.map(toResultView),

@@ -28,16 +28,19 @@ export interface OpenedStore {
 /** One behaviour for every adapter: each adapter's int spec runs this suite against a real store. */
 export const documentStoreContract = (adapter: string, open: () => Promise<OpenedStore>): void => {
   describe(`DocumentStore contract (${adapter})`, () => {
-    let opened: OpenedStore;
+    let opened: OpenedStore | undefined;
     let store: DocumentStore;
     let checkpointName = 0;
     const freshProjection = (): string => `projection-${(checkpointName += 1)}`;
 
+    // Generous: an embedded PGlite runs initdb on first start, slow on a busy machine.
     beforeAll(async () => {
       opened = await open();
       store = opened.store;
+    }, 60_000);
+    afterAll(async () => {
+      await opened?.close();
     });
-    afterAll(() => opened.close());
     beforeEach(() => store.prepare([people], { fresh: true }));
 
     it('writes documents and checkpoints together, deletes on null, reads by id', async () => {
@@ -48,6 +51,7 @@ export const documentStoreContract = (adapter: string, open: () => Promise<Opene
       expect(await store.get('people', 'a')).toBeNull();
       expect(await store.get('people', 'b')).toEqual(person('b', 3));
       expect([...(await store.getMany<Person>('people', ['a', 'b', 'zz'])).keys()]).toEqual(['b']);
+      expect(await store.getForUpdate('people', ['a', 'b'])).toEqual(new Map([['b', { doc: person('b', 3), position: 7n }]]));
       expect(await store.checkpoint(name)).toBe(7n);
       expect(await store.checkpoints([name, 'never-ran'])).toEqual(new Map([[name, 7n], ['never-ran', null]]));
     });

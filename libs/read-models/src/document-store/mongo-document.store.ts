@@ -1,7 +1,7 @@
 import { Long, MongoClient, type AnyBulkWriteOperation, type ClientSession, type Db } from 'mongodb';
 import {
-  CheckpointConflictError, rebuildCollectionName,
-  type DocumentChange, type DocumentStore,
+  assertCheckpointsUnchanged, rebuildCollectionName,
+  type DocumentChange, type DocumentStore, type WrittenDocument,
 } from '../shared/document-store.port.js';
 import { mongoFilter, mongoIndex, mongoSort, type StoredDocument } from './mongo-filters.js';
 
@@ -23,19 +23,20 @@ const toBigInt = (position: Long | bigint | number): bigint =>
   typeof position === 'bigint' ? position : typeof position === 'number' ? BigInt(position) : BigInt(position.toString());
 
 const withoutKey = <Doc extends object>(stored: StoredDocument): Doc => {
-  const { _id: key, ...doc } = stored;
+  const { _id: key, _position: position, ...doc } = stored;
   void key;
+  void position;
   return doc as Doc;
 };
 
 /**
  * Read models in MongoDB: one `rm_<name>` collection per read model, documents stored flat with
- * `_id` = document id. A batch is one transaction when the server runs as a replica set or behind
- * mongos. A standalone server has no transactions: the batch is written as ordered bulk writes
- * and the checkpoint last, so a crash in between leaves documents ahead of the checkpoint; the
- * runner then re-evolves those events from the documents it reads back. That is safe for the
- * documents whose evolve is idempotent and, for counters, it is the price of a standalone server:
- * run a replica set (even a single node) in production.
+ * `_id` = document id and `_position` = the checkpoint of the batch that wrote them. A batch is one
+ * transaction when the server runs as a replica set or behind mongos. A standalone server has no
+ * transactions: the batch is written as ordered bulk writes and the checkpoint last. A crash in
+ * between leaves documents ahead of the checkpoint, and the runner replays the events above the
+ * checkpoint; that is safe because an event is applied to a document only when it is above the
+ * document's own `_position` too, so even a counter is not incremented twice.
  */
 export const createMongoDocumentStore = ({ url, database }: MongoDocumentStoreOptions): DocumentStore => {
   const client = new MongoClient(url);
@@ -54,13 +55,13 @@ export const createMongoDocumentStore = ({ url, database }: MongoDocumentStoreOp
     return new Map(names.map((name) => [name, positions.get(name) ?? null]));
   };
 
-  const writeChanges = async (changes: readonly DocumentChange[], session?: ClientSession): Promise<void> => {
+  const writeChanges = async (changes: readonly DocumentChange[], position: bigint, session?: ClientSession): Promise<void> => {
     const byCollection = new Map<string, AnyBulkWriteOperation<StoredDocument>[]>();
     for (const { collection, id, doc } of changes) {
       const operations = byCollection.get(collection) ?? [];
       operations.push(doc === null
         ? { deleteOne: { filter: { _id: id } } }
-        : { replaceOne: { filter: { _id: id }, replacement: { ...doc, _id: id }, upsert: true } });
+        : { replaceOne: { filter: { _id: id }, replacement: { ...doc, _id: id, _position: Long.fromBigInt(position) }, upsert: true } });
       byCollection.set(collection, operations);
     }
     for (const [collection, operations] of byCollection) {
@@ -95,14 +96,8 @@ export const createMongoDocumentStore = ({ url, database }: MongoDocumentStoreOp
     async applyBatch(projectionNames, changes, checkpoint, options): Promise<void> {
       await inTransactionIfPossible(async (session) => {
         const expected = options?.expectedCheckpoints;
-        if (expected !== undefined) {
-          const actual = await readCheckpoints([...expected.keys()], session);
-          for (const [name, position] of expected) {
-            const stored = actual.get(name) ?? null;
-            if (stored !== position) throw new CheckpointConflictError(name, position, stored);
-          }
-        }
-        await writeChanges(changes, session);
+        if (expected !== undefined) assertCheckpointsUnchanged(expected, await readCheckpoints([...expected.keys()], session));
+        await writeChanges(changes, checkpoint, session);
         if (projectionNames.length === 0) return;
         // $max keeps a checkpoint from moving back, like GREATEST in PostgreSQL.
         await checkpoints.bulkWrite(
@@ -121,6 +116,12 @@ export const createMongoDocumentStore = ({ url, database }: MongoDocumentStoreOp
       if (ids.length === 0) return new Map();
       const found = await rm(collection).find({ _id: { $in: [...ids] } }).toArray();
       return new Map(found.map((doc) => [doc._id, withoutKey<Doc>(doc)]));
+    },
+
+    async getForUpdate(collection, ids): Promise<Map<string, WrittenDocument>> {
+      if (ids.length === 0) return new Map();
+      const found = await rm(collection).find({ _id: { $in: [...ids] } }).toArray();
+      return new Map(found.map((stored) => [stored._id, { doc: withoutKey<object>(stored), position: toBigInt(stored._position ?? 0) }]));
     },
 
     async find<Doc extends object>(collection: string, query: Parameters<DocumentStore['find']>[1]): Promise<Doc[]> {
@@ -146,7 +147,7 @@ export const createMongoDocumentStore = ({ url, database }: MongoDocumentStoreOp
      * from the rebuilt position. Without transactions a batch racing the switch can still land; rerun the rebuild then.
      */
     async promoteRebuild({ collections, changes, checkpoint }): Promise<void> {
-      await writeChanges(changes);
+      await writeChanges(changes, checkpoint ?? 0n);
       for (const collection of collections) {
         const rebuilt = collectionName(rebuildCollectionName(collection.name));
         const existing = await db.listCollections({ name: rebuilt }, { nameOnly: true }).toArray();

@@ -1,4 +1,4 @@
-import type { Document, Filter, IndexDescription, Sort } from 'mongodb';
+import type { Document, Filter, IndexDescription, Long, Sort } from 'mongodb';
 import type { Condition, DocumentQuery, FieldValue, OrderBy } from '../shared/document-store.port.js';
 import { assertFieldName } from '../shared/document-store.port.js';
 import type { IndexDefinition } from '../shared/projection.js';
@@ -6,6 +6,7 @@ import type { IndexDefinition } from '../shared/projection.js';
 /** A read-model document as stored: flat, keyed by `_id`. */
 export interface StoredDocument extends Document {
   _id: string;
+  _position?: Long | bigint | number;
 }
 
 /** Documents are stored flat with the key as `_id`, so every top-level field can be indexed as is. */

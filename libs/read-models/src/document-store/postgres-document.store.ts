@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import {
-  CheckpointConflictError, rebuildCollectionName,
-  type ApplyBatchOptions, type Condition, type DocumentChange, type DocumentQuery, type DocumentStore, type PromoteRebuildInput,
+  assertCheckpointsUnchanged, rebuildCollectionName,
+  type ApplyBatchOptions, type Condition, type DocumentChange, type DocumentQuery, type DocumentStore, type PromoteRebuildInput, type WrittenDocument,
 } from '../shared/document-store.port.js';
 import type { CollectionDefinition } from '../shared/projection.js';
 import { SqlParameters, collectionDdl, indexName, primaryKeyName, quoteIdent, selectSql, tableName, whereSql } from './postgres-sql.js';
@@ -12,8 +12,8 @@ export interface PostgresDocumentStoreOptions {
 }
 
 /**
- * Read models in PostgreSQL: one `rm_<name> (id, doc jsonb)` table per read model and one
- * checkpoint table. Each method uses one connection at a time, so it also runs on an embedded
+ * Read models in PostgreSQL: one `rm_<name> (id, doc jsonb, position)` table per read model (position:
+ * the checkpoint of the batch that last wrote the row) and one checkpoint table. Each method uses one connection at a time, so it also runs on an embedded
  * PGlite reached through a pool of a single connection.
  */
 export const createPostgresDocumentStore = ({ pool, schema }: PostgresDocumentStoreOptions): DocumentStore => {
@@ -41,7 +41,7 @@ export const createPostgresDocumentStore = ({ pool, schema }: PostgresDocumentSt
     }
   };
 
-  const writeChanges = async (client: PoolClient, changes: readonly DocumentChange[]): Promise<void> => {
+  const writeChanges = async (client: PoolClient, changes: readonly DocumentChange[], position: bigint): Promise<void> => {
     // Last change per document wins; one statement may not touch the same row twice.
     const latest = new Map<string, Map<string, object | null>>();
     for (const { collection, id, doc } of changes) {
@@ -54,9 +54,10 @@ export const createPostgresDocumentStore = ({ pool, schema }: PostgresDocumentSt
       const deletes = [...docs].flatMap(([id, doc]) => (doc === null ? [id] : []));
       if (upserts.length > 0) {
         await client.query(
-          `INSERT INTO ${table(collection)} (id, doc) SELECT * FROM unnest($1::text[], $2::jsonb[])
-           ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc`,
-          [upserts.map(([id]) => id), upserts.map(([, json]) => json)],
+          `INSERT INTO ${table(collection)} (id, doc, position) SELECT changed.id, changed.doc, $3::bigint
+           FROM unnest($1::text[], $2::jsonb[]) AS changed(id, doc)
+           ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc, position = EXCLUDED.position`,
+          [upserts.map(([id]) => id), upserts.map(([, json]) => json), position.toString()],
         );
       }
       if (deletes.length > 0) await client.query(`DELETE FROM ${table(collection)} WHERE id = ANY($1::text[])`, [deletes]);
@@ -75,18 +76,10 @@ export const createPostgresDocumentStore = ({ pool, schema }: PostgresDocumentSt
     return new Map(names.map((name) => [name, found.get(name) ?? null]));
   };
 
-  const verifyCheckpoints = async (client: PoolClient, expected: ReadonlyMap<string, bigint | null>): Promise<void> => {
-    const actual = await readCheckpoints(client, [...expected.keys()]);
-    for (const [name, position] of expected) {
-      const stored = actual.get(name) ?? null;
-      if (stored !== position) throw new CheckpointConflictError(name, position, stored);
-    }
-  };
-
   return {
     async prepare(collections: readonly CollectionDefinition[], options?: { fresh?: boolean }): Promise<void> {
-      await pool.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
       await inTransaction(async (client) => {
+        await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
         await client.query(`CREATE TABLE IF NOT EXISTS ${checkpoints} (name text PRIMARY KEY, position bigint NOT NULL)`);
         for (const collection of collections) {
           if (options?.fresh === true) await client.query(`DROP TABLE IF EXISTS ${table(collection.name)}`);
@@ -97,8 +90,9 @@ export const createPostgresDocumentStore = ({ pool, schema }: PostgresDocumentSt
 
     async applyBatch(projectionNames, changes, checkpoint, options?: ApplyBatchOptions): Promise<void> {
       await inTransaction(async (client) => {
-        if (options?.expectedCheckpoints !== undefined) await verifyCheckpoints(client, options.expectedCheckpoints);
-        await writeChanges(client, changes);
+        const expected = options?.expectedCheckpoints;
+        if (expected !== undefined) assertCheckpointsUnchanged(expected, await readCheckpoints(client, [...expected.keys()]));
+        await writeChanges(client, changes, checkpoint);
         if (projectionNames.length === 0) return;
         await client.query(
           `INSERT INTO ${checkpoints} (name, position) SELECT unnest($1::text[]), $2::bigint
@@ -117,6 +111,15 @@ export const createPostgresDocumentStore = ({ pool, schema }: PostgresDocumentSt
       if (ids.length === 0) return new Map();
       const { rows } = await pool.query<{ id: string; doc: Doc }>(`SELECT id, doc FROM ${table(collection)} WHERE id = ANY($1::text[])`, [ids]);
       return new Map(rows.map((row) => [row.id, row.doc]));
+    },
+
+    async getForUpdate(collection: string, ids: readonly string[]): Promise<Map<string, WrittenDocument>> {
+      if (ids.length === 0) return new Map();
+      const { rows } = await pool.query<{ id: string; doc: object; position: string }>(
+        `SELECT id, doc, position::text AS position FROM ${table(collection)} WHERE id = ANY($1::text[])`,
+        [ids],
+      );
+      return new Map(rows.map((row) => [row.id, { doc: row.doc, position: BigInt(row.position) }]));
     },
 
     async find<Doc extends object>(collection: string, query: DocumentQuery): Promise<Doc[]> {
@@ -142,7 +145,7 @@ export const createPostgresDocumentStore = ({ pool, schema }: PostgresDocumentSt
 
     async promoteRebuild({ collections, changes, checkpoint }: PromoteRebuildInput): Promise<void> {
       await inTransaction(async (client) => {
-        await writeChanges(client, changes);
+        await writeChanges(client, changes, checkpoint ?? 0n);
         for (const collection of collections) {
           const live = tableName(collection.name);
           const rebuilt = tableName(rebuildCollectionName(collection.name));

@@ -26,8 +26,10 @@ export const collectionDdl = (schema: string, collection: CollectionDefinition):
   const table = tableName(collection.name);
   const qualified = `${quoteIdent(schema)}.${quoteIdent(table)}`;
   const statements = [
-    `CREATE TABLE IF NOT EXISTS ${qualified} (id text COLLATE "C" NOT NULL, doc jsonb NOT NULL, CONSTRAINT ${quoteIdent(primaryKeyName(table))} PRIMARY KEY (id))`,
+    `CREATE TABLE IF NOT EXISTS ${qualified} (id text COLLATE "C" NOT NULL, doc jsonb NOT NULL, position bigint NOT NULL, CONSTRAINT ${quoteIdent(primaryKeyName(table))} PRIMARY KEY (id))`,
   ];
+  // Tables created before rows carried their position get it here; 0 skips nothing.
+  statements.push(`ALTER TABLE ${qualified} ADD COLUMN IF NOT EXISTS position bigint NOT NULL DEFAULT 0`);
   for (const index of collection.indexes) {
     const name = quoteIdent(indexName(table, index));
     if (index.kind === 'contains') {

@@ -12,6 +12,8 @@ interface CachedDocument {
   collection: string;
   id: string;
   doc: object | null;
+  /** Checkpoint of the batch that wrote the stored copy: events at or below it are already in. */
+  writtenAt: bigint | null;
 }
 
 const cacheKey = (collection: string, id: string): string => `${collection}\u0000${id}`;
@@ -20,6 +22,7 @@ const cacheKey = (collection: string, id: string): string => `${collection}\u000
  * Documents as the writer last left them, so consecutive events on one document see each
  * other's changes before anything is written. Only safe while this writer is the only one: the
  * store's checkpoint check refuses a batch otherwise, and the owner then clears the cache.
+ * An event at or below the position a document was written at is already in it and is skipped.
  */
 export class DocumentCache {
   private readonly docs = new Map<string, CachedDocument>();
@@ -45,8 +48,11 @@ export class DocumentCache {
       }
     }
     for (const [collection, ids] of missing) {
-      const found = await this.store.getMany<object>(collection, [...ids]);
-      for (const id of ids) this.docs.set(cacheKey(collection, id), { collection, id, doc: found.get(id) ?? null });
+      const found = await this.store.getForUpdate(collection, [...ids]);
+      for (const id of ids) {
+        const stored = found.get(id);
+        this.docs.set(cacheKey(collection, id), { collection, id, doc: stored?.doc ?? null, writtenAt: stored?.position ?? null });
+      }
     }
   }
 
@@ -56,10 +62,13 @@ export class DocumentCache {
     for (const { projection, collection } of targets) {
       for (const id of new Set(projection.documentIds(event))) {
         const key = cacheKey(collection, id);
-        const current = this.docs.get(key)?.doc ?? null;
+        const cached = this.docs.get(key);
+        const writtenAt = cached?.writtenAt ?? null;
+        if (writtenAt !== null && event.position <= writtenAt) continue;
+        const current = cached?.doc ?? null;
         const next = projection.evolve(current, event, id);
         if (next === current) continue;
-        this.docs.set(key, { collection, id, doc: next });
+        this.docs.set(key, { collection, id, doc: next, writtenAt });
         this.dirty.add(key);
       }
     }

@@ -22,12 +22,6 @@ export class PositionWaiters {
     return this.waiters.size;
   }
 
-  get lowestAwaited(): bigint | null {
-    let lowest: bigint | null = null;
-    for (const waiter of this.waiters) if (lowest === null || waiter.position < lowest) lowest = waiter.position;
-    return lowest;
-  }
-
   wait(position: bigint, timeoutMs: number, current: bigint | null): Promise<boolean> {
     if (current !== null && current >= position) return Promise.resolve(true);
     return new Promise((resolve) => {

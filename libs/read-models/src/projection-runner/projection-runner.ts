@@ -1,29 +1,13 @@
 import { pino, type Logger } from 'pino';
-import type { EventStore, RecordedEvent, Subscription } from '../../../event-store/src/event-store.port.js';
-import { CheckpointConflictError, type DocumentStore } from '../shared/document-store.port.js';
-import { handles, type AnyProjection } from '../shared/projection.js';
+import type { RecordedEvent, Subscription } from '../../../event-store/src/event-store.port.js';
+import { CheckpointConflictError, assertCheckpointsUnchanged } from '../shared/document-store.port.js';
+import { handles } from '../shared/projection.js';
 import { asDomainEvent } from '../shared/recorded-domain-event.js';
 import { DocumentCache } from './document-cache.js';
 import { PositionWaiters, lowestCheckpoint } from './position-waiters.js';
+import type { ProjectionRunnerOptions } from './projection-runner.options.js';
 
-export interface ProjectionRunnerOptions {
-  eventStore: EventStore;
-  documentStore: DocumentStore;
-  projections: readonly AnyProjection[];
-  logger?: Logger;
-  /** Flush after this many events (default 500). */
-  batchSize?: number;
-  /** Flush once no event has arrived for this long (default 5 ms): the caught-up signal, whatever the adapter reports. */
-  idleFlushMs?: number;
-  /** Never keep an event unwritten longer than this under a steady stream (default 100 ms). */
-  maxFlushDelayMs?: number;
-  /** Documents kept between batches (default 10 000). */
-  maxCachedDocuments?: number;
-  /** First delay before resubscribing after a failure; doubles up to 30 s (default 1 000 ms). */
-  retryDelayMs?: number;
-  /** Subscribe from here instead of the lowest checkpoint. Events at or below a checkpoint are still skipped. */
-  startAfter?: bigint | null;
-}
+export type { ProjectionRunnerOptions } from './projection-runner.options.js';
 
 /**
  * Keeps read models up to date from the `$all` subscription. Events come one at a time; their
@@ -44,8 +28,10 @@ export class ProjectionRunner {
   private pendingEvents = 0;
   private pendingSince = 0;
   private idleTimer: NodeJS.Timeout | null = null;
+  private checkTimer: NodeJS.Timeout | null = null;
   private failures = 0;
   private restarting: Promise<void> = Promise.resolve();
+  private cancelRetryDelay: (() => void) | null = null;
   private stopped = false;
   private startAfter: bigint | null | undefined;
 
@@ -59,11 +45,15 @@ export class ProjectionRunner {
   async start(): Promise<void> {
     await this.options.documentStore.prepare(this.options.projections);
     await this.subscribe();
+    this.checkTimer = setInterval(() => this.verifyCheckpoints(), this.options.checkpointCheckMs ?? 1_000);
+    this.checkTimer.unref();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     this.clearIdleTimer();
+    if (this.checkTimer !== null) clearInterval(this.checkTimer);
+    this.cancelRetryDelay?.();
     const generation = this.generation;
     const subscription = this.subscription;
     this.subscription = null;
@@ -90,7 +80,9 @@ export class ProjectionRunner {
     this.generation += 1;
     const generation = this.generation;
     try {
-      this.checkpoints = await this.options.documentStore.checkpoints(this.names);
+      await this.exclusive(async () => {
+        this.checkpoints = await this.options.documentStore.checkpoints(this.names);
+      });
       this.waiters.reached(lowestCheckpoint(this.checkpoints));
       const after = this.startAfter !== undefined ? this.startAfter : lowestCheckpoint(this.checkpoints);
       this.startAfter = undefined;
@@ -141,6 +133,18 @@ export class ProjectionRunner {
     this.waiters.reached(lowestCheckpoint(this.checkpoints));
   }
 
+  /**
+   * A rebuild's switch-over may set the checkpoints below what this runner has written; a runner
+   * with events to write finds out at its next batch, an idle one here, and then replays the gap.
+   */
+  private verifyCheckpoints(): void {
+    const generation = this.generation;
+    this.exclusive(async () => {
+      if (generation !== this.generation || this.stopped) return;
+      assertCheckpointsUnchanged(this.checkpoints, await this.options.documentStore.checkpoints(this.names));
+    }).catch((error: unknown) => this.fail(generation, error));
+  }
+
   private requestFlush(generation: number): void {
     this.exclusive(() => (generation === this.generation ? this.flush() : Promise.resolve())).catch((error: unknown) => this.fail(generation, error));
   }
@@ -187,7 +191,15 @@ export class ProjectionRunner {
         this.pendingPosition = null;
         this.pendingEvents = 0;
       });
-      await new Promise((resolve) => setTimeout(resolve, delay));
+      // Cut short by stop(), which must not wait out a long back-off.
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, delay);
+        this.cancelRetryDelay = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.cancelRetryDelay = null;
       if (!this.stopped) await this.subscribe();
     })();
   }

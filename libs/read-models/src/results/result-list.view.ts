@@ -1,5 +1,5 @@
 import type { AssessmentRef, CandidateRef } from '../../../domain/src/shared/types.js';
-import { reportUrl, toResultView, type ResultView } from '../shared/result-view.js';
+import { assessmentRefView, candidateRefView, reportUrl, toResultView, type ResultView } from '../shared/result-view.js';
 import { storedResultOf, type ResultDocument } from './results.projection.js';
 
 /** A row of GET /v1/results: a Result (2.6) with who took it and where. */
@@ -11,7 +11,7 @@ export interface ResultListView extends ResultView {
 
 export const toResultListView = (doc: ResultDocument, appUrl: string): ResultListView => ({
   ...toResultView(storedResultOf(doc)),
-  candidate: doc.candidate,
-  assessment: doc.assessment,
+  candidate: candidateRefView(doc.candidate),
+  assessment: assessmentRefView(doc.assessment),
   reportUrl: reportUrl(appUrl, doc.candidateId),
 });

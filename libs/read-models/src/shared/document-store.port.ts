@@ -36,6 +36,12 @@ export interface DocumentChange {
   doc: object | null;
 }
 
+/** A document with the checkpoint of the batch that last wrote it. */
+export interface WrittenDocument {
+  doc: object;
+  position: bigint;
+}
+
 export interface ApplyBatchOptions {
   /**
    * The checkpoints the writer started its batch from (null: none yet). When the stored ones
@@ -52,6 +58,17 @@ export class CheckpointConflictError extends Error {
   }
 }
 
+/** Throws CheckpointConflictError when a stored checkpoint is not the one the writer started from. */
+export const assertCheckpointsUnchanged = (
+  expected: ReadonlyMap<string, bigint | null>,
+  stored: ReadonlyMap<string, bigint | null>,
+): void => {
+  for (const [name, position] of expected) {
+    const actual = stored.get(name) ?? null;
+    if (actual !== position) throw new CheckpointConflictError(name, position, actual);
+  }
+};
+
 export interface PromoteRebuildInput {
   /** The live collections; each is replaced by its `rebuildCollectionName` twin. */
   collections: readonly CollectionDefinition[];
@@ -66,12 +83,16 @@ export interface DocumentStore {
   prepare(collections: readonly CollectionDefinition[], options?: { fresh?: boolean }): Promise<void>;
   /**
    * Writes documents and moves the checkpoints of `projectionNames` up to `checkpoint`, atomically
-   * where the store allows it. A checkpoint never moves back here.
+   * where the store allows it. A checkpoint never moves back here. Each document written is
+   * stamped with `checkpoint`: it holds every event up to there, so a writer never applies such an
+   * event to it again, even where documents and checkpoints cannot be written atomically.
    */
   applyBatch(projectionNames: readonly string[], changes: readonly DocumentChange[], checkpoint: bigint, options?: ApplyBatchOptions): Promise<void>;
   get<Doc extends object>(collection: string, id: string): Promise<Doc | null>;
   /** The documents that exist among `ids`, by id. */
   getMany<Doc extends object>(collection: string, ids: readonly string[]): Promise<Map<string, Doc>>;
+  /** For writers: the documents that exist among `ids`, each with the position it was written at. */
+  getForUpdate(collection: string, ids: readonly string[]): Promise<Map<string, WrittenDocument>>;
   find<Doc extends object>(collection: string, query: DocumentQuery): Promise<Doc[]>;
   count(collection: string, where: readonly Condition[]): Promise<number>;
   checkpoint(projectionName: string): Promise<bigint | null>;

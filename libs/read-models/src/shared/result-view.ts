@@ -63,3 +63,11 @@ export const reportUrl = (appUrl: string, candidateId: string): string => `${app
 
 /** ISO times in one format compare as text; the later of two, for fields that must never move back. */
 export const laterOf = (a: string, b: string): string => (b > a ? b : a);
+
+/**
+ * jsonb keeps keys in its own order; views rebuild nested objects so answers list fields in the
+ * order the API document does.
+ */
+export const candidateRefView = (ref: { id: string; email: string; firstName: string; surname: string }) =>
+  ({ id: ref.id, email: ref.email, firstName: ref.firstName, surname: ref.surname });
+export const assessmentRefView = (ref: { id: string; name: string }) => ({ id: ref.id, name: ref.name });

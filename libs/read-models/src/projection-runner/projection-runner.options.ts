@@ -1,0 +1,25 @@
+import type { Logger } from 'pino';
+import type { EventStore } from '../../../event-store/src/event-store.port.js';
+import type { DocumentStore } from '../shared/document-store.port.js';
+import type { AnyProjection } from '../shared/projection.js';
+
+export interface ProjectionRunnerOptions {
+  eventStore: EventStore;
+  documentStore: DocumentStore;
+  projections: readonly AnyProjection[];
+  logger?: Logger;
+  /** Flush after this many events (default 500). */
+  batchSize?: number;
+  /** Flush once no event has arrived for this long (default 5 ms): the caught-up signal, whatever the adapter reports. */
+  idleFlushMs?: number;
+  /** Never keep an event unwritten longer than this under a steady stream (default 100 ms). */
+  maxFlushDelayMs?: number;
+  /** Documents kept between batches (default 10 000). */
+  maxCachedDocuments?: number;
+  /** First delay before resubscribing after a failure; doubles up to 30 s (default 1 000 ms). */
+  retryDelayMs?: number;
+  /** Subscribe from here instead of the lowest checkpoint. Events at or below a checkpoint are still skipped. */
+  startAfter?: bigint | null;
+  /** How often an idle runner compares the stored checkpoints with its own (default 1 000 ms). */
+  checkpointCheckMs?: number;
+}

@@ -1,0 +1,75 @@
+import { allProjections } from '../all-projections.js';
+import { createHarness, type Harness } from '../test-support/harness.js';
+import { busyWorkspace } from '../test-support/scenario.js';
+import { rebuildReadModels, type RebuildProgress } from './rebuild-read-models.js';
+
+// Generous timeouts: the machine may be shared with other suites.
+const SLOW = 30_000;
+
+describe('rebuildReadModels', () => {
+  let harness: Harness;
+  beforeEach(async () => {
+    harness = await createHarness('rm_rebuild', allProjections);
+  });
+  afterEach(() => harness.close());
+
+  const snapshot = () => Promise.all(allProjections.map(async ({ name }) => [name, await harness.all(name)] as const));
+  const tables = async () => (await harness.database.pool.query<{ table_name: string }>(
+    'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name', [harness.database.schema],
+  )).rows.map((row) => row.table_name);
+  const rebuild = (progress: RebuildProgress[] = []) => rebuildReadModels({
+    eventStore: harness.eventStore, documentStore: harness.documentStore, projections: allProjections, batchSize: 100,
+    onProgress: (step) => progress.push(step),
+  });
+
+  it('produces documents identical to the live read models while the live runner keeps running', async () => {
+    const head = await harness.append([...busyWorkspace('w1', 30), ...busyWorkspace('w2', 9)]);
+    const runner = await harness.startRunner();
+    expect(await runner.waitForPosition(head, 10_000)).toBe(true);
+    const live = await snapshot();
+    const tablesBefore = await tables();
+    const eventsBefore = await harness.eventStore.readAll({ after: null, maxCount: 100_000 });
+
+    const progress: RebuildProgress[] = [];
+    const result = await rebuild(progress);
+
+    expect(await snapshot()).toEqual(live);
+    expect(live.every(([, docs]) => docs.length > 0)).toBe(true);
+    expect(result).toMatchObject({ phase: 'done', eventsDone: eventsBefore.length, position: head, headPosition: head, etaSeconds: 0 });
+    expect(progress.map(({ phase }) => phase)).toEqual([...progress.slice(0, -2).map(() => 'building'), 'switching', 'done']);
+    expect(progress.length).toBeGreaterThan(3);
+    expect(progress.every((step) => step.eventsPerSecond > 0)).toBe(true);
+    // Only read-model tables changed hands: same tables, no leftovers, the log untouched.
+    expect(await tables()).toEqual(tablesBefore);
+    expect(await harness.eventStore.readAll({ after: null, maxCount: 100_000 })).toEqual(eventsBefore);
+    expect(await harness.documentStore.checkpoint('candidates')).toBe(head);
+
+    // The live runner carries on into the rebuilt tables.
+    const more = await harness.append(busyWorkspace('w3', 6));
+    expect(await runner.waitForPosition(more, 10_000)).toBe(true);
+    const liveAfter = await snapshot();
+    expect(liveAfter).not.toEqual(live);
+    await rebuild();
+    expect(await snapshot()).toEqual(liveAfter);
+  }, SLOW);
+
+  it('hands events appended during the rebuild to the live runner after the switch-over', async () => {
+    await harness.append(busyWorkspace('w1', 20));
+    const runner = await harness.startRunner();
+    const appending: Promise<bigint>[] = [];
+    const rebuilding = rebuildReadModels({
+      eventStore: harness.eventStore, documentStore: harness.documentStore, projections: allProjections, batchSize: 50,
+      onProgress: (step) => {
+        if (step.phase === 'building' && appending.length < 3) appending.push(harness.append(busyWorkspace(`late${appending.length}`, 3)));
+      },
+    });
+    await rebuilding;
+    const positions = await Promise.all(appending);
+    const last = positions.reduce((a, b) => (b > a ? b : a), 0n);
+    expect(await runner.waitForPosition(last, 10_000)).toBe(true);
+    const live = await snapshot();
+    expect(live.find(([name]) => name === 'workspaces')?.[1].map((doc) => (doc as { id: string }).id)).toEqual(expect.arrayContaining(['late0', 'late1', 'late2']));
+    await rebuild();
+    expect(await snapshot()).toEqual(live);
+  }, SLOW);
+});
