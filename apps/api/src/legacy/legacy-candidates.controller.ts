@@ -43,7 +43,7 @@ export class LegacyCandidatesController {
 
   @Get()
   async list(@Req() request: AuthenticatedRequest, @Query() query: Record<string, unknown>) {
-    const page = this.whole(query.page, 'page', 1, Number.MAX_SAFE_INTEGER, 1);
+    const page = this.pageNumber(query.page);
     const perPage = this.whole(query.per_page, 'per_page', 1, 100, 50);
     if (query.sort_by !== undefined && query.sort_by !== 'created_at') throw badRequest('sort_by must be created_at');
     if (query.sort_order !== undefined && query.sort_order !== 'asc' && query.sort_order !== 'desc') throw badRequest('sort_order must be asc or desc');
@@ -60,6 +60,15 @@ export class LegacyCandidatesController {
       previous: page > 1 ? link(Math.min(page - 1, Math.max(1, Math.ceil(count / perPage)))) : null,
       results: docs.map((doc) => legacyCandidate(toCandidateView(doc, this.config.appUrl))),
     };
+  }
+
+  /**
+   * A page number too large to hold exactly is still a whole number past the end: 200 with empty
+   * `results` (product decisions), so it is read as the largest exact page rather than refused.
+   */
+  private pageNumber(value: unknown): number {
+    if (typeof value === 'string' && /^[0-9]+$/.test(value) && Number(value) > Number.MAX_SAFE_INTEGER) return Number.MAX_SAFE_INTEGER;
+    return this.whole(value, 'page', 1, Number.MAX_SAFE_INTEGER, 1);
   }
 
   private whole(value: unknown, name: string, min: number, max: number, fallback: number): number {
