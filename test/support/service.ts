@@ -1,8 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 /** A free TCP port on loopback. */
 export const freePort = (): Promise<number> =>
@@ -26,6 +27,32 @@ export interface RunningService {
 }
 
 const ENTRY = resolve('dist/apps/standalone/src/main.js');
+const TEMPLATE = join(tmpdir(), `hiring-pglite-template-${process.getuid?.() ?? 0}`);
+
+/**
+ * A freshly initialised PGlite cluster, made once per machine and copied into each test's DATA_DIR:
+ * initdb costs seconds (much more on a loaded CI machine), a copy milliseconds. The service still
+ * creates its own tables on that copy exactly as on first start.
+ */
+const pgliteTemplate = async (): Promise<string> => {
+  if (existsSync(join(TEMPLATE, 'PG_VERSION'))) return TEMPLATE;
+  const building = mkdtempSync(join(tmpdir(), 'hiring-pglite-building-'));
+  // In a child process: PGlite runs in a worker thread, which Jest's module sandbox does not host.
+  const script = `import(${JSON.stringify(pathToFileURL(resolve('dist/libs/event-store/src/index.js')).href)})
+    .then(async ({ startEmbeddedDatabase }) => { const db = await startEmbeddedDatabase({ dataDir: ${JSON.stringify(building)} }); await db.stop(); })
+    .catch((error) => { console.error(error); process.exit(1); });`;
+  // A file, not `--input-type=module -e`: PGlite's worker thread inherits the flags and refuses that one.
+  const scriptFile = join(building, 'make-template.mjs');
+  writeFileSync(scriptFile, script);
+  execFileSync(process.execPath, [scriptFile], { stdio: 'inherit', timeout: 120_000 });
+  try {
+    renameSync(join(building, 'pglite'), TEMPLATE);
+  } catch {
+    // Another test file made it first: theirs is as good.
+  }
+  rmSync(building, { recursive: true, force: true });
+  return TEMPLATE;
+};
 
 /**
  * Starts the compiled service exactly as `npm start` does (after its build step), on free ports,
@@ -35,6 +62,7 @@ export const startService = async (env: Record<string, string> = {}, options: { 
   const port = await freePort();
   const internalPort = await freePort();
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'hiring-e2e-'));
+  if (!options.dataDir && !env.EVENT_STORE_URL) cpSync(await pgliteTemplate(), join(dataDir, 'pglite'), { recursive: true });
   const internalToken = `it-${Math.random().toString(36).slice(2)}`;
   const child = spawn(process.execPath, [ENTRY], {
     env: {
