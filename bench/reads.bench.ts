@@ -1,0 +1,194 @@
+import { cpus } from 'node:os';
+import pg from 'pg';
+import { createPostgresEventStore } from '../libs/event-store/src/index.js';
+import {
+  type DocumentStore, allProjections, createPostgresDocumentStore, findApiKeyByKey, listCandidates, listResults, rebuildReadModels,
+} from '../libs/read-models/src/index.js';
+import { describeCpu, startCpuMeter, watchPid, watchPostgresBackends, watchRedis } from './support/cpu.js';
+import { CONCURRENCY, DATABASE_URL, MEASURE_SECONDS, WARMUP_SECONDS, logger, progress, randomSuffix, round } from './support/log.js';
+import { CredentialPool, type LoadResult, describeLoad, runLoad } from './support/load.js';
+import { deleteRedisKeys, startApi } from './support/processes.js';
+import { type BenchRow, type HelloBaseline, httpCell } from './support/results.js';
+import { CANDIDATES_PER_APPEND, seedWorkspace } from './support/seed.js';
+
+const READ_BATCH = 1_000;
+const LIMIT = 50;
+
+const databaseUrl = (name: string): string => {
+  const url = new URL(DATABASE_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+};
+
+const formatCount = (value: number): string => (value >= 1_000_000 ? `${round(value / 1_000_000, 2)}M` : value >= 1_000 ? `${round(value / 1_000, 1)}k` : String(value));
+
+interface PlanNode {
+  'Node Type': string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+const planShape = (node: PlanNode): string => {
+  const here = `${node['Node Type']}${node['Index Name'] ? ` (${node['Index Name']})` : ''}`;
+  const children = (node.Plans ?? []).map(planShape);
+  return children.length === 0 ? here : `${here} > ${children.join(', ')}`;
+};
+
+/**
+ * The SQL a read-model query runs (captured from the real query code on a spying pool), then
+ * EXPLAIN ANALYZE of it: what the database's share of a request is.
+ */
+const explainQuery = async (pool: pg.Pool, query: (store: DocumentStore) => Promise<unknown>): Promise<string> => {
+  let captured: { text: string; values: unknown[] } | null = null;
+  const spy = { query: (text: string, values: unknown[]) => {
+    captured = { text, values };
+    return pool.query(text, values);
+  } } as unknown as pg.Pool;
+  await query(createPostgresDocumentStore({ pool: spy, schema: 'public' }));
+  const sql = captured as { text: string; values: unknown[] } | null;
+  if (sql === null) return 'no query captured';
+  const { rows } = await pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode; 'Planning Time': number; 'Execution Time': number }] }>(
+    `EXPLAIN (ANALYZE, FORMAT JSON) ${sql.text}`, sql.values,
+  );
+  const [plan] = rows[0]?.['QUERY PLAN'] ?? [];
+  if (!plan) return 'no plan';
+  return `planning ${plan['Planning Time'].toFixed(2)} ms + execution ${plan['Execution Time'].toFixed(2)} ms: ${planShape(plan.Plan)}`;
+};
+
+export interface ReadsResult {
+  rows: BenchRow[];
+  details: string[];
+}
+
+/**
+ * Reads at scale: seeds a workspace of `candidates` candidates into a fresh PostgreSQL database,
+ * reads the whole log raw (the baseline), rebuilds every read model from it, then puts the public
+ * API in front of that database and measures two list endpoints against the Nest hello world.
+ */
+export async function benchReads(candidates: number, hello: HelloBaseline): Promise<ReadsResult> {
+  const database = `bench_${randomSuffix()}`;
+  const admin = new pg.Pool({ connectionString: DATABASE_URL, max: 1 });
+  admin.on('error', (error) => logger.debug({ err: error }, 'idle admin connection failed'));
+  await admin.query(`CREATE DATABASE ${database}`);
+  logger.info({ database, candidates }, `reads: database ${database} created for ${candidates} candidates`);
+  const pool = new pg.Pool({ connectionString: databaseUrl(database), max: 4 });
+  // pool.end() does not wait for sockets to close: DROP DATABASE … WITH (FORCE) may still terminate one.
+  pool.on('error', (error) => logger.debug({ err: error }, 'idle connection failed'));
+  const apiKeyIds: string[] = [];
+  try {
+    const store = await createPostgresEventStore({ pool, schema: 'public', listen: false, notify: false, logger });
+    // 100 requests per key; enough keys for two endpoints at up to ~4 000 requests/s each.
+    const keys = Math.ceil(((MEASURE_SECONDS + WARMUP_SECONDS) * 4_000 * 2) / 100) + 10;
+    const backends = [watchPostgresBackends(admin, { database })];
+    const seedCpu = await startCpuMeter(backends, 'bench process');
+    const seeded = await seedWorkspace(store, { candidates, keys, label: `${formatCount(candidates)} candidates` });
+    const seedShares = await seedCpu();
+    apiKeyIds.push(...seeded.apiKeyIds);
+    const size = formatCount(seeded.events);
+    const tableSize = (await pool.query<{ size: string }>(`SELECT pg_size_pretty(pg_total_relation_size('public.events')) AS size`)).rows[0]?.size ?? '?';
+    await pool.query('VACUUM ANALYZE public.events');
+
+    // Baseline of the rebuild: the same log read in the same batches, nothing projected or written.
+    const rawReport = progress(`raw readAll ${size} events`, 'events', seeded.events);
+    const rawCpu = await startCpuMeter(backends, 'bench process');
+    const rawStarted = performance.now();
+    let rawEvents = 0;
+    for (let after: bigint | null = null; ;) {
+      const batch = await store.readAll({ after, maxCount: READ_BATCH });
+      rawEvents += batch.length;
+      rawReport(rawEvents);
+      if (batch.length < READ_BATCH) break;
+      after = batch.at(-1)?.position ?? after;
+    }
+    rawReport(rawEvents, true);
+    const rawPerSecond = rawEvents / ((performance.now() - rawStarted) / 1000);
+    const rawShares = await rawCpu();
+
+    const documents = createPostgresDocumentStore({ pool, schema: 'public' });
+    await documents.prepare(allProjections);
+    const rebuildReport = progress(`rebuild ${size} events`, 'events', seeded.events);
+    const rebuildCpu = await startCpuMeter(backends, 'bench process');
+    const rebuildStarted = performance.now();
+    const rebuilt = await rebuildReadModels({
+      eventStore: store, documentStore: documents, projections: allProjections, logger: logger.child({ phase: 'rebuild' }),
+      onProgress: (state) => rebuildReport(state.eventsDone),
+    });
+    rebuildReport(rebuilt.eventsDone, true);
+    const rebuildSeconds = (performance.now() - rebuildStarted) / 1000;
+    const rebuildPerSecond = rebuilt.eventsDone / rebuildSeconds;
+    const rebuildShares = await rebuildCpu();
+    await pool.query('ANALYZE');
+    const readModelSize = (await pool.query<{ size: string }>(
+      `SELECT pg_size_pretty(sum(pg_total_relation_size(c.oid))) AS size FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+       WHERE n.nspname = 'public' AND c.relkind = 'r' AND c.relname LIKE 'rm\\_%'`,
+    )).rows[0]?.size ?? '?';
+    const [firstKey] = seeded.credentials[0]?.split(':') ?? [];
+    const scope = { workspaceId: seeded.workspaceId, mode: 'live' as const, limit: LIMIT };
+    const plans = [
+      `API key lookup (every request): ${await explainQuery(pool, (docs) => findApiKeyByKey(docs, firstKey ?? ''))}`,
+      `results page query: ${await explainQuery(pool, (docs) => listResults(docs, scope))}`,
+      `candidates page query: ${await explainQuery(pool, (docs) => listCandidates(docs, scope))}`,
+    ];
+    await store.close();
+
+    logger.info(`reads ${size}: starting the public API on ${database}...`);
+    const api = await startApi(databaseUrl(database));
+    const loads: LoadResult[] = [];
+    let baseline: LoadResult;
+    try {
+      baseline = await hello.measure(`reads ${size} baseline: Nest hello world`);
+      const credentials = new CredentialPool(seeded.credentials);
+      for (const path of [`/v1/results?limit=${LIMIT}`, `/v1/candidates?limit=${LIMIT}`]) {
+        loads.push(await runLoad({
+          name: `GET ${path} @ ${size} events`,
+          baseUrl: api.baseUrl,
+          concurrency: CONCURRENCY,
+          seconds: MEASURE_SECONDS,
+          warmupSeconds: WARMUP_SECONDS,
+          cpu: [watchPid('server', api.process.pid), watchPostgresBackends(admin, { database }), watchRedis()],
+          request: () => {
+            const authorization = credentials.next();
+            return authorization === null ? null : { method: 'GET', path, headers: { authorization } };
+          },
+          // A full page proves the read models answer, not an empty table.
+          check: (body) => (JSON.parse(body) as { data: unknown[] }).data.length === Math.min(LIMIT, candidates),
+        }));
+      }
+    } finally {
+      await api.stop();
+    }
+
+    const rows: BenchRow[] = loads.map((load) => ({
+      name: load.name,
+      measured: httpCell(load),
+      baseline: httpCell(baseline, 'Nest hello'),
+      ratio: load.perSecond / baseline.perSecond,
+    }));
+    rows.push({
+      name: `rebuild read models @ ${size} events`,
+      measured: `${Math.round(rebuildPerSecond)} events/s`,
+      baseline: `${Math.round(rawPerSecond)} events/s (raw readAll)`,
+      ratio: rebuildPerSecond / rawPerSecond,
+    });
+    const details = [
+      `dataset: ${seeded.candidates} candidates on ${seeded.assessments} assessment(s), ${seeded.events} events, ${seeded.credentials.length} API keys; ` +
+        `events table ${tableSize}, read models ${readModelSize}`,
+      `seeding: ${Math.round(seeded.eventsPerSecond)} events/s (${seeded.seconds.toFixed(1)}s, appendToStreams of ${CANDIDATES_PER_APPEND} candidates = ${2 * CANDIDATES_PER_APPEND + 2} streams per append, 2 in flight)`,
+      `    ${describeCpu(seedShares, cpus().length)}`,
+      `raw readAll (batches of ${READ_BATCH}): ${rawEvents} events, ${Math.round(rawPerSecond)} events/s`,
+      `    ${describeCpu(rawShares, cpus().length)}`,
+      `rebuildReadModels: ${rebuilt.eventsDone} events in ${rebuildSeconds.toFixed(1)}s, ${Math.round(rebuildPerSecond)} events/s`,
+      `    ${describeCpu(rebuildShares, cpus().length)}`,
+      ...plans,
+      ...loads.map((load) => `${load.name}: ${describeLoad(load)}`),
+      `Nest hello world: ${describeLoad(baseline)}`,
+    ];
+    return { rows, details };
+  } finally {
+    await pool.end();
+    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch((error: unknown) => logger.warn({ err: error, database }, 'dropping the database failed'));
+    await admin.end();
+    await deleteRedisKeys(apiKeyIds.flatMap((id) => [`ratelimit:{${id}}`, `ratelimit:{${id}}:seq`])).catch((error: unknown) => logger.warn({ err: error }, 'cleaning Redis failed'));
+    logger.info({ database }, `reads: database ${database} dropped`);
+  }
+}
