@@ -11,7 +11,7 @@ export interface ReceivedWebhook {
   raw: string;
   body: any;
   receivedAt: number;
-  /** Status the receiver answered (null when it never answered: the client went away first). */
+  /** Status the receiver wrote back (null until then; a written answer may still never reach a client that died). */
   answered: number | null;
 }
 
