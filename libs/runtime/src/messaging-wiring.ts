@@ -1,6 +1,6 @@
 import { DisableWebhook, DisableWebhookHandler } from '../../commands/src/index.js';
 import { systemContext } from '../../commands/src/shared/ports.js';
-import { type WorkspaceEvent, evolveWorkspace, initialWorkspaceState, workspaceStream } from '../../domain/src/index.js';
+import { evolveWorkspace, initialWorkspaceState, workspaceStream } from '../../domain/src/index.js';
 import { type Messaging, type WebhookSettings, startMessaging } from '../../messaging/src/index.js';
 import type { Infrastructure } from './infrastructure.js';
 import { PolledPosition } from './read-side.js';
@@ -12,17 +12,15 @@ const ROTATION_OVERLAP_MS = 24 * 3600_000;
  * dispatched), with the secrets opened: the new one first, the old one for 24 h after a rotation.
  */
 export const webhookSettingsFromLog = (infra: Infrastructure) => async (workspaceId: string): Promise<WebhookSettings | null> => {
-  const events = await infra.eventStore.readStream(workspaceStream(workspaceId));
-  const state = events.reduce((current, event) => evolveWorkspace(current, { type: event.type, data: event.data } as WorkspaceEvent), initialWorkspaceState());
+  const { state } = await infra.writer.load(workspaceStream(workspaceId), initialWorkspaceState, evolveWorkspace);
   if (state.status !== 'active' || !state.webhook) return null;
   const webhook = state.webhook;
-  const lastSaved = events.filter((event) => event.type === 'WebhookConfigured').at(-1);
   const now = Date.parse(await infra.clock.now());
   const secrets = [infra.secretBox.open(webhook.encryptedSecret)];
   if (webhook.previousEncryptedSecret && webhook.rotatedAt && now - Date.parse(webhook.rotatedAt) < ROTATION_OVERLAP_MS) {
     secrets.push(infra.secretBox.open(webhook.previousEncryptedSecret));
   }
-  return { url: webhook.url, events: webhook.events, enabled: webhook.enabled, secrets, enabledAt: lastSaved ? String(lastSaved.data.configuredAt) : null };
+  return { url: webhook.url, events: webhook.events, enabled: webhook.enabled, secrets, enabledAt: webhook.configuredAt };
 };
 
 /**

@@ -16,7 +16,10 @@ export class HealthController {
       this.infra.documents.checkpoints(allProjectionNames),
       this.infra.redis.ping().then(() => 'ok', () => 'unreachable'),
     ]);
-    const queues = this.infra.messaging ? await this.infra.messaging.queueHealth().catch(() => null) : null;
+    // Queue connections wait for Redis indefinitely; the health answer does not.
+    const queues = this.infra.messaging
+      ? await Promise.race([this.infra.messaging.queueHealth().catch(() => null), new Promise<null>((resolve) => setTimeout(() => resolve(null), 1000).unref())])
+      : null;
     return {
       data: {
         status: redis === 'ok' ? 'ok' : 'degraded',

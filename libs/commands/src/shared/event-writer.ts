@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import type { DomainEvent } from '../../../domain/src/index.js';
+import { type DomainEvent, validationFailed } from '../../../domain/src/index.js';
 import { type EventStore, type ExpectedRevision, type RecordedEvent, WrongExpectedRevisionError } from '../../../event-store/src/event-store.port.js';
 import type { Clock } from '../../../platform/src/clock/clock.js';
 import type { ServiceConfig } from '../../../platform/src/config/config.js';
@@ -21,6 +21,13 @@ export interface DomainAppend {
 }
 
 const MAX_ATTEMPTS = 12;
+const STATE_CACHE_SIZE = 20_000;
+
+interface StateCache {
+  revision: number;
+  state: unknown;
+  evolve: (state: never, event: never) => unknown;
+}
 
 /**
  * The write path every command handler shares: load streams, fold, decide (in the handler), append
@@ -30,6 +37,8 @@ const MAX_ATTEMPTS = 12;
 @Injectable()
 export class EventWriter {
   private readonly mutex = new KeyedMutex();
+  /** Least recently used last: folded states by stream, so a decision reads only the new events. */
+  private readonly states = new Map<string, StateCache>();
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
@@ -43,11 +52,29 @@ export class EventWriter {
     return this.clock.now();
   }
 
+  /**
+   * Folds a stream, starting from the state this process last folded it to: only events recorded
+   * since are read. States are immutable values, so a cached one is never changed by a later
+   * decision; another process's appends are simply the events after the cached revision.
+   */
   async load<State, Event>(streamId: string, initial: () => State, evolve: (state: State, event: Event) => State): Promise<Loaded<State>> {
-    const events = await this.store.readStream(streamId);
-    const state = events.reduce((current, event) => evolve(current, { type: event.type, data: event.data } as Event), initial());
-    const last = events.at(-1);
-    return { state, revision: last ? last.revision : 'no_stream' };
+    const cached = this.states.get(streamId);
+    const usable = cached && cached.evolve === evolve ? cached : undefined;
+    const events = await this.store.readStream(streamId, usable ? { fromRevision: usable.revision + 1 } : undefined);
+    const state = events.reduce((current, event) => evolve(current, { type: event.type, data: event.data } as Event), usable ? (usable.state as State) : initial());
+    const revision = events.at(-1)?.revision ?? usable?.revision;
+    if (revision === undefined) return { state, revision: 'no_stream' };
+    this.remember(streamId, { revision, state, evolve: evolve as StateCache['evolve'] });
+    return { state, revision };
+  }
+
+  private remember(streamId: string, entry: StateCache): void {
+    this.states.delete(streamId);
+    this.states.set(streamId, entry);
+    if (this.states.size > STATE_CACHE_SIZE) {
+      const oldest = this.states.keys().next().value;
+      if (oldest !== undefined) this.states.delete(oldest);
+    }
   }
 
   readStream(streamId: string): Promise<RecordedEvent[]> {
@@ -76,6 +103,7 @@ export class EventWriter {
   async append(appends: DomainAppend[], context: RequestContext, time: string): Promise<bigint | null> {
     const nonEmpty = appends.filter((append) => append.events.length > 0);
     if (nonEmpty.length === 0) return null;
+    for (const append of nonEmpty) for (const event of append.events) assertStorable(event.data, event.type);
     const metadata = { correlationId: context.correlationId, causationId: context.causationId, actor: context.actor, requestId: context.requestId, time };
     const toNew = (event: DomainEvent) => ({ id: ids.event(), type: event.type, data: event.data as unknown as Record<string, unknown>, metadata });
     const result = nonEmpty.length === 1 && nonEmpty[0]
@@ -91,3 +119,20 @@ export class EventWriter {
     if (!caughtUp) this.logger.warn({ position: position.toString() }, 'read side did not catch up in time; answering anyway');
   }
 }
+
+/**
+ * The last line before the log: a value PostgreSQL cannot keep (U+0000, an unpaired surrogate) in
+ * any field a decider let through is refused as bad input rather than failing the append with a 500.
+ */
+export const assertStorable = (value: unknown, path = 'body'): void => {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000') || !value.isWellFormed()) throw validationFailed(`${path} contains a character that cannot be stored (U+0000 or an unpaired surrogate)`);
+  } else if (Array.isArray(value)) {
+    value.forEach((item, index) => assertStorable(item, `${path}[${index}]`));
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [key, item] of Object.entries(value)) {
+      assertStorable(key, path);
+      assertStorable(item, `${path}.${key}`);
+    }
+  }
+};

@@ -1,7 +1,7 @@
 import type { AssessmentCreated } from '../events.js';
 import { DomainError, validationFailed } from '../shared/errors.js';
 import type { TestRef } from '../shared/types.js';
-import { isCalendarDate, isPlainObject, utcDay } from '../shared/validation.js';
+import { isCalendarDate, isPlainObject, isStorableText, utcDay } from '../shared/validation.js';
 
 export const MAX_TESTS_PER_ASSESSMENT = 10;
 export const MAX_ASSESSMENT_NAME = 200;
@@ -26,7 +26,7 @@ export const decideCreateAssessment = (
 ): AssessmentCreated[] => {
   const { body } = command;
   const name = typeof body.name === 'string' ? body.name.trim() : '';
-  if (name.length < 1 || name.length > MAX_ASSESSMENT_NAME) throw validationFailed(`name must be a string of 1 to ${MAX_ASSESSMENT_NAME} characters`);
+  if (name.length < 1 || name.length > MAX_ASSESSMENT_NAME || !isStorableText(name)) throw validationFailed(`name must be a string of 1 to ${MAX_ASSESSMENT_NAME} characters`);
   const slugs = body.tests;
   if (!Array.isArray(slugs) || slugs.length < 1 || slugs.length > MAX_TESTS_PER_ASSESSMENT || !slugs.every((slug) => typeof slug === 'string')) {
     throw validationFailed(`tests must be a list of 1 to ${MAX_TESTS_PER_ASSESSMENT} test slugs`);

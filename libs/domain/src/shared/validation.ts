@@ -3,24 +3,30 @@
 export const MAX_NAME_LENGTH = 255;
 export const MAX_EMAIL_LENGTH = 254;
 
+/**
+ * Text the service can keep: no U+0000 and no unpaired surrogate (neither is a character of any
+ * name or address, and PostgreSQL refuses both).
+ */
+export const isStorableText = (value: string): boolean => !value.includes('\u0000') && value.isWellFormed();
+
 /** Trimmed and lower-cased, or null when the value is not a string. */
 export const normalizeEmail = (value: unknown): string | null => (typeof value === 'string' ? value.trim().toLowerCase() : null);
 
 /** One `@`, a non-empty local part, a domain with a dot, at most 254 characters, no white space. */
 export const isValidEmail = (email: string): boolean => {
-  if (email.length === 0 || email.length > MAX_EMAIL_LENGTH) return false;
+  if (email.length === 0 || email.length > MAX_EMAIL_LENGTH || !isStorableText(email)) return false;
   if (/\s/.test(email)) return false;
   const parts = email.split('@');
   if (parts.length !== 2) return false;
   const [local, domain] = parts;
   if (!local || !domain) return false;
   const labels = domain.split('.');
-  return labels.length >= 2 && labels.every((label) => label.length > 0);
+  return labels.length >= 2 && labels.every((label) => label.length > 0) && !/[\u0000-\u001f\u007f]/.test(email);
 };
 
 /** Absent is fine (`""`); present must be a string of at most 255 characters. */
 export const isValidPersonName = (value: unknown): boolean =>
-  value === undefined || (typeof value === 'string' && value.length <= MAX_NAME_LENGTH);
+  value === undefined || (typeof value === 'string' && value.length <= MAX_NAME_LENGTH && isStorableText(value));
 
 export const personNameOrEmpty = (value: unknown): string => (typeof value === 'string' ? value : '');
 

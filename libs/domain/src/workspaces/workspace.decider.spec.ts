@@ -155,7 +155,7 @@ describe('workspace decider', () => {
       const after = existing(given(workspaceDecider, [created, webhookSaved, webhookDisabled, ...events]).state);
       expect(after.webhook).toEqual({
         url: 'https://hooks.example.com/a', events: ['testCompleted'], encryptedSecret: 'sealed-1',
-        previousEncryptedSecret: null, rotatedAt: null, enabled: true, disabledReason: null,
+        previousEncryptedSecret: null, rotatedAt: null, enabled: true, disabledReason: null, configuredAt: '2026-10-20T10:00:00.000Z',
       });
     });
 

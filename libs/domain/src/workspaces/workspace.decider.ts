@@ -3,7 +3,7 @@ import type { CommandMetadata, Decider } from '../shared/decider.js';
 import { DomainError, UnknownCommand, notFound, validationFailed } from '../shared/errors.js';
 import { webhookUrlProblem } from '../shared/network.js';
 import { WEBHOOK_EVENT_NAMES, type Mode, type WebhookEventName } from '../shared/types.js';
-import { isWholeNumber } from '../shared/validation.js';
+import { isStorableText, isWholeNumber } from '../shared/validation.js';
 import { type ActiveWorkspace, type WorkspaceState, evolveWorkspace, initialWorkspaceState } from './workspace.state.js';
 
 export const SANDBOX_LIMIT = 25;
@@ -28,7 +28,7 @@ const requireWorkspace = (state: WorkspaceState): ActiveWorkspace => {
 
 const trimmedName = (value: unknown, max = 200): string => {
   const name = typeof value === 'string' ? value.trim() : '';
-  if (name.length < 1 || name.length > max) throw validationFailed(`name must be a string of 1 to ${max} characters`);
+  if (name.length < 1 || name.length > max || !isStorableText(name)) throw validationFailed(`name must be a string of 1 to ${max} characters`);
   return name;
 };
 

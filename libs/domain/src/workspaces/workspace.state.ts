@@ -9,6 +9,8 @@ export interface WebhookState {
   rotatedAt: string | null;
   enabled: boolean;
   disabledReason: 'gone' | 'failing' | null;
+  /** When the settings were last saved (which also re-enables the address). */
+  configuredAt: string;
 }
 
 export interface CustomTest {
@@ -55,12 +57,12 @@ export const evolveWorkspace = (state: WorkspaceState, event: WorkspaceEvent): W
     case 'ApiKeyRegenerated':
       return { ...state, apiKeys: { ...state.apiKeys, [event.data.apiKeyId]: { mode: event.data.mode, key: event.data.key } } };
     case 'WebhookConfigured': {
-      const { url, events, encryptedSecret } = event.data;
+      const { url, events, encryptedSecret, configuredAt } = event.data;
       const previous = state.webhook;
       return {
         ...state,
         webhook: {
-          url, events, encryptedSecret, enabled: true, disabledReason: null,
+          url, events, encryptedSecret, enabled: true, disabledReason: null, configuredAt,
           previousEncryptedSecret: previous?.previousEncryptedSecret ?? null, rotatedAt: previous?.rotatedAt ?? null,
         },
       };

@@ -1,10 +1,15 @@
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
+import { apiError, errorBody } from '../errors/api-error.js';
+import { ERROR_MESSAGES } from '../errors/error-codes.js';
 import { type LegacyMatcher, sendError } from './error.filter.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** Set on the raw request when it came in under ALT_BASE_PATH, so links can be built on that base. */
 export const ALT_BASE_MARK = Symbol('altBase');
@@ -23,6 +28,28 @@ export const createFastifyAdapter = (altBasePath: string): FastifyAdapter =>
     forceCloseConnections: 'idle',
     routerOptions: { maxParamLength: 1000, caseSensitive: true, ignoreTrailingSlash: false },
     trustProxy: false,
+    // Refusals the router makes before any route runs: a path parameter that is not valid
+    // percent-encoding, or longer than maxParamLength, names no id that exists. They are answered
+    // like an unknown id, in the documented error shape (Fastify answers its own shape otherwise).
+    frameworkErrors: (error: FastifyError, _request: unknown, reply: FastifyReply) => {
+      const unknownId = error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      void reply
+        .status(unknownId ? 404 : 500)
+        .send(unknownId ? errorBody('not_found', ERROR_MESSAGES.not_found) : errorBody('server_error', ERROR_MESSAGES.server_error));
+    },
+    // Requests Node's HTTP parser refuses (bad bytes in a header, a request line or headers over the
+    // limit) never reach a route: they are still answered in the documented error shape.
+    clientErrorHandler: (error: Error & { code?: string }, socket: Socket) => {
+      if (error.code === 'ECONNRESET' || !socket.writable) {
+        socket.destroy();
+        return;
+      }
+      const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+      const body = JSON.stringify(tooLarge
+        ? errorBody('request_too_large', 'The request line or headers are too large.')
+        : errorBody('bad_request', 'The request is not valid HTTP.'));
+      socket.end(`HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    },
     rewriteUrl: (request: IncomingMessage) => {
       const url = request.url ?? '/';
       if (altBasePath && (url === altBasePath || url.startsWith(`${altBasePath}/`) || url.startsWith(`${altBasePath}?`))) {
@@ -40,6 +67,23 @@ export const createFastifyAdapter = (altBasePath: string): FastifyAdapter =>
  */
 export const configureFastify = (instance: FastifyInstance, logger: Logger, isLegacy?: LegacyMatcher): void => {
   instance.removeAllContentTypeParsers();
-  instance.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, (_request, body, done) => done(null, body));
+  // Decoded strictly: bytes that are not UTF-8 are not JSON text and are refused (400 invalid_json),
+  // instead of being replaced with U+FFFD and accepted as if the client had sent those characters.
+  instance.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT_BYTES }, (_request, body, done) => {
+    let text: string;
+    try {
+      text = strictUtf8.decode(body as Buffer);
+    } catch {
+      done(apiError('invalid_json'));
+      return;
+    }
+    done(null, text);
+  });
   instance.setErrorHandler((error, request, reply) => sendError(reply, request, error, logger, isLegacy));
+  // No id contains U+0000 (nor can the stores hold one): such a path parameter names nothing that
+  // exists, and is answered like an unknown id instead of reaching a store that would fail on it.
+  instance.addHook('preValidation', async (request) => {
+    const params = request.params as Record<string, unknown> | null | undefined;
+    if (params && Object.values(params).some((value) => typeof value === 'string' && value.includes('\u0000'))) throw apiError('not_found');
+  });
 };

@@ -99,8 +99,12 @@ export const startMessaging = async (options: StartMessagingOptions): Promise<Me
     const purgeWorker = createPurgeWorker({ connection: connection(), prefix, log, clock, logger });
     workers.push(webhookWorker, emailWorker.worker, purgeWorker);
     closers.push(() => webhookWorker.close(), () => emailWorker.close(), () => purgeWorker.close());
-    await Promise.all(workers.map((worker) => worker.waitUntilReady()));
-    await schedulePurge(queues.maintenance, options.purgeEveryMs ?? 3600_000);
+    // Not awaited: with Redis unreachable the service still starts (degraded: what needs Redis answers
+    // 500 and the health route says so); the workers connect, and the purge is scheduled, once it answers.
+    // Jobs enqueued before then wait in Redis for the workers.
+    void Promise.all(workers.map((worker) => worker.waitUntilReady()))
+      .then(() => schedulePurge(queues.maintenance, options.purgeEveryMs ?? 3600_000))
+      .catch((error: unknown) => logger.error({ err: error }, 'queue workers could not start'));
 
     dispatcher = new Dispatcher({
       eventStore: options.eventStore, checkpoints, deliveries, emailQueue: queues.email, outbox,

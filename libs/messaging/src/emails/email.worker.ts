@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { createTransport, type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import type { Clock } from '../../../platform/src/clock/clock.js';
-import { EMAIL_QUEUE, retryDelayMs, type EmailJob } from '../shared/queues.js';
+import { EMAIL_QUEUE, crashRecoveryOptions, retryDelayMs, type EmailJob } from '../shared/queues.js';
 import { renderInvitationEmail } from './invitation-email.js';
 import type { EmailOutbox, StoredEmail } from './outbox.js';
 
@@ -65,6 +65,8 @@ export const createEmailWorker = (options: EmailWorkerOptions): EmailWorker => {
       connection: options.connection,
       prefix: options.prefix,
       concurrency: options.concurrency ?? 5,
+      // Recording and sending are safe to repeat (outbox keyed by event, SMTP skipped once accepted).
+      ...crashRecoveryOptions,
       settings: { backoffStrategy: (failedAttempts: number) => retryDelayMs(failedAttempts, options.backoffMs) },
     },
   );

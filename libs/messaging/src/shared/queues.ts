@@ -42,3 +42,10 @@ export const retryJobOptions = { attempts: MAX_ATTEMPTS, backoff: { type: 'sched
 
 /** Keep finished jobs a while (visible in the dashboard, and their ids still de-duplicate adds). */
 export const keepJobs = { removeOnComplete: { age: 7 * 24 * 3600, count: 10_000 }, removeOnFail: { age: 30 * 24 * 3600 } } as const;
+
+/**
+ * How fast a job held by a crashed worker is taken up again: the lock lapses after LOCK_DURATION_MS
+ * (renewed every half of it while the job runs, so a 10 s webhook attempt keeps it), and stalled jobs
+ * are looked for every STALLED_INTERVAL_MS. BullMQ's defaults (30 s each) made recovery take a minute.
+ */
+export const crashRecoveryOptions = { lockDuration: 15_000, stalledInterval: 5_000, maxStalledCount: MAX_ATTEMPTS } as const;

@@ -2,7 +2,7 @@ import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Clock } from '../../../platform/src/clock/clock.js';
-import { MAX_ATTEMPTS, WEBHOOK_QUEUE, retryDelayMs, type WebhookJob } from '../shared/queues.js';
+import { MAX_ATTEMPTS, WEBHOOK_QUEUE, crashRecoveryOptions, retryDelayMs, type WebhookJob } from '../shared/queues.js';
 import { ENDPOINT_DISABLED, type AttemptRecord, type DeliveryLog, type StoredDelivery } from './delivery-log.js';
 import { postWebhook } from './post-webhook.js';
 import { signWebhook } from './signing.js';
@@ -114,12 +114,19 @@ export const createWebhookWorker = (options: WebhookWorkerOptions): Worker<Webho
       connection: options.connection,
       prefix: options.prefix,
       concurrency: options.concurrency ?? 10,
+      // An attempt is safe to run again (it re-reads its row and sends the same bytes), so a job caught in a
+      // crash (kill -9 while its POST is in flight) is taken up again after every crash, not failed after the
+      // second one (BullMQ's default of 1 would leave its delivery pending, never sent).
+      ...crashRecoveryOptions,
       settings: { backoffStrategy: (failedAttempts: number) => retryDelayMs(failedAttempts, options.backoffMs) },
     },
   );
   worker.on('failed', (job, error) => {
-    if (!job || error instanceof DeliveryAttemptFailed || job.attemptsMade < (job.opts.attempts ?? MAX_ATTEMPTS)) return;
-    // The queue gave up for a reason of its own (the store was down): the log must not stay pending.
+    if (!job || error instanceof DeliveryAttemptFailed) return;
+    // An UnrecoverableError (e.g. "job stalled more than allowable limit") is final whatever attemptsMade says.
+    const final = error?.name === 'UnrecoverableError' || job.attemptsMade >= (job.opts.attempts ?? MAX_ATTEMPTS);
+    if (!final) return;
+    // The queue gave up for a reason of its own (the store was down, the job stalled too often): the log must not stay pending.
     void options.clock.now()
       .then((at) => options.log.failWithoutAttempt(job.data.deliveryId, at, 'delivery_error'))
       .catch((failure: unknown) => options.logger?.error({ err: failure, jobId: job.id }, 'could not end a delivery'));

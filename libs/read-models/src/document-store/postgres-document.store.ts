@@ -16,6 +16,13 @@ export interface PostgresDocumentStoreOptions {
  * the checkpoint of the batch that last wrote the row) and one checkpoint table. Each method uses one connection at a time, so it also runs on an embedded
  * PGlite reached through a pool of a single connection.
  */
+/**
+ * PostgreSQL text cannot hold U+0000, so no stored document has such a value: a lookup by one
+ * matches nothing (instead of failing in the driver).
+ */
+const unstorable = (value: unknown): boolean => typeof value === 'string' && value.includes('\u0000');
+const matchesNothing = (condition: Condition): boolean => 'value' in condition && unstorable(condition.value);
+
 export const createPostgresDocumentStore = ({ pool, schema }: PostgresDocumentStoreOptions): DocumentStore => {
   const qualify = (table: string): string => `${quoteIdent(schema)}.${quoteIdent(table)}`;
   const table = (collection: string): string => qualify(tableName(collection));
@@ -103,6 +110,7 @@ export const createPostgresDocumentStore = ({ pool, schema }: PostgresDocumentSt
     },
 
     async get<Doc extends object>(collection: string, id: string): Promise<Doc | null> {
+      if (unstorable(id)) return null;
       const { rows } = await pool.query<{ doc: Doc }>(`SELECT doc FROM ${table(collection)} WHERE id = $1`, [id]);
       return rows[0]?.doc ?? null;
     },
@@ -123,12 +131,14 @@ export const createPostgresDocumentStore = ({ pool, schema }: PostgresDocumentSt
     },
 
     async find<Doc extends object>(collection: string, query: DocumentQuery): Promise<Doc[]> {
+      if (query.where.some(matchesNothing)) return [];
       const { text, values } = selectSql(table(collection), query);
       const { rows } = await pool.query<{ doc: Doc }>(text, values);
       return rows.map((row) => row.doc);
     },
 
     async count(collection: string, where: readonly Condition[]): Promise<number> {
+      if (where.some(matchesNothing)) return 0;
       const params = new SqlParameters();
       const { rows } = await pool.query<{ count: number }>(
         `SELECT count(*)::int AS count FROM ${table(collection)}${whereSql(where, params)}`,
