@@ -9,7 +9,7 @@ const url = process.env['MONGODB_URL'];
 if (url === undefined) {
   describe('DocumentStore contract (MongoDB)', () => {
     it('needs MONGODB_URL', () => {
-      console.warn('MongoDB read-store suite skipped: set MONGODB_URL to run it');
+      process.stderr.write('MongoDB read-store suite skipped: set MONGODB_URL to run it\n');
       expect(process.env['MONGODB_URL']).toBeUndefined();
     });
   });
