@@ -33,7 +33,7 @@ export const startHttpApp = async (
   });
   const isLegacy = options.legacy ? isLegacyRequest : undefined;
   const instance = app.getHttpAdapter().getInstance();
-  configureFastify(instance, infra.logger.child({ app: options.name }), isLegacy);
+  configureFastify(instance);
   instance.setGenReqId((raw: IncomingMessage) => {
     const header = raw.headers['x-request-id'];
     return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();

@@ -2,10 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
-import type { Logger } from 'pino';
 import { apiError, errorBody } from '../errors/api-error.js';
 import { ERROR_MESSAGES } from '../errors/error-codes.js';
-import { type LegacyMatcher, sendError } from './error.filter.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -65,7 +63,7 @@ export const createFastifyAdapter = (altBasePath: string): FastifyAdapter =>
  * JSON whatever the Content-Type, and refuses a non-object with its own error); Fastify's own
  * refusals still answer in the documented error shape (unknown routes go through Nest's filter).
  */
-export const configureFastify = (instance: FastifyInstance, logger: Logger, isLegacy?: LegacyMatcher): void => {
+export const configureFastify = (instance: FastifyInstance): void => {
   instance.removeAllContentTypeParsers();
   // Decoded strictly: bytes that are not UTF-8 are not JSON text and are refused (400 invalid_json),
   // instead of being replaced with U+FFFD and accepted as if the client had sent those characters.
@@ -79,7 +77,7 @@ export const configureFastify = (instance: FastifyInstance, logger: Logger, isLe
     }
     done(null, text);
   });
-  instance.setErrorHandler((error, request, reply) => sendError(reply, request, error, logger, isLegacy));
+  // Fastify's own errors (body too large, …) reach Nest's error handler, which hands them to ApiErrorFilter.
   // No id contains U+0000 (nor can the stores hold one): such a path parameter names nothing that
   // exists, and is answered like an unknown id instead of reaching a store that would fail on it.
   instance.addHook('preValidation', async (request) => {
