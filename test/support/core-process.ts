@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { type Server, type Socket, connect, createServer } from 'node:net';
 import { resolve } from 'node:path';
-import { freePort } from './service.js';
+import { freePort, serviceEnvironment } from './service.js';
 
 const ENTRY = resolve('dist/apps/standalone/src/main.js');
 
@@ -24,17 +24,7 @@ export const spawnService = async (env: Record<string, string>): Promise<Spawned
   const internalPort = await freePort();
   const internalToken = `it-${Math.random().toString(36).slice(2)}`;
   const child = spawn(process.execPath, [ENTRY], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      INTERNAL_PORT: String(internalPort),
-      INTERNAL_TOKEN: internalToken,
-      APP_URL: `http://localhost:${internalPort}`,
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      DEMO_WORKSPACE: 'false',
-      ...env,
-    },
+    env: serviceEnvironment({ port, internalPort, internalToken }, env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

@@ -16,6 +16,24 @@ export const freePort = (): Promise<number> =>
     });
   });
 
+/** The environment the e2e suites start the compiled service with (ports, token, quiet logs, fast retries). */
+export const serviceEnvironment = (
+  where: { port: number; internalPort: number; internalToken: string; dataDir?: string },
+  env: Record<string, string>,
+): NodeJS.ProcessEnv => ({
+  ...process.env,
+  PORT: String(where.port),
+  INTERNAL_PORT: String(where.internalPort),
+  ...(where.dataDir ? { DATA_DIR: where.dataDir } : {}),
+  INTERNAL_TOKEN: where.internalToken,
+  APP_URL: `http://localhost:${where.internalPort}`,
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'warn',
+  DEMO_WORKSPACE: 'false',
+  WEBHOOK_BACKOFF_MS: '50',
+  ...env,
+});
+
 export interface RunningService {
   baseUrl: string;
   internalUrl: string;
@@ -65,19 +83,7 @@ export const startService = async (env: Record<string, string> = {}, options: { 
   if (!options.dataDir && !env.EVENT_STORE_URL) cpSync(await pgliteTemplate(), join(dataDir, 'pglite'), { recursive: true });
   const internalToken = `it-${Math.random().toString(36).slice(2)}`;
   const child = spawn(process.execPath, [ENTRY], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      INTERNAL_PORT: String(internalPort),
-      DATA_DIR: dataDir,
-      INTERNAL_TOKEN: internalToken,
-      APP_URL: `http://localhost:${internalPort}`,
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      DEMO_WORKSPACE: 'false',
-      WEBHOOK_BACKOFF_MS: '50',
-      ...env,
-    },
+    env: serviceEnvironment({ port, internalPort, internalToken, dataDir }, env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
