@@ -75,6 +75,13 @@ describe('internal application: write routes, audit streams, read-your-writes', 
       expectError(await app.call('GET', '/internal/nothing'), 404, 'not_found');
       expectError(await app.call('POST', '/internal/workspaces/x/y/z', {}), 404, 'not_found');
     });
+
+    it('answers 404 not_found for the reads of an unknown workspace, delivery or stream', async () => {
+      expectError(await app.call('GET', '/internal/workspaces/ws_unknown/billing'), 404, 'not_found');
+      expectError(await app.call('GET', '/internal/workspaces/ws_unknown/webhook-deliveries'), 404, 'not_found');
+      expectError(await app.call('POST', '/internal/webhook-deliveries/whd_unknown/resend'), 404, 'not_found');
+      expectError(await app.call('GET', '/internal/streams/workspace-ws_unknown'), 404, 'not_found');
+    });
   });
 
   describe('workspaces and keys', () => {

@@ -1,6 +1,7 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { apiError } from '../../../../libs/http/src/index.js';
 import type { Messaging } from '../../../../libs/messaging/src/index.js';
+import { getWorkspace } from '../../../../libs/read-models/src/index.js';
 import { INFRASTRUCTURE, type Infrastructure } from '../../../../libs/runtime/src/infrastructure.js';
 import { InternalTokenGuard } from '../auth/internal-token.guard.js';
 
@@ -24,6 +25,7 @@ export class MessagingController {
 
   @Get('workspaces/:workspaceId/webhook-deliveries')
   async deliveries(@Param('workspaceId') workspaceId: string) {
+    if (!(await getWorkspace(this.infra.documents, workspaceId))) throw apiError('not_found');
     const rows = await this.messaging().listDeliveries(workspaceId);
     return {
       data: rows.map((row) => ({
