@@ -17,6 +17,8 @@ let A: { id: string; inviteUrl: string };
 const who: Record<'L1' | 'L2' | 'S1' | 'S2' | 'S3', string> = { L1: '', L2: '', S1: '', S2: '', S3: '' };
 const results: Record<string, string[]> = {};
 let s1Invitation: string;
+/** S1's invitation to a second assessment, never used. */
+let s1PendingElsewhere: { assessmentId: string; invitationUrl: string };
 
 const enc = encodeURIComponent;
 const resultIdsOf = (...people: (keyof typeof who)[]) => people.flatMap((p) => results[who[p]] ?? []);
@@ -41,6 +43,8 @@ beforeAll(async () => {
   who.L1 = await world.candidate(live, A.id, { email: 'l1@example.com', firstName: 'Live', surname: 'One' });
   s1Invitation = (await world.invite(sandbox, A.id, { email: 's1@example.com', firstName: 'Test', surname: 'One' })).invitationUrl;
   who.S1 = expectStatus(await world.internal.register({ invitationUrl: s1Invitation }), 201).body.data.candidateId;
+  const B = await world.assessment(sandbox, 'Second assessment', [FIRST]);
+  s1PendingElsewhere = { assessmentId: B.id, invitationUrl: (await world.invite(sandbox, B.id, { email: 's1@example.com', firstName: 'Test', surname: 'One' })).invitationUrl };
   const l2 = expectStatus(await world.internal.register({ inviteUrl: A.inviteUrl, email: 'l2@example.com', firstName: 'Live', surname: 'Two' }), 201);
   who.L2 = l2.body.data.candidateId;
   who.S2 = await world.candidate(sandbox, A.id, { email: 's2@example.com', firstName: 'Test', surname: 'Two' });
@@ -161,13 +165,20 @@ describe('deleting a test candidate', () => {
     const viaLink = await world.internal.register({ invitationUrl: s1Invitation });
     expect({ status: viaLink.status, code: viaLink.body.error?.code }).toEqual({ status: 404, code: 'not_found' });
     expect((await sandbox.get(`/v1/candidates/${who.S1}`)).status).toBe(404);
+    // Their unused invitation to another assessment went with them: its link leads nowhere, and the
+    // address can be invited there again.
+    const elsewhere = await world.internal.register({ invitationUrl: s1PendingElsewhere.invitationUrl });
+    expect({ status: elsewhere.status, code: elsewhere.body.error?.code }).toEqual({ status: 404, code: 'not_found' });
+    const again = await world.invite(sandbox, s1PendingElsewhere.assessmentId, { email: 's1@example.com', firstName: 'Test', surname: 'One' });
+    expect(again).toMatchObject({ status: 'invited', reason: null });
+    expect(again.invitationUrl).not.toBe(s1PendingElsewhere.invitationUrl);
   });
 
   it('the address can be invited again, as a new person, using a new sandbox place', async () => {
     const entry = await world.invite(sandbox, A.id, { email: 'S1@example.com', firstName: 'Test', surname: 'Again' });
     expect(entry).toMatchObject({ email: 's1@example.com', status: 'invited', reason: null, candidateId: null });
     expect(entry.invitationUrl).not.toBe(s1Invitation);
-    expect((await sandbox.ok('/v1/me')).data.sandbox.remaining).toBe(remainingBefore - 1);
+    expect((await sandbox.ok('/v1/me')).data.sandbox.remaining).toBe(remainingBefore - 2); // one place for the re-invitation on the second assessment, one for this one
     const registered = expectStatus(await world.internal.register({ invitationUrl: entry.invitationUrl }), 201, 'register again');
     const newId: string = registered.body.data.candidateId;
     expect(newId).not.toBe(who.S1);

@@ -42,8 +42,12 @@ export type AssessmentCandidateAdded = Event<'AssessmentCandidateAdded', { asses
 /** A deleted test candidate leaves the assessment; their invitation goes with them. */
 export type AssessmentCandidateRemoved = Event<'AssessmentCandidateRemoved', { assessmentId: string; workspaceId: string; candidateId: string; email: string; mode: Mode; invitationId: string | null; removedAt: string }>;
 
+/** A pending invitation taken back: its person (a test candidate) was deleted before using it. */
+export type InvitationWithdrawn = Event<'InvitationWithdrawn', { assessmentId: string; workspaceId: string; email: string; invitationId: string; withdrawnAt: string }>;
+
 export type AssessmentEvent =
-  | AssessmentCreated | CandidateInvited | AssessmentTestAdded | AssessmentClosed | AssessmentCandidateAdded | AssessmentCandidateRemoved;
+  | AssessmentCreated | CandidateInvited | AssessmentTestAdded | AssessmentClosed | AssessmentCandidateAdded | AssessmentCandidateRemoved
+  | InvitationWithdrawn;
 
 // ---- candidate-{id} --------------------------------------------------------------------------
 export type CandidateCreated = Event<'CandidateCreated', { candidateId: string; workspaceId: string; mode: Mode; email: string; firstName: string; surname: string; createdAt: string }>;

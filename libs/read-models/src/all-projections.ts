@@ -3,6 +3,7 @@ import { assessmentsProjection } from './assessments/assessments.projection.js';
 import { billingProjection } from './billing/billing.projection.js';
 import { candidatesProjection } from './candidates/candidates.projection.js';
 import { completionsProjection } from './completions/completions.projection.js';
+import { invitationsProjection } from './invitations/invitations.projection.js';
 import { resultsProjection } from './results/results.projection.js';
 import type { AnyProjection } from './shared/projection.js';
 import { workspacesProjection } from './workspaces/workspaces.projection.js';
@@ -16,6 +17,7 @@ export const allProjections: readonly AnyProjection[] = [
   resultsProjection,
   completionsProjection,
   billingProjection,
+  invitationsProjection,
 ];
 
 export const allProjectionNames: readonly string[] = allProjections.map(({ name }) => name);

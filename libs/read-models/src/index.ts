@@ -30,3 +30,5 @@ export * from './completions/completions.queries.js';
 export * from './completions/completion.view.js';
 export * from './billing/billing.projection.js';
 export * from './billing/billing.queries.js';
+export * from './invitations/invitations.projection.js';
+export * from './invitations/invitations.queries.js';

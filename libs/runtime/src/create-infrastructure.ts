@@ -12,6 +12,7 @@ import { SecretBox, deriveKey } from '../../platform/src/crypto/secret-box.js';
 import { resolveServiceSecret } from '../../platform/src/crypto/service-secret.js';
 import {
   CheckpointWaiter, ProjectionRunner, allProjectionNames, allProjections, createMongoDocumentStore, createPostgresDocumentStore, getApiKey,
+  listPendingInvitations,
 } from '../../read-models/src/index.js';
 import type { ResultDocument } from '../../read-models/src/results/results.projection.js';
 import type { DocumentStore } from '../../read-models/src/shared/document-store.port.js';
@@ -125,6 +126,8 @@ export const createInfrastructure = async (config: ServiceConfig, logger: Logger
     const lookups: WriteLookups = {
       workspaceOfApiKey: async (apiKeyId) => (await getApiKey(documents, apiKeyId))?.workspaceId ?? null,
       candidateOfResult: async (resultId) => (await documents.get<ResultDocument>('results', resultId))?.candidateId ?? null,
+      pendingInvitations: async (workspaceId, email) =>
+        (await listPendingInvitations(documents, workspaceId, email)).map(({ assessmentId, invitationId }) => ({ assessmentId, invitationId })),
     };
     const writer = new EventWriter(eventStore, clock, readSide, config, logger);
     const infra: Infrastructure = {

@@ -7,6 +7,8 @@ export interface ReadSideWaiter {
 export interface WriteLookups {
   workspaceOfApiKey(apiKeyId: string): Promise<string | null>;
   candidateOfResult(resultId: string): Promise<string | null>;
+  /** Invitations to an address nobody has used yet, by assessment. */
+  pendingInvitations(workspaceId: string, email: string): Promise<{ assessmentId: string; invitationId: string }[]>;
 }
 
 /** Who asked, for the metadata of every event (audit trail). */

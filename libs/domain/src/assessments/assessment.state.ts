@@ -52,6 +52,11 @@ export const evolveAssessment = (state: AssessmentState, event: AssessmentEvent)
       const { [event.data.email]: _invitation, ...invitations } = state.invitations;
       return { ...state, candidates, invitations };
     }
+    case 'InvitationWithdrawn': {
+      if (state.invitations[event.data.email]?.invitationId !== event.data.invitationId) return state;
+      const { [event.data.email]: _withdrawn, ...invitations } = state.invitations;
+      return { ...state, invitations };
+    }
     default:
       return state;
   }

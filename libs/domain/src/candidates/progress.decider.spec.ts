@@ -277,6 +277,35 @@ describe('DeleteCandidate', () => {
     });
   });
 
+  it('withdraws their unused invitations on other assessments, once each', () => {
+    const decision = attempt(() => decideDeleteCandidate(candidateOf(twoAssessments('sandbox')), { [ASSESSMENT_ID]: 'inv-1', 'as-2': null }, NOW, [
+      { assessmentId: 'as-3', invitationId: 'inv-3' },
+      { assessmentId: 'as-2', invitationId: 'inv-2' },
+    ]));
+    expect(decision).toMatchObject({
+      value: {
+        assessmentEvents: {
+          [ASSESSMENT_ID]: [removed(ASSESSMENT_ID, 'inv-1')],
+          'as-2': [removed('as-2', null)],
+          'as-3': [{ type: 'InvitationWithdrawn', data: { assessmentId: 'as-3', workspaceId: WORKSPACE_ID, email: 'ann@example.com', invitationId: 'inv-3', withdrawnAt: NOW } }],
+        },
+      },
+    });
+  });
+
+  it('a withdrawn invitation is gone from the assessment, so the address can be invited again', () => {
+    const invited: AssessmentEvent = {
+      type: 'CandidateInvited',
+      data: {
+        assessmentId: ASSESSMENT_ID, workspaceId: WORKSPACE_ID, assessmentName: 'Backend engineer', deadline: null, invitationId: 'inv-9', invitationToken: 'tok-9',
+        mode: 'sandbox', email: 'ann@example.com', firstName: 'Ann', surname: 'Lee', invitedAt: NOW,
+      },
+    };
+    const withdrawn: AssessmentEvent = { type: 'InvitationWithdrawn', data: { assessmentId: ASSESSMENT_ID, workspaceId: WORKSPACE_ID, email: 'ann@example.com', invitationId: 'inv-9', withdrawnAt: NOW } };
+    expect(assessmentOf([created, invited]).invitations['ann@example.com']).toBeDefined();
+    expect(assessmentOf([created, invited, withdrawn]).invitations['ann@example.com']).toBeUndefined();
+  });
+
   it('refuses a live candidate with 409 not_a_test_candidate', () => {
     expect(attempt(() => decideDeleteCandidate(candidateOf(twoAssessments('live')), {}, NOW))).toEqual(refused('not_a_test_candidate', 409));
   });

@@ -44,6 +44,8 @@ export const decideDeleteCandidate = (
   candidate: ExistingCandidate,
   invitationIds: Record<string, string | null>,
   now: string,
+  /** Invitations to this address the person never used, on assessments they did not register on. */
+  pendingInvitations: readonly { assessmentId: string; invitationId: string }[] = [],
 ): DeletionDecision => {
   // A deleted candidate is gone: deleting again must not remove a later person of the same address from the assessments.
   if (candidate.status !== 'active') throw notFound('candidate');
@@ -57,6 +59,10 @@ export const decideDeleteCandidate = (
       type: 'AssessmentCandidateRemoved',
       data: { assessmentId, workspaceId, candidateId, email, mode, invitationId: invitationIds[assessmentId] ?? null, removedAt: now },
     }];
+  }
+  for (const { assessmentId, invitationId } of pendingInvitations) {
+    if (assessmentEvents[assessmentId]) continue;
+    assessmentEvents[assessmentId] = [{ type: 'InvitationWithdrawn', data: { assessmentId, workspaceId, email, invitationId, withdrawnAt: now } }];
   }
   return {
     candidateEvents: [{ type: 'CandidateDeleted', data: { candidateId, workspaceId, mode, email, assessmentIds, resultIds, deletedAt: now } }],

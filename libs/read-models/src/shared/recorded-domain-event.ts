@@ -12,7 +12,7 @@ const DOMAIN_EVENT_TYPES: Record<DomainEventType, true> = {
   WebhookConfigured: true, WebhookSecretRotated: true, WebhookDisabled: true, CustomTestCreated: true,
   SandboxPlacesUsed: true, FreeAllowanceUsed: true, CandidateCharged: true,
   AssessmentCreated: true, CandidateInvited: true, AssessmentTestAdded: true, AssessmentClosed: true,
-  AssessmentCandidateAdded: true, AssessmentCandidateRemoved: true,
+  AssessmentCandidateAdded: true, AssessmentCandidateRemoved: true, InvitationWithdrawn: true,
   CandidateCreated: true, CandidateRegistered: true, AssessmentStarted: true, TestCompleted: true,
   AssessmentCompleted: true, ResultUnlocked: true, CandidateDeleted: true,
   CandidateEmailClaimed: true, CandidateEmailReleased: true,

@@ -19,6 +19,12 @@ export const busyWorkspace = (workspaceId: string, candidates: number): DomainEv
     event('WebhookConfigured', { workspaceId, url: 'https://hooks.example.com/x', events: ['testCompleted', 'resultUnlocked'], encryptedSecret: 'enc1', configuredAt: at(2) }),
     event('CustomTestCreated', { workspaceId, slug: `${workspaceId}-custom`, name: 'Ours', minutes: 15, questionCount: 12, createdAt: at(2) }),
     ...assessments.map((a, i) => assessmentCreated(a, at(3 + i))),
+    // Invitations nobody used: one stays pending on each assessment but the first, where it is withdrawn.
+    ...assessments.map((a, i) => event('CandidateInvited', {
+      assessmentId: a.id, workspaceId, assessmentName: a.name, deadline: null, invitationId: `${a.id}-pending`, invitationToken: `tok-${a.id}-pending`,
+      mode: 'sandbox', email: `pending-${i}@example.com`, firstName: 'Pending', surname: 'Person', invitedAt: at(6),
+    })),
+    event('InvitationWithdrawn', { assessmentId: `${workspaceId}-a1`, workspaceId, email: 'pending-0@example.com', invitationId: `${workspaceId}-a1-pending`, withdrawnAt: at(7) }),
   ];
   for (let i = 0; i < candidates; i += 1) {
     const mode = i % 3 === 0 ? 'sandbox' : 'live';
