@@ -3,7 +3,7 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import { EventWriter } from '../../commands/src/shared/event-writer.js';
 import type { WriteLookups } from '../../commands/src/shared/ports.js';
-import { createEmbeddedEventStore, createEsdbEventStore, createPostgresEventStore } from '../../event-store/src/index.js';
+import { createEmbeddedEventStore, createEsdbEventStore, createPostgresEventStore, startEmbeddedDatabase } from '../../event-store/src/index.js';
 import type { EventStore } from '../../event-store/src/event-store.port.js';
 import { CursorCodec } from '../../http/src/index.js';
 import { SimulatedClock, systemClock } from '../../platform/src/clock/clock.js';
@@ -71,7 +71,6 @@ export const openStores = async (config: ServiceConfig, logger: Logger): Promise
         sqlPool = new pg.Pool({ connectionString: sideUrl, max: 10 });
         stops.push(() => sqlPool.end());
       } else {
-        const { startEmbeddedDatabase } = await import('../../event-store/src/index.js');
         const database = await startEmbeddedDatabase({ dataDir: config.dataDir, logger });
         stops.push(() => database.stop());
         sqlPool = database.pool;
