@@ -17,3 +17,4 @@ export * from './candidates/candidate-progress.js';
 export * from './candidates/unlock-and-delete.js';
 export * from './catalogue/catalogue.types.js';
 export * from './catalogue/catalogue.data.js';
+export * from './shared/links.js';

@@ -2,6 +2,7 @@ import { Controller, HttpCode, Inject, Param, Post, Req, Res, UseGuards } from '
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import { type InvitationResult, InviteCandidates } from '../../../../libs/commands/src/index.js';
+import { invitationUrl } from '../../../../libs/domain/src/index.js';
 import { CONFIG, REDIS } from '../../../../libs/commands/src/shared/tokens.js';
 import { RedisIdempotencyStore, apiError, fingerprint, parseJsonObjectBody, validateIdempotencyKey } from '../../../../libs/http/src/index.js';
 import type { ServiceConfig } from '../../../../libs/platform/src/config/config.js';
@@ -11,7 +12,6 @@ import { DOCUMENTS } from '../../../../libs/runtime/src/infrastructure.js';
 import { ApiKeyGuard, type AuthenticatedRequest } from '../auth/api-key.guard.js';
 import { requestContext } from '../auth/request-context.js';
 
-export const invitationUrl = (appUrl: string, assessmentId: string, token: string): string => `${appUrl}/invitations/${assessmentId}/${token}`;
 
 const toResponse = (result: InvitationResult, appUrl: string) => {
   const data = result.outcomes.map(({ invitationToken, ...entry }) => ({

@@ -2,7 +2,7 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import {
   type CandidateEmailEvent, type CandidateEvent, type CandidateState, type ExpectedRevisionLike, type RegistrationVia, assessmentStream,
   candidateEmailStream, candidateStream, decideRegistration, evolveAssessment, evolveCandidate, evolveCandidateEmail, initialAssessmentState,
-  initialCandidateEmailState, initialCandidateState, isPlainObject, notFound, requireAssessment, resolveRegistrant, validationFailed,
+  initialCandidateEmailState, initialCandidateState, isPlainObject, type LinkKind, notFound, parseLink, requireAssessment, resolveRegistrant, validationFailed,
 } from '../../../domain/src/index.js';
 import { ids } from '../../../platform/src/ids/ids.js';
 import { EventWriter } from '../shared/event-writer.js';
@@ -14,28 +14,23 @@ export class RegisterCandidate extends Command<RegistrationResult> {
   constructor(readonly body: unknown, readonly context: RequestContext) { super(); }
 }
 
-/** `…/invitations/{assessmentId}/{token}` and `…/join/{assessmentId}/{token}`: the links the service hands out. */
-const parseLink = (value: unknown, kind: 'invitations' | 'join'): { assessmentId: string; token: string } => {
-  if (typeof value !== 'string') throw validationFailed(`${kind === 'join' ? 'inviteUrl' : 'invitationUrl'} must be a link the service issued`);
-  let path: string[];
-  try {
-    path = new URL(value).pathname.split('/').filter(Boolean).map(decodeURIComponent);
-  } catch {
-    throw validationFailed('the link is not a URL');
-  }
-  const [assessmentId, token] = path.slice(-2);
-  if (path.length < 3 || path.at(-3) !== kind || !assessmentId || !token) throw notFound(kind === 'join' ? 'invite link' : 'invitation');
-  return { assessmentId, token };
+const readLink = (value: unknown, kind: LinkKind): { assessmentId: string; token: string } => {
+  const name = kind === 'invite' ? 'inviteUrl' : 'invitationUrl';
+  if (typeof value !== 'string') throw validationFailed(`${name} must be a link the service issued`);
+  const link = parseLink(value, kind);
+  if (link === undefined) throw validationFailed(`${name} is not a URL`);
+  if (link === null) throw notFound(kind === 'invite' ? 'invite link' : 'invitation');
+  return link;
 };
 
 const parseVia = (body: unknown): { assessmentId: string; via: RegistrationVia } => {
   if (!isPlainObject(body)) throw validationFailed('body must be a JSON object');
   if (body.invitationUrl !== undefined) {
-    const { assessmentId, token } = parseLink(body.invitationUrl, 'invitations');
+    const { assessmentId, token } = readLink(body.invitationUrl, 'invitation');
     return { assessmentId, via: { kind: 'invitation', token } };
   }
   if (body.inviteUrl === undefined) throw validationFailed('invitationUrl, or inviteUrl with email, is required');
-  const { assessmentId, token } = parseLink(body.inviteUrl, 'join');
+  const { assessmentId, token } = readLink(body.inviteUrl, 'invite');
   return { assessmentId, via: { kind: 'inviteUrl', token, email: body.email, firstName: body.firstName, surname: body.surname } };
 };
 

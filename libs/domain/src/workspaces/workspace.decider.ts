@@ -114,12 +114,14 @@ export const workspaceDecider: Decider<WorkspaceCommand, WorkspaceState, Workspa
   decide: decideWorkspace,
 };
 
-/** Places left in the rolling 30-day sandbox window at `now`. */
-export const sandboxPlacesLeft = (workspace: ActiveWorkspace, now: string): number => {
+/** Places left in the rolling 30-day sandbox window at `now`, from the places used so far. */
+export const placesLeft = (usage: readonly { usedAt: string; count: number }[], now: string): number => {
   const windowStart = Date.parse(now) - SANDBOX_WINDOW_DAYS * DAY_MS;
-  const used = workspace.sandboxUsage.filter((use) => Date.parse(use.usedAt) > windowStart).reduce((sum, use) => sum + use.count, 0);
+  const used = usage.filter((use) => Date.parse(use.usedAt) > windowStart).reduce((sum, use) => sum + use.count, 0);
   return Math.max(0, SANDBOX_LIMIT - used);
 };
+
+export const sandboxPlacesLeft = (workspace: ActiveWorkspace, now: string): number => placesLeft(workspace.sandboxUsage, now);
 
 /**
  * Billing at unlock: a live candidate is counted once, at their first unlock; the first

@@ -1,5 +1,5 @@
 import {
-  candidateStream, evolveCandidate, initialCandidateState,
+  candidateStream, evolveCandidate, initialCandidateState, invitationUrl,
   type CandidateEvent, type CandidateRef, type CandidateState, type WebhookEventName,
 } from '../../../domain/src/index.js';
 import type { EventStore, RecordedEvent } from '../../../event-store/src/event-store.port.js';
@@ -36,8 +36,7 @@ export interface WebhookEnvelope {
   sandbox?: true;
 }
 
-export const invitationUrl = (appUrl: string, assessmentId: string, token: string): string =>
-  `${appUrl.replace(/\/+$/, '')}/invitations/${assessmentId}/${token}`;
+export { invitationUrl };
 
 const dataOf = (event: WebhookSourceEvent, appUrl: string, candidate: CandidateState | null): WebhookData | null => {
   switch (event.type) {

@@ -1,3 +1,4 @@
+import { inviteUrl } from '../../../domain/src/shared/links.js';
 import type { Mode, TestRef } from '../../../domain/src/shared/types.js';
 import type { AssessmentDocument } from './assessments.projection.js';
 
@@ -13,8 +14,7 @@ export interface AssessmentView {
   inviteUrl: string;
 }
 
-export const inviteUrl = (appUrl: string, assessmentId: string, inviteToken: string): string =>
-  `${appUrl}/join/${assessmentId}/${inviteToken}`;
+export { inviteUrl };
 
 /** `candidateCount` is the count of the reading key's mode; open sign-up is always on, so `inviteUrl` is never null. */
 export const toAssessmentView = (doc: AssessmentDocument, mode: Mode, appUrl: string): AssessmentView => ({

@@ -59,7 +59,7 @@ export const allUnlocked = (results: readonly StoredResult[]): boolean =>
 export const unlockResult = (results: readonly StoredResult[], resultId: string, unlockedAt: string): StoredResult[] =>
   results.map((result) => (result.id === resultId && result.unlockedAt === null ? { ...result, unlockedAt } : result));
 
-export const reportUrl = (appUrl: string, candidateId: string): string => `${appUrl}/candidates/${candidateId}/report`;
+export { reportUrl } from '../../../domain/src/shared/links.js';
 
 /** ISO times in one format compare as text; the later of two, for fields that must never move back. */
 export const laterOf = (a: string, b: string): string => (b > a ? b : a);
