@@ -1,4 +1,4 @@
-export { ERROR_MESSAGES, ERROR_STATUS, type ErrorCode } from './errors/error-codes.js';
+export { ERROR_MESSAGES, ERROR_STATUS, isErrorCode, type ErrorCode } from './errors/error-codes.js';
 export {
   ApiError,
   apiError,

@@ -39,7 +39,7 @@ export const decideCreateAssessment = (
   const tests: TestRef[] = [];
   for (const slug of slugs as string[]) {
     const test = lookupTest(slug);
-    if (!test) throw new DomainError('unknown_test', 422, `unknown test slug: ${slug}`);
+    if (!test) throw new DomainError('unknown_test', `unknown test slug: ${slug}`);
     tests.push(test);
   }
   return [{

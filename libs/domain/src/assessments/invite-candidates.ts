@@ -41,13 +41,13 @@ const refuseWholeRequest = (command: InviteCandidatesCommand, assessment: Existi
   const { candidates } = command;
   if (!Array.isArray(candidates) || candidates.length === 0) throw validationFailed('candidates must be a non-empty list');
   if (candidates.length > MAX_CANDIDATES_PER_REQUEST) {
-    throw new DomainError('too_many_candidates', 422, `at most ${MAX_CANDIDATES_PER_REQUEST} candidates per request`);
+    throw new DomainError('too_many_candidates', `at most ${MAX_CANDIDATES_PER_REQUEST} candidates per request`);
   }
   if (!command.workspaceVerified) {
-    throw new DomainError('workspace_unverified', 403, 'invitations are refused until someone in the workspace has confirmed an e-mail address');
+    throw new DomainError('workspace_unverified', 'invitations are refused until someone in the workspace has confirmed an e-mail address');
   }
   if (assessment.status === 'archived' || isPastDeadline(assessment.deadline, command.metadata.now)) {
-    throw new DomainError('assessment_closed', 422, 'the assessment is closed or past its deadline');
+    throw new DomainError('assessment_closed', 'the assessment is closed or past its deadline');
   }
   return candidates;
 };
@@ -107,7 +107,7 @@ export const decideInvitations = (
   }
 
   if (command.mode === 'sandbox' && events.length > command.sandboxPlacesLeft) {
-    throw new DomainError('sandbox_limit', 422, `the workspace may create 25 test candidates in any 30 days; ${command.sandboxPlacesLeft} left`);
+    throw new DomainError('sandbox_limit', `the workspace may create 25 test candidates in any 30 days; ${command.sandboxPlacesLeft} left`);
   }
   return { outcomes, events };
 };

@@ -75,7 +75,7 @@ export const decideCompleteTest = (input: {
   const entry = requireRegistration(candidate, assessment);
   const test = assessment.tests.find((candidateTest) => candidateTest.slug === slug);
   if (!test) throw invalidState('the test is not part of this assessment');
-  if (entry.results[slug]) throw new DomainError('already_completed', 409, 'the test was already finished');
+  if (entry.results[slug]) throw new DomainError('already_completed', 'the test was already finished');
   const notStarted = progressOf(entry) === 'not_started';
   if (notStarted && isPastDeadline(assessment.deadline, now)) throw invalidState('the assessment is past its deadline');
 

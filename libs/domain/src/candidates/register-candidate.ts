@@ -47,8 +47,8 @@ export interface RegistrationDecision {
 
 const modeConflict = (registrantMode: Mode): DomainError =>
   registrantMode === 'live'
-    ? new DomainError('sandbox_candidate', 409, 'the address is a test candidate of the workspace')
-    : new DomainError('live_candidate', 409, 'the address is a live candidate of the workspace');
+    ? new DomainError('sandbox_candidate', 'the address is a test candidate of the workspace')
+    : new DomainError('live_candidate', 'the address is a live candidate of the workspace');
 
 /**
  * Registration spans three boundaries, appended atomically: the address claim (one person per

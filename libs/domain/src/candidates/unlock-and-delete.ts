@@ -49,7 +49,7 @@ export const decideDeleteCandidate = (
 ): DeletionDecision => {
   // A deleted candidate is gone: deleting again must not remove a later person of the same address from the assessments.
   if (candidate.status !== 'active') throw notFound('candidate');
-  if (candidate.mode !== 'sandbox') throw new DomainError('not_a_test_candidate', 409, 'only test candidates can be deleted');
+  if (candidate.mode !== 'sandbox') throw new DomainError('not_a_test_candidate', 'only test candidates can be deleted');
   const assessmentIds = Object.keys(candidate.assessments);
   const resultIds = Object.values(candidate.assessments).flatMap((entry) => Object.values(entry.results).map((result) => result.resultId));
   const { id: candidateId, workspaceId, mode, email } = candidate;

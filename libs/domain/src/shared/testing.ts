@@ -4,6 +4,7 @@ import type {
 } from '../events.js';
 import { CATALOGUE } from '../catalogue/catalogue.data.js';
 import { type Decider, fold } from './decider.js';
+import { ERROR_STATUS } from '../../../http/src/errors/error-codes.js';
 import { DomainError } from './errors.js';
 import type { Mode, ResultScores, TestRef } from './types.js';
 
@@ -24,7 +25,8 @@ export const attempt = <T>(call: () => T): Decision<T> => {
   try {
     return { value: call() };
   } catch (error) {
-    if (error instanceof DomainError) return { error: { code: error.code, status: error.status } };
+    // The status the API answers with, from libs/http's one table: the decider itself knows only the code.
+    if (error instanceof DomainError) return { error: { code: error.code, status: ERROR_STATUS[error.code] } };
     throw error;
   }
 };

@@ -44,7 +44,7 @@ export const decideWorkspace = (command: WorkspaceCommand, state: WorkspaceState
   const now = command.metadata.now;
   switch (command.type) {
     case 'CreateWorkspace': {
-      if (state.status !== 'none') throw new DomainError('conflict', 409, 'workspace exists');
+      if (state.status !== 'none') throw new DomainError('conflict', 'workspace exists');
       const freeAllowance = command.freeAllowance ?? 0;
       if (!isWholeNumber(freeAllowance, 0, 1_000_000)) throw validationFailed('freeAllowance must be a whole number from 0');
       return [{ type: 'WorkspaceCreated', data: { workspaceId: command.workspaceId, name: trimmedName(command.name), freeAllowance, createdAt: now } }];

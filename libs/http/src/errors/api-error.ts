@@ -1,4 +1,4 @@
-import { ERROR_MESSAGES, ERROR_STATUS, type ErrorCode } from './error-codes.js';
+import { ERROR_MESSAGES, ERROR_STATUS, type ErrorCode, isErrorCode } from './error-codes.js';
 
 /** An HTTP refusal the API layer answers as is: status, stable code, message and extra headers. */
 export class ApiError extends Error {
@@ -41,22 +41,23 @@ export interface ErrorResponse {
 }
 
 /**
- * Maps anything thrown to the response to send. Besides ApiError it accepts any error carrying a
- * numeric `status` and a string `code` (the domain's refusals) without importing the domain, so
- * this library stays independent of it. Anything else is a 500 whose details are not leaked.
+ * Maps anything thrown to the response to send. Besides ApiError it accepts any error whose `code`
+ * is in the table (the domain's refusals carry only a code; their status is decided here), without
+ * importing the domain at run time. Anything else is a 500 whose details are not leaked.
  */
 export const toErrorResponse = (error: unknown): ErrorResponse => {
   if (error instanceof ApiError) {
     return { status: error.status, body: errorBody(error.code, error.message), headers: { ...error.headers } };
   }
   if (isCodedError(error)) {
-    return { status: error.status, body: errorBody(error.code, error.message), headers: {} };
+    return { status: ERROR_STATUS[error.code], body: errorBody(error.code, error.message), headers: {} };
   }
   return { status: 500, body: errorBody('server_error', ERROR_MESSAGES.server_error), headers: {} };
 };
 
-const isCodedError = (error: unknown): error is Error & { status: number; code: string } => {
+// Driver errors carry codes too (`ECONNREFUSED`, `23505`): only the codes of the table are refusals.
+const isCodedError = (error: unknown): error is Error & { code: ErrorCode } => {
   if (!(error instanceof Error)) return false;
-  const { status, code } = error as Error & { status?: unknown; code?: unknown };
-  return typeof code === 'string' && typeof status === 'number' && Number.isInteger(status) && status >= 400 && status < 600;
+  const { code } = error as Error & { code?: unknown };
+  return typeof code === 'string' && isErrorCode(code);
 };

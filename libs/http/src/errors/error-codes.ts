@@ -1,6 +1,9 @@
+import type { DomainErrorCode } from '../../../domain/src/shared/errors.js';
+
 /**
- * The stable error codes of the API document (section 7) with the status each one is answered
- * with. Messages are for people and may change; clients key on the code.
+ * The one table of error codes and the HTTP status each is answered with: the API document's
+ * (section 7), the internal application's, the domain's refusals and the server's own refusals
+ * of malformed requests. Messages are for people and may change; clients key on the code.
  */
 export const ERROR_STATUS = {
   invalid_parameter: 400,
@@ -20,9 +23,22 @@ export const ERROR_STATUS = {
   sandbox_limit: 422,
   rate_limited: 429,
   server_error: 500,
-} as const;
+  // The internal application's refusals (internal-app.md).
+  invalid_state: 409,
+  already_completed: 409,
+  not_a_test_candidate: 409,
+  live_candidate: 409,
+  sandbox_candidate: 409,
+  conflict: 409,
+  // Refusals made before any route runs (body or headers too large, bytes that are not HTTP).
+  bad_request: 400,
+  payload_too_large: 413,
+  request_too_large: 431,
+} as const satisfies Record<DomainErrorCode, number> & Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export const isErrorCode = (code: string): code is ErrorCode => Object.hasOwn(ERROR_STATUS, code);
 
 export const ERROR_MESSAGES: Readonly<Record<ErrorCode, string>> = {
   invalid_parameter: 'A query parameter is not valid.',
@@ -43,4 +59,13 @@ export const ERROR_MESSAGES: Readonly<Record<ErrorCode, string>> = {
   sandbox_limit: 'The sandbox allowance of test candidates for the last 30 days is used up.',
   rate_limited: 'Too many requests with this API key; retry after Retry-After seconds.',
   server_error: 'Something went wrong on our side.',
+  invalid_state: 'The request is not allowed in the current state.',
+  already_completed: 'The test was already finished.',
+  not_a_test_candidate: 'Only test candidates can be deleted.',
+  live_candidate: 'The address is a live candidate of the workspace.',
+  sandbox_candidate: 'The address is a test candidate of the workspace.',
+  conflict: 'The resource already exists.',
+  bad_request: 'The request is not valid HTTP.',
+  payload_too_large: 'The request body is too large.',
+  request_too_large: 'The request line or headers are too large.',
 };
