@@ -1,12 +1,14 @@
 import { Module } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { REDIS } from '../../../libs/commands/src/shared/tokens.js';
-import { RedisRateLimiter } from '../../../libs/http/src/index.js';
+import { RedisIdempotencyStore, RedisRateLimiter } from '../../../libs/http/src/index.js';
 import { AssessmentsController } from './assessments/assessments.controller.js';
 import { ApiKeyGuard } from './auth/api-key.guard.js';
+import { RateLimitGuard } from './auth/rate-limit.guard.js';
 import { CandidatesController } from './candidates/candidates.controller.js';
 import { CompletionsController } from './completions/completions.controller.js';
 import { InvitationsController } from './invitations/invitations.controller.js';
+import { InvitationIdempotency } from './invitations/invitation-idempotency.interceptor.js';
 import { LegacyCandidatesController } from './legacy/legacy-candidates.controller.js';
 import { MeController } from './me/me.controller.js';
 import { ResultsController } from './results/results.controller.js';
@@ -20,7 +22,10 @@ import { TestsController } from './tests/tests.controller.js';
   ],
   providers: [
     ApiKeyGuard,
+    RateLimitGuard,
+    InvitationIdempotency,
     { provide: RedisRateLimiter, useFactory: (redis: Redis) => new RedisRateLimiter(redis, { prefix: 'ratelimit:' }), inject: [REDIS] },
+    { provide: RedisIdempotencyStore, useFactory: (redis: Redis) => new RedisIdempotencyStore(redis, { prefix: 'idem:' }), inject: [REDIS] },
   ],
 })
 export class ApiModule {}

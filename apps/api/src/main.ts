@@ -2,11 +2,10 @@ import 'reflect-metadata';
 import { loadConfig } from '../../../libs/platform/src/config/config.js';
 import { createLogger } from '../../../libs/platform/src/logging/logger.js';
 import { createInfrastructure } from '../../../libs/runtime/src/create-infrastructure.js';
-import { startHttpApp } from '../../../libs/runtime/src/http-apps.js';
 import { PolledPosition } from '../../../libs/runtime/src/read-side.js';
 import { DispatchCheckpoints, DISPATCHER_NAME } from '../../../libs/messaging/src/index.js';
 import { runMain, stopOnSignals } from '../../../libs/runtime/src/process-main.js';
-import { ApiModule } from './api.module.js';
+import { startPublicApi } from './public-api.js';
 
 /** The public API alone (start as many as needed): projections and workers run in `apps/worker`. */
 runMain(async () => {
@@ -15,7 +14,7 @@ runMain(async () => {
   const infra = await createInfrastructure(config, logger, { runProjections: false });
   const dispatched = new DispatchCheckpoints(infra.sidePool, 'messaging');
   infra.readSide.add(new PolledPosition(() => dispatched.read(DISPATCHER_NAME).catch(() => null)));
-  const app = await startHttpApp(infra, ApiModule, { port: config.port, altBasePath: config.altBasePath, legacy: true, name: 'api' });
+  const app = await startPublicApi(infra);
   logger.info({ port: config.port }, 'public API listening');
   stopOnSignals(logger, infra, [app]);
 });

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { mountQueueDashboard } from '../../simulator/src/dashboard/queue-dashboard.js';
-import { ApiModule } from '../../api/src/api.module.js';
+import { startPublicApi } from '../../api/src/public-api.js';
 import { SimulatorModule } from '../../simulator/src/simulator.module.js';
 import { loadConfig } from '../../../libs/platform/src/config/config.js';
 import { createLogger } from '../../../libs/platform/src/logging/logger.js';
@@ -17,7 +17,7 @@ runMain(async () => {
   const logger = createLogger(config.logLevel, 'standalone');
   const infra = await createInfrastructure(config, logger, { runProjections: true });
   await startMessagingFor(infra, { runWorkers: true });
-  const api = await startHttpApp(infra, ApiModule, { port: config.port, altBasePath: config.altBasePath, legacy: true, name: 'api' });
+  const api = await startPublicApi(infra);
   const internal = await startHttpApp(infra, SimulatorModule, { port: config.internalPort, altBasePath: '', legacy: false, name: 'internal',
     configure: (instance) => (infra.messaging ? mountQueueDashboard(instance, infra.messaging, config.internalToken) : Promise.resolve()),
   });

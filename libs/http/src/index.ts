@@ -39,8 +39,8 @@ export {
 } from './cursors/cursor-codec.js';
 export { readCursorParam } from './cursors/cursor-param.js';
 
-export { parseLimit, type LimitOptions } from './query/limit.js';
-export { formatTime, parseTime } from './query/time.js';
+export { parseLimit, wholeNumberWithin, type LimitOptions } from './query/limit.js';
+export { formatTime, parseIsoTime, parseTime } from './query/time.js';
 export { parseEnum, parseOptionalString } from './query/params.js';
 
 export { MAX_JSON_DEPTH, exceedsDepth, parseJsonObjectBody } from './json/json-body.js';
@@ -48,3 +48,10 @@ export { canonicalJson } from './json/canonical-json.js';
 
 export { ApiErrorFilter, errorResponseFor, sendError, type LegacyMatcher } from './nest/error.filter.js';
 export { ALT_BASE_MARK, BODY_LIMIT_BYTES, cameThroughAltBase, configureFastify, createFastifyAdapter } from './nest/fastify-setup.js';
+
+export { EdgeValidationPipe } from './validation/edge-validation.pipe.js';
+export { JsonBody, OptionalJsonBody, RequiredJsonBody } from './validation/json-body.interceptor.js';
+export { CursorParam, OneOfParam, TextParam, TimeParam, WholeNumberParam } from './validation/query-params.js';
+export { IdempotencyInterceptor, type IdempotencyOwner } from './idempotency/idempotency.interceptor.js';
+export { fixOpenApi30Schemas, toJsonSchema2020 } from './openapi/openapi-31.js';
+export { mountPublicDocs } from './openapi/docs-routes.js';

@@ -4,7 +4,7 @@ import { type DynamicModule, Module, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiErrorFilter, configureFastify, createFastifyAdapter } from '../../http/src/index.js';
+import { ApiErrorFilter, EdgeValidationPipe, configureFastify, createFastifyAdapter } from '../../http/src/index.js';
 import { CoreModule } from './core.module.js';
 import type { Infrastructure } from './infrastructure.js';
 
@@ -13,7 +13,7 @@ const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 /** The original endpoint (and its twin under ALT_BASE_PATH) answers errors in its own shape. */
 export const isLegacyRequest = (request: FastifyRequest): boolean => (request.url.split('?')[0] ?? '') === '/candidates';
 
-const rootModule = (infra: Infrastructure, feature: Type<unknown>): DynamicModule => {
+export const rootModule = (infra: Infrastructure, feature: Type<unknown>): DynamicModule => {
   @Module({})
   class Root {}
   return { module: Root, imports: [CoreModule.forRoot(infra), feature] };
@@ -23,7 +23,10 @@ const rootModule = (infra: Infrastructure, feature: Type<unknown>): DynamicModul
 export const startHttpApp = async (
   infra: Infrastructure,
   feature: Type<unknown>,
-  options: { port: number; altBasePath: string; legacy: boolean; name: string; configure?: (instance: FastifyInstance) => Promise<void> },
+  options: {
+    port: number; altBasePath: string; legacy: boolean; name: string;
+    configure?: (instance: FastifyInstance, app: NestFastifyApplication) => Promise<void> | void;
+  },
 ): Promise<NestFastifyApplication> => {
   const adapter = createFastifyAdapter(options.altBasePath);
   const app = await NestFactory.create<NestFastifyApplication>(rootModule(infra, feature), adapter, {
@@ -42,7 +45,8 @@ export const startHttpApp = async (
     void reply.header('X-Request-Id', request.id);
   });
   app.useGlobalFilters(new ApiErrorFilter(infra.logger.child({ app: options.name }), isLegacy));
-  await options.configure?.(instance);
+  app.useGlobalPipes(new EdgeValidationPipe());
+  await options.configure?.(instance, app);
   await app.listen(options.port, infra.config.host);
   return app;
 };

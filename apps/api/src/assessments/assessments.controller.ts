@@ -1,19 +1,21 @@
-import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { CreateAssessment } from '../../../../libs/commands/src/index.js';
 import { CONFIG } from '../../../../libs/commands/src/shared/tokens.js';
-import { type CursorCodec, apiError, parseEnum, parseJsonObjectBody, parseLimit, readCursorParam } from '../../../../libs/http/src/index.js';
+import { type CursorCodec, JsonBody, apiError, readCursorParam } from '../../../../libs/http/src/index.js';
 import type { ServiceConfig } from '../../../../libs/platform/src/config/config.js';
 import { getAssessment, listAssessments, toAssessmentView } from '../../../../libs/read-models/src/index.js';
 import type { DocumentStore } from '../../../../libs/read-models/src/shared/document-store.port.js';
 import { CURSORS, DOCUMENTS } from '../../../../libs/runtime/src/infrastructure.js';
-import { ApiKeyGuard, type AuthenticatedRequest } from '../auth/api-key.guard.js';
+import type { AuthenticatedRequest } from '../auth/api-key.guard.js';
 import { requestContext } from '../auth/request-context.js';
-
-const STATUSES = ['active', 'archived'] as const;
+import { EXAMPLES } from '../openapi/examples.js';
+import { Answers, Authenticated, Operation, Refuses } from '../openapi/operation.decorators.js';
+import { list as listOf, single } from '../openapi/response-schemas.js';
+import { CreateAssessmentBody, ListAssessmentsQuery } from './assessments.dto.js';
 
 @Controller('v1/assessments')
-@UseGuards(ApiKeyGuard)
+@Authenticated('Assessments')
 export class AssessmentsController {
   constructor(
     private readonly commands: CommandBus,
@@ -24,8 +26,11 @@ export class AssessmentsController {
 
   @Post()
   @HttpCode(201)
-  async create(@Req() request: AuthenticatedRequest) {
-    const body = parseJsonObjectBody(request.body as string | undefined);
+  @JsonBody()
+  @Operation('createAssessment', 'Create an assessment', 'From one to ten catalogue tests; candidates sit them in the given order.')
+  @Answers(201, 'The new assessment, with its id and inviteUrl', single('Assessment'), EXAMPLES.assessment)
+  @Refuses({ 400: ['invalid_json'], 422: ['validation_failed', 'unknown_test'] })
+  async create(@Req() request: AuthenticatedRequest, @Body() body: CreateAssessmentBody) {
     const { workspaceId, mode, apiKeyId } = request.apiKey;
     const { assessmentId } = await this.commands.execute(new CreateAssessment(workspaceId, body, requestContext(request, apiKeyId)));
     const doc = await getAssessment(this.documents, workspaceId, assessmentId);
@@ -34,9 +39,11 @@ export class AssessmentsController {
   }
 
   @Get()
-  async list(@Req() request: AuthenticatedRequest, @Query() query: Record<string, unknown>) {
-    const limit = parseLimit(query.limit);
-    const status = parseEnum(query.status, 'status', STATUSES);
+  @Operation('listAssessments', 'List assessments', 'Newest first.')
+  @Answers(200, 'One page of assessments', listOf('Assessment', 'PageMeta'), EXAMPLES.assessments)
+  @Refuses({ 400: ['invalid_parameter', 'invalid_cursor'] })
+  async list(@Req() request: AuthenticatedRequest, @Query() query: ListAssessmentsQuery) {
+    const { limit, status } = query;
     const filters = { status: status ?? null };
     const cursor = readCursorParam(this.cursors, 'assessments', query.cursor, filters);
     const after = cursor ? [String(cursor.t), String(cursor.id)] : undefined;
@@ -47,6 +54,9 @@ export class AssessmentsController {
   }
 
   @Get(':assessmentId')
+  @Operation('getAssessment', 'Get an assessment')
+  @Answers(200, 'The assessment', single('Assessment'), EXAMPLES.assessment)
+  @Refuses({ 404: ['not_found'] })
   async get(@Req() request: AuthenticatedRequest, @Param('assessmentId') assessmentId: string) {
     const doc = await getAssessment(this.documents, request.apiKey.workspaceId, assessmentId);
     if (!doc) throw apiError('not_found');

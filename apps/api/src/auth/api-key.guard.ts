@@ -1,7 +1,7 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { type Mode } from '../../../../libs/domain/src/index.js';
-import { RedisRateLimiter, apiError, hashSecret, parseAuthorization, rateLimitHeaders, secretMatches } from '../../../../libs/http/src/index.js';
+import { apiError, hashSecret, parseAuthorization, secretMatches } from '../../../../libs/http/src/index.js';
 import { findApiKeyByKey } from '../../../../libs/read-models/src/index.js';
 import type { DocumentStore } from '../../../../libs/read-models/src/shared/document-store.port.js';
 import { DOCUMENTS } from '../../../../libs/runtime/src/infrastructure.js';
@@ -17,26 +17,19 @@ export type AuthenticatedRequest = FastifyRequest & { apiKey: AuthenticatedKey }
 // Compared against when the key is unknown, so an unknown key costs the same as a wrong secret.
 const DECOY_HASH = hashSecret('decoy-secret-for-unknown-keys');
 
-/**
- * Authenticates (both header forms), then counts the request against the key's rate limit:
- * requests that fail authentication use no place; every authenticated answer carries the headers.
- */
+/** Authenticates (both header forms); the rate limit is RateLimitGuard's, which runs next. */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
-  constructor(@Inject(DOCUMENTS) private readonly documents: DocumentStore, private readonly limiter: RedisRateLimiter) {}
+  constructor(@Inject(DOCUMENTS) private readonly documents: DocumentStore) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const reply = context.switchToHttp().getResponse<FastifyReply>();
     const header = request.headers.authorization;
     const credential = parseAuthorization(typeof header === 'string' ? header : undefined);
     if (!credential) throw apiError('unauthorized');
     const key = await findApiKeyByKey(this.documents, credential.key);
     const matches = secretMatches(credential.secret, key?.secretHash ?? DECOY_HASH);
     if (!key || !matches) throw apiError('unauthorized');
-    const decision = await this.limiter.consume(key.id);
-    void reply.headers(rateLimitHeaders(decision));
-    if (!decision.allowed) throw apiError('rate_limited', undefined, rateLimitHeaders(decision));
     request.apiKey = { apiKeyId: key.id, workspaceId: key.workspaceId, mode: key.mode };
     return true;
   }

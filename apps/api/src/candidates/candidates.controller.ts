@@ -1,14 +1,18 @@
-import { Controller, Get, Inject, Param, Query, Req, UseGuards } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Query, Req } from '@nestjs/common';
 import { CONFIG } from '../../../../libs/commands/src/shared/tokens.js';
-import { type CursorCodec, apiError, formatTime, parseLimit, parseOptionalString, parseTime, readCursorParam } from '../../../../libs/http/src/index.js';
+import { type CursorCodec, apiError, readCursorParam } from '../../../../libs/http/src/index.js';
 import type { ServiceConfig } from '../../../../libs/platform/src/config/config.js';
 import { getAssessment, getCandidate, listCandidates, toCandidateView } from '../../../../libs/read-models/src/index.js';
 import type { DocumentStore } from '../../../../libs/read-models/src/shared/document-store.port.js';
 import { CURSORS, DOCUMENTS } from '../../../../libs/runtime/src/infrastructure.js';
-import { ApiKeyGuard, type AuthenticatedRequest } from '../auth/api-key.guard.js';
+import type { AuthenticatedRequest } from '../auth/api-key.guard.js';
+import { EXAMPLES } from '../openapi/examples.js';
+import { Answers, Authenticated, Operation, Refuses } from '../openapi/operation.decorators.js';
+import { list as listOf, single } from '../openapi/response-schemas.js';
+import { ListCandidatesQuery } from './candidates.dto.js';
 
 @Controller('v1/candidates')
-@UseGuards(ApiKeyGuard)
+@Authenticated('Candidates')
 export class CandidatesController {
   constructor(
     @Inject(DOCUMENTS) private readonly documents: DocumentStore,
@@ -17,13 +21,13 @@ export class CandidatesController {
   ) {}
 
   @Get()
-  async list(@Req() request: AuthenticatedRequest, @Query() query: Record<string, unknown>) {
+  @Operation('listCandidates', 'List candidates', 'Newest first; each row has the shape of a single candidate. Only candidates of the mode of the key.')
+  @Answers(200, 'One page of candidates', listOf('Candidate', 'PageMeta'), EXAMPLES.candidates)
+  @Refuses({ 400: ['invalid_parameter', 'invalid_cursor'], 404: ['not_found'] })
+  async list(@Req() request: AuthenticatedRequest, @Query() query: ListCandidatesQuery) {
     const { workspaceId, mode } = request.apiKey;
-    const limit = parseLimit(query.limit);
-    const assessmentId = parseOptionalString(query.assessment, 'assessment');
-    const email = parseOptionalString(query.email, 'email')?.trim().toLowerCase();
-    const updatedSinceDate = parseTime(query.updated_since, 'updated_since');
-    const updatedSince = updatedSinceDate ? formatTime(updatedSinceDate) : undefined;
+    const { limit, assessment: assessmentId, updated_since: updatedSince } = query;
+    const email = query.email?.trim().toLowerCase();
     const filters = { assessmentId: assessmentId ?? null, email: email ?? null, updatedSince: updatedSince ?? null, mode };
     const cursor = readCursorParam(this.cursors, 'candidates', query.cursor, filters);
     if (assessmentId !== undefined && !(await getAssessment(this.documents, workspaceId, assessmentId))) throw apiError('not_found');
@@ -35,6 +39,9 @@ export class CandidatesController {
   }
 
   @Get(':candidateId')
+  @Operation('getCandidate', 'Get a candidate', "Only the workspace's own assessments and results.")
+  @Answers(200, 'The candidate', single('Candidate'), EXAMPLES.candidate)
+  @Refuses({ 404: ['not_found'] })
   async get(@Req() request: AuthenticatedRequest, @Param('candidateId') candidateId: string) {
     const doc = await getCandidate(this.documents, request.apiKey.workspaceId, request.apiKey.mode, candidateId);
     if (!doc) throw apiError('not_found');

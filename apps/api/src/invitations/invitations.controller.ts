@@ -1,17 +1,18 @@
-import { Controller, HttpCode, Inject, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Param, Post, Req, UseInterceptors } from '@nestjs/common';
+import { ApiHeader } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
-import type { FastifyReply } from 'fastify';
 import { type InvitationResult, InviteCandidates } from '../../../../libs/commands/src/index.js';
 import { invitationUrl } from '../../../../libs/domain/src/index.js';
-import { CONFIG, REDIS } from '../../../../libs/commands/src/shared/tokens.js';
-import { RedisIdempotencyStore, apiError, fingerprint, parseJsonObjectBody, validateIdempotencyKey } from '../../../../libs/http/src/index.js';
+import { CONFIG } from '../../../../libs/commands/src/shared/tokens.js';
+import { RequiredJsonBody } from '../../../../libs/http/src/index.js';
 import type { ServiceConfig } from '../../../../libs/platform/src/config/config.js';
-import { getAssessment } from '../../../../libs/read-models/src/index.js';
-import type { DocumentStore } from '../../../../libs/read-models/src/shared/document-store.port.js';
-import { DOCUMENTS } from '../../../../libs/runtime/src/infrastructure.js';
-import { ApiKeyGuard, type AuthenticatedRequest } from '../auth/api-key.guard.js';
+import type { AuthenticatedRequest } from '../auth/api-key.guard.js';
 import { requestContext } from '../auth/request-context.js';
-
+import { EXAMPLES } from '../openapi/examples.js';
+import { Answers, Authenticated, Operation, Refuses } from '../openapi/operation.decorators.js';
+import { list } from '../openapi/response-schemas.js';
+import { InvitationIdempotency } from './invitation-idempotency.interceptor.js';
+import { InviteCandidatesBody } from './invitations.dto.js';
 
 const toResponse = (result: InvitationResult, appUrl: string) => {
   const data = result.outcomes.map(({ invitationToken, ...entry }) => ({
@@ -22,50 +23,32 @@ const toResponse = (result: InvitationResult, appUrl: string) => {
   return { data, meta: { assessmentId: result.assessmentId, invited: count('invited'), alreadyInvited: count('already_invited'), failed: count('failed') } };
 };
 
+/**
+ * Refusals in the documented order: 400 invalid_json (JsonBody), 400 invalid_idempotency_key,
+ * 404 and 409 (InvitationIdempotency), 422 of the envelope (the DTO), then the decision's own.
+ */
 @Controller('v1/assessments/:assessmentId/invitations')
-@UseGuards(ApiKeyGuard)
+@Authenticated('Invitations')
 export class InvitationsController {
-  private readonly idempotency: RedisIdempotencyStore;
+  constructor(private readonly commands: CommandBus, @Inject(CONFIG) private readonly config: ServiceConfig) {}
 
-  constructor(
-    private readonly commands: CommandBus,
-    @Inject(DOCUMENTS) private readonly documents: DocumentStore,
-    @Inject(CONFIG) private readonly config: ServiceConfig,
-    @Inject(REDIS) redis: ConstructorParameters<typeof RedisIdempotencyStore>[0],
-  ) {
-    this.idempotency = new RedisIdempotencyStore(redis, { prefix: 'idem:' });
-  }
-
-  /** Refusals in the documented order: 400, 404, 409 (idempotency), then the decision's own. */
   @Post()
   @HttpCode(200)
-  async invite(@Req() request: AuthenticatedRequest, @Res({ passthrough: true }) reply: FastifyReply, @Param('assessmentId') assessmentId: string) {
-    const body = parseJsonObjectBody(request.body as string | undefined);
-    const key = validateIdempotencyKey(request.headers['idempotency-key']);
-    if (!key.ok) throw apiError('invalid_idempotency_key');
+  // In this order: 400 invalid_json, then the key, 404 and 409; the fingerprint is over the parsed body.
+  @UseInterceptors(RequiredJsonBody, InvitationIdempotency)
+  @Operation('inviteCandidates', 'Invite candidates', 'One entry per person sent, in the order sent; each is judged on its own, so one bad entry does not stop the others.')
+  @ApiHeader({ name: 'Idempotency-Key', required: false, description: '1 to 255 printable ASCII characters without spaces; makes retries safe for 24 hours', schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]{1,255}$' } })
+  @Answers(200, 'One entry per person, and the counts by status', list('InvitationEntry', 'InvitationMeta'), EXAMPLES.invitations, ['Idempotent-Replayed'])
+  @Refuses({
+    400: ['invalid_json', 'invalid_idempotency_key'],
+    403: ['workspace_unverified'],
+    404: ['not_found'],
+    409: ['idempotency_key_reused', 'idempotency_request_in_progress'],
+    422: ['validation_failed', 'too_many_candidates', 'assessment_closed', 'sandbox_limit'],
+  }, { 409: ['Retry-After'] })
+  async invite(@Req() request: AuthenticatedRequest, @Param('assessmentId') assessmentId: string, @Body() body: InviteCandidatesBody) {
     const { workspaceId, mode, apiKeyId } = request.apiKey;
-    if (!(await getAssessment(this.documents, workspaceId, assessmentId))) throw apiError('not_found');
-
-    const run = async () => toResponse(await this.commands.execute(new InviteCandidates(workspaceId, assessmentId, mode, body.candidates, requestContext(request, apiKeyId))), this.config.appUrl);
-    if (key.key === null) return run();
-
-    const scope = { workspaceId, key: key.key };
-    const idempotent = { mode, fingerprint: fingerprint(request.url.split('?')[0] ?? '', body) };
-    const begun = await this.idempotency.begin(scope, idempotent);
-    if (begun.kind === 'replay') {
-      void reply.header('Idempotent-Replayed', 'true');
-      return begun.response.body;
-    }
-    if (begun.kind === 'reused') throw apiError('idempotency_key_reused');
-    if (begun.kind === 'in_progress') throw apiError('idempotency_request_in_progress', undefined, { 'Retry-After': String(begun.retryAfterSeconds) });
-    try {
-      const response = await run();
-      await this.idempotency.complete(scope, idempotent, { status: 200, body: response });
-      return response;
-    } catch (error) {
-      // A refused request leaves the key unused.
-      await this.idempotency.abandon(scope, idempotent).catch(() => undefined);
-      throw error;
-    }
+    const result = await this.commands.execute(new InviteCandidates(workspaceId, assessmentId, mode, body.candidates, requestContext(request, apiKeyId)));
+    return toResponse(result, this.config.appUrl);
   }
 }

@@ -1,15 +1,45 @@
-import { Controller, Get, Inject, Query, Req, UseGuards } from '@nestjs/common';
+import { Controller, Get, Inject, Query, Req } from '@nestjs/common';
+import { ApiResponse } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
 import type { FastifyRequest } from 'fastify';
 import { CONFIG } from '../../../../libs/commands/src/shared/tokens.js';
-import { ApiError, cameThroughAltBase, parseLimit } from '../../../../libs/http/src/index.js';
+import { OneOfParam, WholeNumberParam, cameThroughAltBase } from '../../../../libs/http/src/index.js';
 import type { ServiceConfig } from '../../../../libs/platform/src/config/config.js';
 import { countCandidates, listCandidatesPage, toCandidateView, type CandidateView } from '../../../../libs/read-models/src/index.js';
 import type { DocumentStore } from '../../../../libs/read-models/src/shared/document-store.port.js';
 import { DOCUMENTS } from '../../../../libs/runtime/src/infrastructure.js';
-import { ApiKeyGuard, type AuthenticatedRequest } from '../auth/api-key.guard.js';
+import type { AuthenticatedRequest } from '../auth/api-key.guard.js';
+import { EXAMPLES } from '../openapi/examples.js';
+import { Authenticated, Operation } from '../openapi/operation.decorators.js';
+
+const SORT_ORDERS = ['asc', 'desc'] as const;
+
+/**
+ * A page number too large to hold exactly is still a whole number past the end: 200 with empty
+ * `results` (product decisions), so it is read as the largest exact page rather than refused.
+ */
+const clampHugePage = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && /^[0-9]+$/.test(value) && Number(value) > Number.MAX_SAFE_INTEGER ? String(Number.MAX_SAFE_INTEGER) : value;
 
 /** The original endpoint answers 400 in its own shape (the error filter turns any error into it on this path). */
-const badRequest = (message: string): ApiError => new ApiError(400, 'invalid_parameter', message);
+export class LegacyCandidatesQuery {
+  // Below the rule: decorators apply bottom-up, so the clamp runs before the whole-number transform.
+  @WholeNumberParam({ min: 1, max: Number.MAX_SAFE_INTEGER, default: 1, description: 'Page number; a page past the end is empty' })
+  @Transform(clampHugePage)
+  page: number = 1;
+
+  @WholeNumberParam({ min: 1, max: 100, default: 50, description: 'Rows per page' })
+  per_page: number = 50;
+
+  @OneOfParam(['created_at'] as const, 'Only `created_at`', 'created_at')
+  sort_by?: 'created_at';
+
+  @OneOfParam(SORT_ORDERS, 'Sort order', 'desc')
+  sort_order: (typeof SORT_ORDERS)[number] = 'desc';
+}
+
+const legacyAnswer = (status: number, description: string) =>
+  ApiResponse({ status, description, content: { 'application/json': { schema: { $ref: '#/components/schemas/LegacyError' } } } });
 
 const legacyCandidate = (view: CandidateView) => ({
   id: view.id,
@@ -37,17 +67,19 @@ const legacyCandidate = (view: CandidateView) => ({
 
 /** Kept unchanged for existing integrations (API 9.4): page numbers, snake_case, `{ status, code }` errors. */
 @Controller('candidates')
-@UseGuards(ApiKeyGuard)
+@Authenticated('Original endpoint')
 export class LegacyCandidatesController {
   constructor(@Inject(DOCUMENTS) private readonly documents: DocumentStore, @Inject(CONFIG) private readonly config: ServiceConfig) {}
 
   @Get()
-  async list(@Req() request: AuthenticatedRequest, @Query() query: Record<string, unknown>) {
-    const page = this.pageNumber(query.page);
-    const perPage = this.whole(query.per_page, 'per_page', 1, 100, 50);
-    if (query.sort_by !== undefined && query.sort_by !== 'created_at') throw badRequest('sort_by must be created_at');
-    if (query.sort_order !== undefined && query.sort_order !== 'asc' && query.sort_order !== 'desc') throw badRequest('sort_order must be asc or desc');
-    const order = query.sort_order === 'asc' ? 'asc' : 'desc';
+  @Operation('listCandidatesOriginal', 'Original candidates endpoint',
+    'Kept unchanged for existing integrations; new integrations use `GET /v1/candidates`. Page numbers, snake_case fields, errors as `{ status, code }`, and any credential problem is 403.',
+    { deprecated: true })
+  @ApiResponse({ status: 200, description: 'One page of candidates', content: { 'application/json': { schema: { $ref: '#/components/schemas/LegacyCandidatePage' }, example: EXAMPLES.legacyCandidates } } })
+  @legacyAnswer(400, 'page, per_page, sort_by or sort_order not valid')
+  @legacyAnswer(403, 'Credential missing, malformed or wrong')
+  async list(@Req() request: AuthenticatedRequest, @Query() query: LegacyCandidatesQuery) {
+    const { page, per_page: perPage, sort_order: order } = query;
     const { workspaceId, mode } = request.apiKey;
     const [count, docs] = await Promise.all([
       countCandidates(this.documents, { workspaceId, mode }),
@@ -60,23 +92,6 @@ export class LegacyCandidatesController {
       previous: page > 1 ? link(Math.min(page - 1, Math.max(1, Math.ceil(count / perPage)))) : null,
       results: docs.map((doc) => legacyCandidate(toCandidateView(doc, this.config.appUrl))),
     };
-  }
-
-  /**
-   * A page number too large to hold exactly is still a whole number past the end: 200 with empty
-   * `results` (product decisions), so it is read as the largest exact page rather than refused.
-   */
-  private pageNumber(value: unknown): number {
-    if (typeof value === 'string' && /^[0-9]+$/.test(value) && Number(value) > Number.MAX_SAFE_INTEGER) return Number.MAX_SAFE_INTEGER;
-    return this.whole(value, 'page', 1, Number.MAX_SAFE_INTEGER, 1);
-  }
-
-  private whole(value: unknown, name: string, min: number, max: number, fallback: number): number {
-    try {
-      return parseLimit(value, { default: fallback, min, max, name });
-    } catch {
-      throw badRequest(`${name} must be a whole number from ${min}${max === Number.MAX_SAFE_INTEGER ? '' : ` to ${max}`}`);
-    }
   }
 
   /** Absolute links on the base the request used (with ALT_BASE_PATH when it came that way). */

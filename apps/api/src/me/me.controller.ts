@@ -1,18 +1,23 @@
-import { Controller, Get, Inject, Req, UseGuards } from '@nestjs/common';
+import { Controller, Get, Inject, Req } from '@nestjs/common';
 import { apiError } from '../../../../libs/http/src/index.js';
 import { getWorkspace, sandboxAllowance } from '../../../../libs/read-models/src/index.js';
 import type { DocumentStore } from '../../../../libs/read-models/src/shared/document-store.port.js';
 import { CLOCK } from '../../../../libs/commands/src/shared/tokens.js';
 import type { Clock } from '../../../../libs/platform/src/clock/clock.js';
 import { DOCUMENTS } from '../../../../libs/runtime/src/infrastructure.js';
-import { ApiKeyGuard, type AuthenticatedRequest } from '../auth/api-key.guard.js';
+import type { AuthenticatedRequest } from '../auth/api-key.guard.js';
+import { Answers, Authenticated, Operation } from '../openapi/operation.decorators.js';
+import { EXAMPLES } from '../openapi/examples.js';
+import { single } from '../openapi/response-schemas.js';
 
 @Controller('v1/me')
-@UseGuards(ApiKeyGuard)
+@Authenticated('Workspace')
 export class MeController {
   constructor(@Inject(DOCUMENTS) private readonly documents: DocumentStore, @Inject(CLOCK) private readonly clock: Clock) {}
 
   @Get()
+  @Operation('getMe', 'Workspace and key mode')
+  @Answers(200, 'The workspace of the key, its mode and the sandbox allowance', single('Workspace'), EXAMPLES.me)
   async me(@Req() request: AuthenticatedRequest) {
     const workspace = await getWorkspace(this.documents, request.apiKey.workspaceId);
     if (!workspace) throw apiError('unauthorized');

@@ -1,21 +1,18 @@
-import { Controller, Get, Inject, Query, Req, UseGuards } from '@nestjs/common';
+import { Controller, Get, Inject, Query, Req } from '@nestjs/common';
 import { CONFIG } from '../../../../libs/commands/src/shared/tokens.js';
-import { type CursorCodec, apiError, formatTime, parseEnum, parseLimit, parseOptionalString, parseTime, readCursorParam } from '../../../../libs/http/src/index.js';
+import { type CursorCodec, apiError, readCursorParam } from '../../../../libs/http/src/index.js';
 import type { ServiceConfig } from '../../../../libs/platform/src/config/config.js';
 import { getAssessment, listResults, toResultListView } from '../../../../libs/read-models/src/index.js';
 import type { DocumentStore } from '../../../../libs/read-models/src/shared/document-store.port.js';
 import { CURSORS, DOCUMENTS } from '../../../../libs/runtime/src/infrastructure.js';
-import { ApiKeyGuard, type AuthenticatedRequest } from '../auth/api-key.guard.js';
-
-const ORDERS = ['asc', 'desc'] as const;
-
-const optionalTime = (value: unknown, name: string): string | undefined => {
-  const date = parseTime(value, name);
-  return date ? formatTime(date) : undefined;
-};
+import type { AuthenticatedRequest } from '../auth/api-key.guard.js';
+import { EXAMPLES } from '../openapi/examples.js';
+import { Answers, Authenticated, Operation, Refuses } from '../openapi/operation.decorators.js';
+import { list } from '../openapi/response-schemas.js';
+import { ListResultsQuery } from './results.dto.js';
 
 @Controller('v1/results')
-@UseGuards(ApiKeyGuard)
+@Authenticated('Results')
 export class ResultsController {
   constructor(
     @Inject(DOCUMENTS) private readonly documents: DocumentStore,
@@ -25,13 +22,12 @@ export class ResultsController {
 
   /** Oldest first by completedAt for syncing forward; `unlocked_since` sorts by unlock time and has no cursor. */
   @Get()
-  async list(@Req() request: AuthenticatedRequest, @Query() query: Record<string, unknown>) {
+  @Operation('listResults', 'List completed tests', 'Oldest first by default, for syncing forward: follow `meta.nextCursor` to the end, then keep the last `completedAt` for the next `since`.')
+  @Answers(200, 'One page of results, each with its candidate, assessment and report link', list('ResultListItem', 'PageMeta'), EXAMPLES.results)
+  @Refuses({ 400: ['invalid_parameter', 'invalid_cursor'], 404: ['not_found'] })
+  async list(@Req() request: AuthenticatedRequest, @Query() query: ListResultsQuery) {
     const { workspaceId, mode } = request.apiKey;
-    const limit = parseLimit(query.limit);
-    const since = optionalTime(query.since, 'since');
-    const unlockedSince = optionalTime(query.unlocked_since, 'unlocked_since');
-    const order = parseEnum(query.order, 'order', ORDERS) ?? 'asc';
-    const assessmentId = parseOptionalString(query.assessment, 'assessment');
+    const { limit, since, unlocked_since: unlockedSince, order, assessment: assessmentId } = query;
     const filters = { since: since ?? null, order, assessmentId: assessmentId ?? null, mode };
     const cursor = unlockedSince === undefined ? readCursorParam(this.cursors, 'results', query.cursor, filters) : null;
     if (assessmentId !== undefined && !(await getAssessment(this.documents, workspaceId, assessmentId))) throw apiError('not_found');

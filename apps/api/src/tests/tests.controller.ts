@@ -1,15 +1,24 @@
-import { Controller, Get, Query, UseGuards } from '@nestjs/common';
-import { CATALOGUE, TEST_TYPES } from '../../../../libs/domain/src/index.js';
-import { parseEnum } from '../../../../libs/http/src/index.js';
-import { ApiKeyGuard } from '../auth/api-key.guard.js';
+import { Controller, Get, Query } from '@nestjs/common';
+import { CATALOGUE, type CatalogueTestType, TEST_TYPES } from '../../../../libs/domain/src/index.js';
+import { OneOfParam } from '../../../../libs/http/src/index.js';
+import { Answers, Authenticated, Operation, Refuses } from '../openapi/operation.decorators.js';
+import { EXAMPLES } from '../openapi/examples.js';
+import { list } from '../openapi/response-schemas.js';
+
+export class ListTestsQuery {
+  @OneOfParam(TEST_TYPES, 'Only tests of this type')
+  type?: CatalogueTestType;
+}
 
 /** The library catalogue ships with the service: the same list for every workspace, no cursor. */
 @Controller('v1/tests')
-@UseGuards(ApiKeyGuard)
+@Authenticated('Tests')
 export class TestsController {
   @Get()
-  list(@Query() query: Record<string, unknown>) {
-    const type = parseEnum(query.type, 'type', TEST_TYPES);
+  @Operation('listTests', 'Test catalogue', 'The same list for every workspace; `meta.total` counts it, there is no cursor.')
+  @Answers(200, 'The catalogue, filtered by type', list('Test', 'CatalogueMeta'), EXAMPLES.tests)
+  @Refuses({ 400: ['invalid_parameter'] })
+  list(@Query() { type }: ListTestsQuery) {
     const data = CATALOGUE.filter((test) => type === undefined || test.type === type);
     return { data, meta: { total: data.length } };
   }

@@ -7,8 +7,15 @@ import { ids } from '../../../platform/src/ids/ids.js';
 import { EventWriter } from '../shared/event-writer.js';
 import type { RequestContext } from '../shared/ports.js';
 
+/** What POST /v1/assessments asks for, as the edge's DTO typed it. */
+export interface AssessmentDraft {
+  name: string;
+  tests: readonly string[];
+  deadline?: string | null;
+}
+
 export class CreateAssessment extends Command<{ assessmentId: string }> {
-  constructor(readonly workspaceId: string, readonly body: Record<string, unknown>, readonly context: RequestContext) { super(); }
+  constructor(readonly workspaceId: string, readonly draft: AssessmentDraft, readonly context: RequestContext) { super(); }
 }
 export class AddTestToAssessment extends Command<{ assessmentId: string }> {
   constructor(readonly assessmentId: string, readonly body: Record<string, unknown>, readonly context: RequestContext) { super(); }
@@ -37,9 +44,12 @@ const runAssessmentCommand = async (writer: EventWriter, assessmentId: string, c
 @CommandHandler(CreateAssessment)
 export class CreateAssessmentHandler implements ICommandHandler<CreateAssessment> {
   constructor(private readonly writer: EventWriter) {}
-  async execute({ workspaceId, body, context }: CreateAssessment): Promise<{ assessmentId: string }> {
+  async execute({ workspaceId, draft, context }: CreateAssessment): Promise<{ assessmentId: string }> {
     const assessmentId = ids.assessment();
-    const command = { type: 'CreateAssessment' as const, assessmentId, workspaceId, inviteToken: ids.token(), body, lookupTest: (slug: string) => catalogue.get(slug) };
+    const command = {
+      type: 'CreateAssessment' as const, assessmentId, workspaceId, inviteToken: ids.token(),
+      name: draft.name, tests: draft.tests, deadline: draft.deadline ?? null, lookupTest: (slug: string) => catalogue.get(slug),
+    };
     await runAssessmentCommand(this.writer, assessmentId, command, context);
     return { assessmentId };
   }

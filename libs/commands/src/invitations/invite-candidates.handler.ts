@@ -18,7 +18,8 @@ export class InviteCandidates extends Command<InvitationResult> {
     readonly workspaceId: string,
     readonly assessmentId: string,
     readonly mode: Mode,
-    readonly candidates: unknown,
+    /** The envelope is checked at the edge (1 to 100 entries); each entry is judged by the decider. */
+    readonly candidates: readonly unknown[],
     readonly context: RequestContext,
   ) { super(); }
 }

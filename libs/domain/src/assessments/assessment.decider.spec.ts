@@ -7,8 +7,10 @@ import { type AssessmentCommand, assessmentDecider } from './assessment.decider.
 const lookupTest = (slug: string): TestRef | undefined => (CATALOGUE.some((test) => test.slug === slug) ? libraryTest(slug) : undefined);
 const SLUGS = CATALOGUE.map((test) => test.slug);
 
+// Bodies the edge would refuse are passed on as they are, to check that the decider keeps its invariants.
 const create = (body: Record<string, unknown>, now = NOW): AssessmentCommand => ({
-  type: 'CreateAssessment', assessmentId: ASSESSMENT_ID, workspaceId: WORKSPACE_ID, inviteToken: 'invite-new', body, lookupTest, metadata: { now },
+  type: 'CreateAssessment', assessmentId: ASSESSMENT_ID, workspaceId: WORKSPACE_ID, inviteToken: 'invite-new',
+  name: body.name as string, tests: body.tests as string[], deadline: (body.deadline ?? null) as string | null, lookupTest, metadata: { now },
 });
 const valid = { name: 'Backend engineer', tests: ['numerical-reasoning', 'verbal-reasoning'] };
 const created = assessmentCreated();

@@ -11,8 +11,12 @@ export interface CreateAssessmentCommand {
   assessmentId: string;
   workspaceId: string;
   inviteToken: string;
-  /** The request body as received (already known to be a JSON object). */
-  body: Record<string, unknown>;
+  /** Trimmed by the edge, which has also checked the shapes below; the rules are re-asserted here as invariants. */
+  name: string;
+  /** Slugs in sitting order. */
+  tests: readonly string[];
+  /** `YYYY-MM-DD` or null for none. */
+  deadline: string | null;
   metadata: { now: string };
 }
 
@@ -24,20 +28,19 @@ export const decideCreateAssessment = (
   command: CreateAssessmentCommand,
   lookupTest: (slug: string) => TestRef | undefined,
 ): AssessmentCreated[] => {
-  const { body } = command;
-  const name = typeof body.name === 'string' ? body.name.trim() : '';
+  const name = typeof command.name === 'string' ? command.name.trim() : '';
   if (name.length < 1 || name.length > MAX_ASSESSMENT_NAME || !isStorableText(name)) throw validationFailed(`name must be a string of 1 to ${MAX_ASSESSMENT_NAME} characters`);
-  const slugs = body.tests;
+  const slugs: unknown = command.tests;
   if (!Array.isArray(slugs) || slugs.length < 1 || slugs.length > MAX_TESTS_PER_ASSESSMENT || !slugs.every((slug) => typeof slug === 'string')) {
     throw validationFailed(`tests must be a list of 1 to ${MAX_TESTS_PER_ASSESSMENT} test slugs`);
   }
   if (new Set(slugs).size !== slugs.length) throw validationFailed('tests must not repeat a slug');
-  const deadline = body.deadline ?? null;
+  const deadline: unknown = command.deadline ?? null;
   if (deadline !== null && (typeof deadline !== 'string' || !isCalendarDate(deadline) || deadline < utcDay(command.metadata.now))) {
     throw validationFailed('deadline must be a date YYYY-MM-DD, today or later, or null');
   }
   const tests: TestRef[] = [];
-  for (const slug of slugs as string[]) {
+  for (const slug of command.tests) {
     const test = lookupTest(slug);
     if (!test) throw new DomainError('unknown_test', `unknown test slug: ${slug}`);
     tests.push(test);

@@ -10,12 +10,15 @@ export const parseEnum = <T extends string>(value: unknown, name: string, allowe
     const match = allowed.find((candidate) => candidate === value);
     if (match !== undefined) return match;
   }
-  throw apiError('invalid_parameter', `${name} must be one of: ${allowed.join(', ')}.`);
+  throw apiError('invalid_parameter', oneOfMessage(name, allowed));
 };
 
 /** A free-text parameter such as an id or an e-mail address; only a single string is accepted. */
 export const parseOptionalString = (value: unknown, name: string): string | undefined => {
   if (value === undefined) return undefined;
   if (typeof value === 'string') return value;
-  throw apiError('invalid_parameter', `${name} must be given once, as text.`);
+  throw apiError('invalid_parameter', singleTextMessage(name));
 };
+
+export const oneOfMessage = (name: string, allowed: readonly string[]): string => `${name} must be one of: ${allowed.join(', ')}.`;
+export const singleTextMessage = (name: string): string => `${name} must be given once, as text.`;

@@ -12,16 +12,17 @@ const TIME_PATTERN =
 export const parseTime = (value: unknown, name: string): Date | undefined => {
   if (value === undefined) return undefined;
   const parsed = typeof value === 'string' ? parseIsoTime(value) : null;
-  if (!parsed) {
-    throw apiError('invalid_parameter', `${name} must be a date (YYYY-MM-DD) or an ISO 8601 date-time with Z or an offset.`);
-  }
+  if (!parsed) throw apiError('invalid_parameter', timeMessage(name));
   return parsed;
 };
+
+export const timeMessage = (name: string): string => `${name} must be a date (YYYY-MM-DD) or an ISO 8601 date-time with Z or an offset.`;
 
 /** The form the API writes every time in; parseTime reads it back to the same millisecond. */
 export const formatTime = (date: Date): string => date.toISOString();
 
-const parseIsoTime = (text: string): Date | null => {
+/** The instant a date or date-time of the contract names, or null when it is not one. */
+export const parseIsoTime = (text: string): Date | null => {
   const match = TIME_PATTERN.exec(text);
   if (!match) return null;
   const [, year, month, day, hour, minute, second, fraction, sign, offsetHour, offsetMinute] = match;

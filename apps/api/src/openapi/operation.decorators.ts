@@ -1,0 +1,43 @@
+import { UseGuards, applyDecorators } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import type { ErrorCode } from '../../../../libs/http/src/index.js';
+import { ApiKeyGuard } from '../auth/api-key.guard.js';
+import { RateLimitGuard } from '../auth/rate-limit.guard.js';
+import { errorSchema } from './response-schemas.js';
+
+export const BEARER_SCHEME = 'keySecretBearer';
+export const BASIC_SCHEME = 'keySecretBasic';
+
+/**
+ * Authentication, then the rate limit, as two guards in that order (a request that fails
+ * authentication uses no place), and the two credential forms in the document. The refusals
+ * every authenticated operation can give (401, 429, 500) are added to the document once, by
+ * build-document.
+ */
+export const Authenticated = (tag: string) =>
+  applyDecorators(UseGuards(ApiKeyGuard, RateLimitGuard), ApiSecurity(BEARER_SCHEME), ApiSecurity(BASIC_SCHEME), ApiTags(tag));
+
+export const Operation = (operationId: string, summary: string, description?: string, extra: { deprecated?: boolean } = {}) =>
+  ApiOperation({ operationId, summary, ...(description ? { description } : {}), ...extra });
+
+/** The success answer: its schema, an example taken from a real answer, and its own headers. */
+export const Answers = (status: number, description: string, schema: Record<string, unknown>, example?: unknown, headers: string[] = []) =>
+  ApiResponse({
+    status,
+    description,
+    content: { 'application/json': { schema, ...(example === undefined ? {} : { example }) } },
+    ...(headers.length ? { headers: Object.fromEntries(headers.map((name) => [name, { $ref: `#/components/headers/${name}` }])) } : {}),
+  });
+
+/** The error answers of one operation, status by status, with the codes each status can carry. */
+export const Refuses = (refusals: Partial<Record<number, readonly ErrorCode[]>>, headers: Partial<Record<number, string[]>> = {}) =>
+  applyDecorators(
+    ...Object.entries(refusals).map(([status, codes]) =>
+      ApiResponse({
+        status: Number(status),
+        description: (codes ?? []).join(', '),
+        content: { 'application/json': { schema: errorSchema(codes ?? []) } },
+        ...(headers[Number(status)] ? { headers: Object.fromEntries((headers[Number(status)] ?? []).map((name) => [name, { $ref: `#/components/headers/${name}` }])) } : {}),
+      }),
+    ),
+  );

@@ -1,0 +1,154 @@
+import { TEST_FORMATS, TEST_TYPES, WEBHOOK_EVENT_NAMES } from '../../../../libs/domain/src/index.js';
+
+/*
+ * The answers of the public API as JSON Schema 2020-12 (OpenAPI 3.1 components). Request shapes
+ * come from the DTO classes; answers are written here beside the views that produce them, and every
+ * answer the end-to-end suites receive is validated against these, so they cannot drift silently.
+ */
+
+type Schema = Record<string, unknown>;
+
+const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+const text = (description?: string): Schema => ({ type: 'string', ...(description ? { description } : {}) });
+const time = (description: string): Schema => ({ type: 'string', format: 'date-time', description });
+const nullable = (type: string, description: string, extra: Schema = {}): Schema => ({ type: [type, 'null'], description, ...extra });
+const object = (properties: Record<string, Schema>, description?: string): Schema => ({
+  type: 'object', required: Object.keys(properties), properties, ...(description ? { description } : {}),
+});
+
+const RESULT_FIELDS: Record<string, Schema> = {
+  id: text('Result id'),
+  testSlug: text('Test slug'),
+  testName: text('Test name'),
+  testType: { type: 'string', enum: ['library', 'custom'] },
+  completedAt: time('When the test was finished'),
+  unlocked: { type: 'boolean', description: 'False until the result is unlocked in the application' },
+  unlockedAt: nullable('string', 'Unlock time', { format: 'date-time' }),
+  scorePercentage: nullable('number', 'Score in percent'),
+  speedCompleted: nullable('integer', 'Seconds taken'),
+  questionsAnswered: nullable('integer', 'Questions answered'),
+  questionsCorrect: nullable('integer', 'Questions answered correctly'),
+  questionsIncorrect: nullable('integer', 'Questions answered wrongly'),
+  questionsTotal: nullable('integer', 'Questions in the test'),
+  result: nullable('string', "The test's result label, where the test has one"),
+  scores: nullable('object', 'Detailed scores where the test has them (for example personality traits)'),
+};
+
+export const RESPONSE_SCHEMAS: Record<string, Schema> = {
+  Workspace: object({
+    workspace: object({ id: text('Workspace id'), name: text('Workspace name') }),
+    mode: { type: 'string', enum: ['live', 'sandbox'], description: 'Mode of the key used' },
+    sandbox: object({
+      limit: { type: 'integer', description: 'Test-candidate allowance (25)' },
+      windowDays: { type: 'integer', description: 'Window of the allowance in days (30)' },
+      remaining: { type: 'integer', description: 'Test candidates still creatable in the window' },
+    }, "The workspace's sandbox allowance (also shown to live keys)"),
+  }),
+  Test: object({
+    slug: text('Identifier used in assessment creation'),
+    name: text('Display name'),
+    type: { type: 'string', enum: [...TEST_TYPES] },
+    format: { type: 'string', enum: [...TEST_FORMATS] },
+    minutes: { type: 'integer', description: 'Length in minutes' },
+    timed: { type: 'boolean' },
+    questionCount: { type: 'integer' },
+    description: text(),
+  }),
+  AssessmentTest: object({ slug: text(), name: text(), type: { type: 'string', enum: ['library', 'custom'] } }),
+  Assessment: object({
+    id: text('Assessment id'),
+    name: text('Shown to candidates and in the app'),
+    status: { type: 'string', enum: ['active', 'archived'], description: '`archived` once the assessment has been closed' },
+    createdAt: time('Creation time'),
+    deadline: nullable('string', 'Last day candidates may start (YYYY-MM-DD); null means none', { format: 'date' }),
+    tests: { type: 'array', items: ref('AssessmentTest'), description: 'In sitting order' },
+    candidateCount: { type: 'integer', description: 'Registered candidates of the mode of the key' },
+    inviteUrl: nullable('string', 'Public sign-up link (open sign-up is always on)', { format: 'uri' }),
+  }),
+  InvitationEntry: object({
+    email: text('Address as used: trimmed and lower case'),
+    firstName: text('As sent ("" when absent or not text)'),
+    surname: text('As sent ("" when absent or not text)'),
+    status: { type: 'string', enum: ['invited', 'already_invited', 'failed'] },
+    reason: {
+      type: ['string', 'null'],
+      enum: ['already_invited', 'already_candidate', 'invalid_email', 'invalid_name', 'invalid_entry', 'live_candidate', 'sandbox_candidate', null],
+    },
+    candidateId: nullable('string', 'Set when reason is `already_candidate`'),
+    invitationUrl: nullable('string', 'Personal link of the invitation (new or existing)', { format: 'uri' }),
+  }),
+  InvitationMeta: object({
+    assessmentId: text(),
+    invited: { type: 'integer', minimum: 0 },
+    alreadyInvited: { type: 'integer', minimum: 0 },
+    failed: { type: 'integer', minimum: 0 },
+  }),
+  Result: object(RESULT_FIELDS, 'One completed test; while `unlocked` is false every score field is null'),
+  CandidateRef: object({ id: text(), email: text(), firstName: text(), surname: text() }),
+  AssessmentRef: object({ id: text(), name: text() }),
+  ResultListItem: object({
+    ...RESULT_FIELDS, candidate: ref('CandidateRef'), assessment: ref('AssessmentRef'), reportUrl: { type: 'string', format: 'uri' },
+  }),
+  CandidateAssessment: object({
+    id: text('Assessment id'),
+    name: text('Assessment name'),
+    status: { type: 'string', enum: ['not_started', 'in_progress', 'completed'] },
+    completedAt: nullable('string', 'When the candidate finished every test', { format: 'date-time' }),
+    unlocked: { type: 'boolean', description: 'At least one result, and every result unlocked' },
+    results: { type: 'array', items: ref('Result') },
+  }),
+  Candidate: object({
+    id: text('Candidate id'),
+    email: text(),
+    firstName: text(),
+    surname: text(),
+    createdAt: time('Creation time'),
+    updatedAt: time('Last change time'),
+    reportUrl: { type: 'string', format: 'uri', description: "The candidate's report page (needs a sign-in)" },
+    assessments: { type: 'array', items: ref('CandidateAssessment'), description: "Only the workspace's own assessments" },
+  }),
+  Completion: object({
+    id: text('Candidate id and assessment id joined by a colon; never changes'),
+    candidate: ref('CandidateRef'),
+    assessment: ref('AssessmentRef'),
+    completedAt: time('Time the last test was finished'),
+    unlocked: { type: 'boolean' },
+    results: { type: 'array', items: ref('Result') },
+    reportUrl: { type: 'string', format: 'uri' },
+  }),
+  CatalogueMeta: object({ total: { type: 'integer', description: 'Number of tests in the list' } }),
+  PageMeta: object({ nextCursor: nullable('string', 'Pass unchanged as `cursor` for the next page; null at the end') }),
+  LegacyResult: object({
+    id: text(), test_slug: text(), test_name: text(), completed_at: { type: 'string', format: 'date-time' }, unlocked: { type: 'boolean' },
+    score_percentage: nullable('number', 'null until unlocked'),
+  }),
+  LegacyAssessment: object({
+    id: text(), name: text(), status: { type: 'string', enum: ['not_started', 'in_progress', 'completed'] },
+    completed_at: nullable('string', 'When every test was finished', { format: 'date-time' }),
+    results: { type: 'array', items: ref('LegacyResult') },
+  }),
+  LegacyCandidate: object({
+    id: text(), email: text(), first_name: text(), last_name: text(), created_at: { type: 'string', format: 'date-time' },
+    updated_at: { type: 'string', format: 'date-time' }, report_url: { type: 'string', format: 'uri' },
+    assessments: { type: 'array', items: ref('LegacyAssessment') },
+  }),
+  LegacyCandidatePage: object({
+    count: { type: 'integer', description: 'Total number of rows' },
+    next: nullable('string', 'Absolute URL of the next page, on the base the request used', { format: 'uri' }),
+    previous: nullable('string', 'Absolute URL of the previous page', { format: 'uri' }),
+    results: { type: 'array', items: ref('LegacyCandidate') },
+  }),
+  LegacyError: object({ status: text('The HTTP status, as text'), code: text('A message for people') }),
+};
+
+/** `{ data }` / `{ data, meta }` around a component. */
+export const single = (name: string): Schema => object({ data: ref(name) });
+export const list = (name: string, meta?: string): Schema =>
+  object({ data: { type: 'array', items: ref(name) }, ...(meta ? { meta: ref(meta) } : {}) });
+
+/** The error shape with the codes one operation can answer with one status. */
+export const errorSchema = (codes: readonly string[]): Schema => object({
+  error: object({ code: { type: 'string', enum: [...codes] }, message: text('For people; may change') }),
+});
+
+export { WEBHOOK_EVENT_NAMES };

@@ -1,0 +1,56 @@
+import { WEBHOOK_EVENT_NAMES, type WebhookEventName } from '../../../../libs/domain/src/index.js';
+
+type Schema = Record<string, unknown>;
+const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+const object = (properties: Record<string, Schema>): Schema => ({ type: 'object', required: Object.keys(properties), properties });
+
+const DATA: Record<WebhookEventName, { when: string; data: Schema }> = {
+  candidateCreated: { when: 'A candidate is created', data: object({ candidate: ref('CandidateRef') }) },
+  candidateInvited: { when: 'A candidate is invited', data: object({ assessment: ref('AssessmentRef'), invitation: ref('InvitationEntry') }) },
+  assessmentStarted: {
+    when: 'A candidate starts an assessment',
+    data: object({ candidate: ref('CandidateRef'), assessment: ref('AssessmentRef'), startedAt: { type: 'string', format: 'date-time' } }),
+  },
+  testCompleted: { when: 'A candidate finishes a test (the result is locked)', data: object({ candidate: ref('CandidateRef'), assessment: ref('AssessmentRef'), result: ref('Result') }) },
+  assessmentCompleted: { when: 'A candidate finishes every test of an assessment; carries the report link', data: ref('Completion') },
+  resultUnlocked: { when: 'A score becomes readable', data: object({ candidate: ref('CandidateRef'), assessment: ref('AssessmentRef'), result: ref('Result') }) },
+};
+
+const envelopeName = (event: WebhookEventName): string => `${event[0]?.toUpperCase()}${event.slice(1)}Envelope`;
+
+/** One envelope schema per event: the common fields, `event` fixed, and the event's `data`. */
+export const webhookSchemas = (): Record<string, Schema> =>
+  Object.fromEntries(WEBHOOK_EVENT_NAMES.map((event) => [envelopeName(event), {
+    type: 'object',
+    required: ['id', 'event', 'createdAt', 'workspaceId', 'data'],
+    properties: {
+      id: { type: 'string', description: 'The event id: the same across retries and resends; de-duplicate on it' },
+      event: { const: event },
+      createdAt: { type: 'string', format: 'date-time', description: 'When the event happened' },
+      workspaceId: { type: 'string' },
+      data: DATA[event].data,
+      sandbox: { const: true, description: 'Present, and true, for test candidates only; live envelopes have no `sandbox` field' },
+    },
+  }]));
+
+const HEADERS = [
+  { name: 'X-Webhook-Signature', required: true, description: '`t=<Unix seconds>,v1=<hex>`: HMAC-SHA256 with the webhook secret over `<t>.<raw body>`. For 24 hours after a rotation a second `v1=` carries the old secret\'s signature. Accept the delivery when any `v1` matches.', schema: { type: 'string', pattern: '^t=[0-9]+(,v1=[0-9a-f]{64})+$' } },
+  { name: 'X-Webhook-Id', required: true, description: 'The envelope id', schema: { type: 'string' } },
+  { name: 'X-Webhook-Timestamp', required: true, description: 'Unix seconds of this attempt (also the `t` of the signature)', schema: { type: 'string', pattern: '^[0-9]+$' } },
+];
+
+/** The six events under `webhooks` (OpenAPI 3.1): what the service POSTs to the saved address. */
+export const webhooks = (): Record<string, Schema> =>
+  Object.fromEntries(WEBHOOK_EVENT_NAMES.map((event) => [event, {
+    post: {
+      operationId: `${event}Webhook`,
+      summary: DATA[event].when,
+      tags: ['Webhooks'],
+      parameters: HEADERS.map((header) => ({ in: 'header', ...header })),
+      requestBody: { required: true, content: { 'application/json': { schema: ref(envelopeName(event)) } } },
+      responses: {
+        '2XX': { description: 'Delivered. Any answer other than a 2xx within 10 seconds is retried 8 times (1 min, 5 min, 30 min, 2 h, 5 h, 10 h, 20 h, 24 h).' },
+        '410': { description: 'Gone: the address is disabled until the webhook settings are saved again.' },
+      },
+    },
+  }]));

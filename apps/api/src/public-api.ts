@@ -1,0 +1,13 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { mountPublicDocs } from '../../../libs/http/src/index.js';
+import { startHttpApp } from '../../../libs/runtime/src/http-apps.js';
+import type { Infrastructure } from '../../../libs/runtime/src/infrastructure.js';
+import { ApiModule } from './api.module.js';
+import { buildPublicDocument } from './openapi/build-document.js';
+
+/** The public API on PORT (and ALT_BASE_PATH), with its OpenAPI document and docs page. */
+export const startPublicApi = (infra: Infrastructure): Promise<NestFastifyApplication> =>
+  startHttpApp(infra, ApiModule, {
+    port: infra.config.port, altBasePath: infra.config.altBasePath, legacy: true, name: 'api',
+    configure: (instance, app) => mountPublicDocs(instance, buildPublicDocument(app, infra.config.altBasePath || '/')),
+  });

@@ -1,0 +1,10 @@
+import { CursorParam, WholeNumberParam } from '../../../../libs/http/src/index.js';
+
+/** `limit` and `cursor` of every list with a cursor (API document 4.2). */
+export class PageQuery {
+  @WholeNumberParam({ min: 1, max: 100, default: 50, description: 'Rows per page' })
+  limit: number = 50;
+
+  @CursorParam()
+  cursor?: string;
+}

@@ -1,0 +1,61 @@
+import { type ArgumentMetadata, Injectable, ValidationPipe } from '@nestjs/common';
+import type { ValidationError } from 'class-validator';
+import { apiError } from '../errors/api-error.js';
+import { type ErrorCode, isErrorCode } from '../errors/error-codes.js';
+
+/** Carries class-validator's findings from the exception factory to `transform`, which knows the source. */
+class Refusal {
+  constructor(readonly errors: ValidationError[]) {}
+}
+
+const codeOf = (error: ValidationError, constraint: string): string | undefined => {
+  const context = error.contexts?.[constraint] as { code?: unknown } | undefined;
+  return typeof context?.code === 'string' ? context.code : undefined;
+};
+
+/**
+ * The first property that breaks a rule. Within it, a rule without a code of its own wins: a
+ * `candidates` that is not a list breaks "1 to 100" too, but it is validation_failed, not too_many.
+ */
+const firstFinding = (errors: ValidationError[]): { message: string; code: string | undefined } | null => {
+  for (const error of errors) {
+    const broken = Object.entries(error.constraints ?? {});
+    const [constraint, message] = broken.find(([name]) => codeOf(error, name) === undefined) ?? broken[0] ?? [];
+    if (constraint !== undefined && message !== undefined) return { message, code: codeOf(error, constraint) };
+    const nested = firstFinding(error.children ?? []);
+    if (nested) return nested;
+  }
+  return null;
+};
+
+/**
+ * The ValidationPipe of every request DTO at the edge, answering exactly what the API documents:
+ * a query parameter that breaks its rule is 400 invalid_parameter; a body (already known to be a
+ * JSON object, see JsonBodyInterceptor) is 422 validation_failed, unless the rule names its own
+ * code in its context (`too_many_candidates`). The first finding, in declaration order, is told.
+ */
+@Injectable()
+export class EdgeValidationPipe extends ValidationPipe {
+  constructor() {
+    super({
+      transform: true,
+      // Unknown query parameters are ignored (product decisions); unknown body fields too.
+      whitelist: false,
+      forbidUnknownValues: false,
+      validationError: { target: false, value: false },
+      exceptionFactory: (errors) => new Refusal(errors),
+    });
+  }
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    try {
+      return await super.transform(value, metadata);
+    } catch (error) {
+      if (!(error instanceof Refusal)) throw error;
+      const finding = firstFinding(error.errors);
+      if (metadata.type === 'query') throw apiError('invalid_parameter', finding?.message);
+      const code: ErrorCode = finding?.code !== undefined && isErrorCode(finding.code) ? finding.code : 'validation_failed';
+      throw apiError(code, finding?.message);
+    }
+  }
+}

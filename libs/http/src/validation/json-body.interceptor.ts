@@ -1,0 +1,33 @@
+import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor, UseInterceptors } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import type { Observable } from 'rxjs';
+import { parseJsonObjectBody } from '../json/json-body.js';
+
+/*
+ * The body arrives as text whatever its Content-Type (fastify-setup). It is parsed here, after the
+ * guards (a bad credential is 401 before a bad body is 400) and before the other interceptors
+ * (400 invalid_json comes before idempotency and before the DTO's 422): anything but a JSON object
+ * is 400 invalid_json. The DTO then sees an object.
+ */
+
+@Injectable()
+export class RequiredJsonBody implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    request.body = parseJsonObjectBody(request.body as string | undefined);
+    return next.handle();
+  }
+}
+
+/** Routes without a meaningful body accept an empty one; a body that is present must be an object. */
+@Injectable()
+export class OptionalJsonBody implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const raw = request.body;
+    request.body = typeof raw === 'string' && raw.trim() !== '' ? parseJsonObjectBody(raw) : {};
+    return next.handle();
+  }
+}
+
+export const JsonBody = (options: { optional?: boolean } = {}) => UseInterceptors(options.optional ? OptionalJsonBody : RequiredJsonBody);
