@@ -24,8 +24,8 @@ export const launchBrowser = async (): Promise<RunningBrowser> => {
     args: [
       '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      `--user-data-dir=${profile}`,
     ],
+    // playwright-core refuses `--user-data-dir` in args: launch() starts on a fresh profile of its own.
   });
   return {
     browser,

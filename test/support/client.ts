@@ -1,3 +1,4 @@
+import { checkConformance } from './openapi-conformance.js';
 import type { RunningService } from './service.js';
 
 export interface HttpAnswer<T = any> {
@@ -25,7 +26,10 @@ export const request = async (url: string, init: { method?: string; headers?: Re
     body = JSON.stringify(init.body);
     headers['content-type'] ??= 'application/json';
   }
-  return parse(await fetch(url, { method: init.method ?? (body === undefined ? 'GET' : 'POST'), headers, body }));
+  const method = init.method ?? (body === undefined ? 'GET' : 'POST');
+  const answer = await parse(await fetch(url, { method, headers, body }));
+  checkConformance(method, url, answer);
+  return answer;
 };
 
 /** The internal application, as operators and every end-to-end test drive it. */

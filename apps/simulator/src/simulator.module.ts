@@ -6,11 +6,12 @@ import { CandidatesController } from './candidates/candidates.controller.js';
 import { ClockController } from './clock/clock.controller.js';
 import { HealthController } from './health/health.controller.js';
 import { MessagingController } from './outbox/messaging.controller.js';
+import { InternalDocument, InternalDocumentController } from './openapi/internal-document.js';
 import { WorkspacesController } from './workspaces/workspaces.controller.js';
 
 /** The internal application (simulator, integrations page, audit views) on INTERNAL_PORT. */
 @Module({
-  controllers: [WorkspacesController, AssessmentsController, CandidatesController, StreamsController, ClockController, HealthController, MessagingController],
-  providers: [InternalTokenGuard],
+  controllers: [WorkspacesController, AssessmentsController, CandidatesController, StreamsController, ClockController, HealthController, MessagingController, InternalDocumentController],
+  providers: [InternalTokenGuard, InternalDocument],
 })
 export class SimulatorModule {}

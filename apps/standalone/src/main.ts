@@ -1,12 +1,10 @@
 import 'reflect-metadata';
-import { mountQueueDashboard } from '../../simulator/src/dashboard/queue-dashboard.js';
 import { startPublicApi } from '../../api/src/public-api.js';
-import { SimulatorModule } from '../../simulator/src/simulator.module.js';
+import { startInternalApp } from '../../simulator/src/internal-app.js';
 import { loadConfig } from '../../../libs/platform/src/config/config.js';
 import { createLogger } from '../../../libs/platform/src/logging/logger.js';
 import { createInfrastructure } from '../../../libs/runtime/src/create-infrastructure.js';
 import { ensureDemoWorkspace } from '../../../libs/runtime/src/demo-workspace.js';
-import { startHttpApp } from '../../../libs/runtime/src/http-apps.js';
 import { startMessagingFor } from '../../../libs/runtime/src/messaging-wiring.js';
 import { runMain, stopOnSignals } from '../../../libs/runtime/src/process-main.js';
 import { printBanner } from './banner.js';
@@ -18,9 +16,7 @@ runMain(async () => {
   const infra = await createInfrastructure(config, logger, { runProjections: true });
   await startMessagingFor(infra, { runWorkers: true });
   const api = await startPublicApi(infra);
-  const internal = await startHttpApp(infra, SimulatorModule, { port: config.internalPort, altBasePath: '', legacy: false, name: 'internal',
-    configure: (instance) => (infra.messaging ? mountQueueDashboard(instance, infra.messaging, config.internalToken) : Promise.resolve()),
-  });
+  const internal = await startInternalApp(infra);
   const demo = process.env.DEMO_WORKSPACE === 'false' ? null : await ensureDemoWorkspace(infra, internal);
   printBanner(config, demo);
   stopOnSignals(logger, infra, [api, internal]);

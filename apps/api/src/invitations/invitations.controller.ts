@@ -45,7 +45,7 @@ export class InvitationsController {
     404: ['not_found'],
     409: ['idempotency_key_reused', 'idempotency_request_in_progress'],
     422: ['validation_failed', 'too_many_candidates', 'assessment_closed', 'sandbox_limit'],
-  }, { 409: ['Retry-After'] })
+  }, { 409: { 'Retry-After': { description: 'With idempotency_request_in_progress: whole seconds, at least 1, before the first request is expected to be done', schema: { type: 'integer', minimum: 1 } } } })
   async invite(@Req() request: AuthenticatedRequest, @Param('assessmentId') assessmentId: string, @Body() body: InviteCandidatesBody) {
     const { workspaceId, mode, apiKeyId } = request.apiKey;
     const result = await this.commands.execute(new InviteCandidates(workspaceId, assessmentId, mode, body.candidates, requestContext(request, apiKeyId)));

@@ -14,10 +14,10 @@ item is \`{ data }\`, a list \`{ data, meta }\`, an error \`{ error: { code, mes
 in the repository; the rendered reference: \`GET /docs\`.`;
 
 const HEADERS: Record<string, Json> = {
-  'X-Request-Id': { description: 'The id of this request (the one sent, when it is 1 to 128 printable characters, or a new one); quote it when reporting a problem', schema: { type: 'string' } },
-  'X-RateLimit-Limit': { description: 'Requests allowed per minute with this key (120)', schema: { type: 'integer', examples: [120] } },
-  'X-RateLimit-Remaining': { description: 'Requests left in the current sliding 60-second window', schema: { type: 'integer', minimum: 0 } },
-  'Retry-After': { description: 'Whole seconds to wait before retrying, at least 1', schema: { type: 'integer', minimum: 1 } },
+  'X-Request-Id': { required: true, description: 'The id of this request (the one sent, when it is 1 to 128 printable characters, or a new one); quote it when reporting a problem', schema: { type: 'string' } },
+  'X-RateLimit-Limit': { required: true, description: 'Requests allowed per minute with this key (120)', schema: { type: 'integer', examples: [120] } },
+  'X-RateLimit-Remaining': { required: true, description: 'Requests left in the current sliding 60-second window', schema: { type: 'integer', minimum: 0 } },
+  'Retry-After': { required: true, description: 'Whole seconds to wait before retrying, at least 1', schema: { type: 'integer', minimum: 1 } },
   'Idempotent-Replayed': { description: '`true` when this is the stored answer of an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } },
 };
 

@@ -30,14 +30,14 @@ export const Answers = (status: number, description: string, schema: Record<stri
   });
 
 /** The error answers of one operation, status by status, with the codes each status can carry. */
-export const Refuses = (refusals: Partial<Record<number, readonly ErrorCode[]>>, headers: Partial<Record<number, string[]>> = {}) =>
+export const Refuses = (refusals: Partial<Record<number, readonly ErrorCode[]>>, headers: Partial<Record<number, Record<string, object>>> = {}) =>
   applyDecorators(
     ...Object.entries(refusals).map(([status, codes]) =>
       ApiResponse({
         status: Number(status),
         description: (codes ?? []).join(', '),
         content: { 'application/json': { schema: errorSchema(codes ?? []) } },
-        ...(headers[Number(status)] ? { headers: Object.fromEntries((headers[Number(status)] ?? []).map((name) => [name, { $ref: `#/components/headers/${name}` }])) } : {}),
+        ...(headers[Number(status)] ? { headers: headers[Number(status)] } : {}),
       }),
     ),
   );

@@ -1,0 +1,59 @@
+// Writes apps/api/src/openapi/examples.ts from real answers of a running service, so the examples
+// of docs/openapi.json are answers the service really gave. Usage (service started with npm start):
+//   BASE_URL=http://localhost:3000 INTERNAL_URL=http://localhost:3100 INTERNAL_TOKEN=… node scripts/capture-openapi-examples.mjs
+import { writeFileSync } from 'node:fs';
+
+const base = process.env.BASE_URL ?? 'http://localhost:3000';
+const internalUrl = process.env.INTERNAL_URL ?? 'http://localhost:3100';
+const token = process.env.INTERNAL_TOKEN;
+if (!token) throw new Error('INTERNAL_TOKEN is required');
+
+const call = async (url, method, authorization, body) => {
+  const response = await fetch(url, { method, headers: { authorization, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  const json = await response.json();
+  if (response.status >= 400) throw new Error(`${method} ${url}: ${response.status} ${JSON.stringify(json)}`);
+  return json;
+};
+const internal = (method, path, body) => call(`${internalUrl}${path}`, method, `Bearer ${token}`, body);
+
+const workspace = (await internal('POST', '/internal/workspaces', { name: 'Acme Recruiting' })).data;
+await internal('POST', `/internal/workspaces/${workspace.id}/verify`);
+const key = (await internal('POST', `/internal/workspaces/${workspace.id}/api-keys`, { mode: 'live' })).data;
+const auth = `Bearer ${key.key}:${key.secret}`;
+const api = (method, path, body) => call(`${base}${path}`, method, auth, body);
+
+const assessment = await api('POST', '/v1/assessments', { name: 'Backend engineer, autumn intake', tests: ['numerical-reasoning', 'big-five-personality'], deadline: null });
+const assessmentId = assessment.data.id;
+const invitations = await api('POST', `/v1/assessments/${assessmentId}/invitations`, {
+  candidates: [{ email: 'Ann.Lee@example.com', firstName: 'Ann', surname: 'Lee' }, { email: 'not-an-address', firstName: 'Bo' }],
+});
+const registered = (await internal('POST', '/internal/registrations', { invitationUrl: invitations.data[0].invitationUrl })).data;
+const { candidateId } = registered;
+await internal('POST', `/internal/candidates/${candidateId}/assessments/${assessmentId}/start`);
+const score = { scorePercentage: 82.5, speedCompleted: 1260, questionsAnswered: 24, questionsCorrect: 20, questionsIncorrect: 4, questionsTotal: 24 };
+const first = (await internal('POST', `/internal/candidates/${candidateId}/assessments/${assessmentId}/tests/numerical-reasoning/complete`, { ...score, result: 'pass' })).data;
+await internal('POST', `/internal/candidates/${candidateId}/assessments/${assessmentId}/tests/big-five-personality/complete`, {
+  ...score, scorePercentage: 64, result: null, scores: { openness: 0.71, conscientiousness: 0.64, extraversion: 0.38, agreeableness: 0.59, neuroticism: 0.22 },
+});
+await internal('POST', `/internal/results/${first.resultId}/unlock`);
+
+const examples = {
+  me: await api('GET', '/v1/me'),
+  tests: await api('GET', '/v1/tests?type=programming'),
+  assessment: await api('GET', `/v1/assessments/${assessmentId}`),
+  assessments: await api('GET', '/v1/assessments?limit=1'),
+  invitations,
+  candidate: await api('GET', `/v1/candidates/${candidateId}`),
+  candidates: await api('GET', '/v1/candidates?limit=1'),
+  results: await api('GET', '/v1/results?limit=2'),
+  completions: await api('GET', '/v1/completions?limit=1'),
+  legacyCandidates: await api('GET', '/candidates?per_page=1'),
+};
+examples.tests.data = examples.tests.data.slice(0, 2);
+examples.tests.meta.total = examples.tests.data.length;
+
+const text = `/* Real answers of the service, written by scripts/capture-openapi-examples.mjs: do not edit by hand. */
+export const EXAMPLES: Record<string, unknown> = ${JSON.stringify(examples, null, 2)};
+`;
+writeFileSync('apps/api/src/openapi/examples.ts', text);
+process.stdout.write('wrote apps/api/src/openapi/examples.ts\n');
