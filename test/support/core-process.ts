@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { type Server, type Socket, connect, createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { freePort, serviceEnvironment } from './service.js';
+import { markInternalOrigin } from './openapi-conformance.js';
 
 const ENTRY = resolve('dist/apps/standalone/src/main.js');
 
@@ -23,6 +24,7 @@ export const spawnService = async (env: Record<string, string>): Promise<Spawned
   const port = await freePort();
   const internalPort = await freePort();
   const internalToken = `it-${Math.random().toString(36).slice(2)}`;
+  markInternalOrigin(`http://127.0.0.1:${internalPort}`);
   const child = spawn(process.execPath, [ENTRY], {
     env: serviceEnvironment({ port, internalPort, internalToken }, env),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { markInternalOrigin } from './openapi-conformance.js';
 
 /** A free TCP port on loopback. */
 export const freePort = (): Promise<number> =>
@@ -92,6 +93,7 @@ export const startService = async (env: Record<string, string> = {}, options: { 
   const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
   const baseUrl = `http://127.0.0.1:${port}`;
   const internalUrl = `http://127.0.0.1:${internalPort}`;
+  markInternalOrigin(internalUrl);
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`service exited early:\n${output}`);

@@ -9,6 +9,7 @@ export const printBanner = (config: ServiceConfig, demo: DemoWorkspace | null): 
     'Hiring-test API is running (embedded store in ' + config.dataDir + ')',
     '',
     `  Public API        ${publicUrl}/v1   (also under ${publicUrl}${config.altBasePath}/v1)`,
+    `  API docs          ${publicUrl}/docs   (OpenAPI 3.1: ${publicUrl}/openapi.json)`,
     `  Internal app      http://localhost:${config.internalPort}/internal`,
     `  Internal token    ${config.internalToken}${config.internalTokenGenerated ? '   (generated: set INTERNAL_TOKEN to keep one)' : ''}`,
   ];
@@ -24,6 +25,6 @@ export const printBanner = (config: ServiceConfig, demo: DemoWorkspace | null): 
       `  curl -H "Authorization: Bearer ${demo.sandbox.key}:${demo.sandbox.secret}" "${publicUrl}/v1/tests?type=programming"`,
     );
   }
-  lines.push('', 'Docs: docs/README.md   Stop: Ctrl-C', '');
+  lines.push('', 'Guides: docs/README.md   Stop: Ctrl-C', '');
   process.stdout.write(lines.join('\n') + '\n');
 };

@@ -33,6 +33,7 @@ const completeOperation = (path: string, operation: Json): void => {
     responses['429'] ??= { description: 'rate_limited', content: json({ $ref: '#/components/schemas/LegacyError' }) };
     responses['500'] ??= { description: 'server_error', content: json({ $ref: '#/components/schemas/LegacyError' }) };
   } else {
+    if (operation['requestBody']) responses['413'] ??= { description: 'payload_too_large: the body is over 1 MB', content: json(errorSchema(['payload_too_large'])) };
     responses['401'] ??= { description: 'unauthorized', content: json(errorSchema(['unauthorized'])) };
     responses['429'] ??= { description: 'rate_limited', content: json(errorSchema(['rate_limited'])) };
     responses['500'] ??= { description: 'server_error', content: json(errorSchema(['server_error'])) };
@@ -40,10 +41,11 @@ const completeOperation = (path: string, operation: Json): void => {
   for (const [status, response] of Object.entries(responses)) {
     const headers = (response['headers'] ??= {}) as Json;
     headers['X-Request-Id'] = header('X-Request-Id');
-    // Once the credential is accepted, every answer says how much of the rate limit is left.
+    // Once the credential is accepted, every answer says how much of the rate limit is left. A
+    // 400, 404, 413 or 500 may also come before that (an unreadable body, an id no route can hold).
     if (status !== '401' && !(legacy && status === '403')) {
-      headers['X-RateLimit-Limit'] = header('X-RateLimit-Limit');
-      headers['X-RateLimit-Remaining'] = header('X-RateLimit-Remaining');
+      const optional = ['400', '404', '413', '500'].includes(status);
+      for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining']) headers[name] = optional ? { ...HEADERS[name], required: false } : header(name);
     }
     if (status === '429') headers['Retry-After'] = header('Retry-After');
   }
