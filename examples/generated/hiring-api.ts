@@ -880,8 +880,10 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -957,8 +959,10 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1013,8 +1017,10 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1095,8 +1101,10 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1151,8 +1159,10 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1224,8 +1234,10 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1250,6 +1262,27 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "unauthorized";
+                            /** @description For people; may change */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description payload_too_large: the body is over 1 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Requests allowed per minute with this key (120) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
                             /** @description For people; may change */
                             message: string;
                         };
@@ -1299,8 +1332,10 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1387,8 +1422,10 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1426,8 +1463,10 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1511,8 +1550,10 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1566,8 +1607,10 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1596,6 +1639,27 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "idempotency_key_reused" | "idempotency_request_in_progress";
+                            /** @description For people; may change */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description payload_too_large: the body is over 1 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Requests allowed per minute with this key (120) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
                             /** @description For people; may change */
                             message: string;
                         };
@@ -1645,8 +1709,10 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1764,8 +1830,10 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1800,8 +1868,10 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1839,8 +1909,10 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1960,8 +2032,10 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1999,8 +2073,10 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2122,8 +2198,10 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2158,8 +2236,10 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2197,8 +2277,10 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2308,8 +2390,10 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2344,8 +2428,10 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2383,8 +2469,10 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2478,8 +2566,10 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2513,8 +2603,10 @@ export interface operations {
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window */
+                    "X-RateLimit-Remaining"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -23,17 +23,21 @@ export const syncOnce = async (api: HiringApi, state: SyncState, options: { page
   const limit = options.pageSize ?? 100;
   // A margin for clock skew between this machine and the service: repeats are harmless (matched on id), misses are not.
   const startedAt = new Date(Date.now() - CLOCK_MARGIN_MS).toISOString();
+  // A cursor belongs to its filters: `since` stays as it was for the whole walk and moves on after it.
+  const since = state.resultsSince;
+  let latest = since;
   let cursor: string | undefined;
   do {
-    const query: { limit: number; since?: string; cursor?: string } = { limit, ...(state.resultsSince ? { since: state.resultsSince } : {}), ...(cursor ? { cursor } : {}) };
+    const query: { limit: number; since?: string; cursor?: string } = { limit, ...(since ? { since } : {}), ...(cursor ? { cursor } : {}) };
     const { data, error, response } = await api.GET('/v1/results', { params: { query } });
     if (!data) throw failure(response, error);
     for (const row of data.data) {
       state.results.set(row.id, row);
-      if (state.resultsSince === null || row.completedAt > state.resultsSince) state.resultsSince = row.completedAt;
+      if (latest === null || row.completedAt > latest) latest = row.completedAt;
     }
     cursor = data.meta.nextCursor ?? undefined;
   } while (cursor);
+  state.resultsSince = latest;
 
   cursor = undefined;
   do {

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiError, errorBody } from '../errors/api-error.js';
 import { ERROR_MESSAGES } from '../errors/error-codes.js';
 
@@ -29,9 +29,11 @@ export const createFastifyAdapter = (altBasePath: string): FastifyAdapter =>
     // Refusals the router makes before any route runs: a path parameter that is not valid
     // percent-encoding, or longer than maxParamLength, names no id that exists. They are answered
     // like an unknown id, in the documented error shape (Fastify answers its own shape otherwise).
-    frameworkErrors: (error: FastifyError, _request: unknown, reply: FastifyReply) => {
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       const unknownId = error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      // Answered before the route's hooks: the request id every answer carries is set here.
       void reply
+        .header('X-Request-Id', request.id)
         .status(unknownId ? 404 : 500)
         .send(unknownId ? errorBody('not_found', ERROR_MESSAGES.not_found) : errorBody('server_error', ERROR_MESSAGES.server_error));
     },
