@@ -1,0 +1,60 @@
+import 'reflect-metadata';
+import { ArrayMaxSize, ArrayMinSize, IsArray } from 'class-validator';
+import { ApiError } from '../errors/api-error.js';
+import { EdgeValidationPipe } from './edge-validation.pipe.js';
+import { OneOfParam, TextParam, TimeParam, WholeNumberParam } from './query-params.js';
+
+class Query {
+  @WholeNumberParam({ min: 1, max: 100, default: 50, description: 'rows' })
+  limit: number = 50;
+
+  @TimeParam('since')
+  since?: string;
+
+  @OneOfParam(['asc', 'desc'] as const, 'order', 'asc')
+  order: 'asc' | 'desc' = 'asc';
+
+  @TextParam('id')
+  assessment?: string;
+}
+
+class Body {
+  @IsArray({ message: 'not a list' })
+  @ArrayMinSize(1, { message: 'empty' })
+  @ArrayMaxSize(2, { message: 'too many', context: { code: 'too_many_candidates' } })
+  candidates!: unknown[];
+}
+
+const pipe = new EdgeValidationPipe();
+const query = (value: Record<string, unknown>) => pipe.transform(value, { type: 'query', metatype: Query });
+const body = (value: Record<string, unknown>) => pipe.transform(value, { type: 'body', metatype: Body });
+const refusal = async (promise: Promise<unknown>) => {
+  const error = await promise.then(() => null, (caught: unknown) => caught);
+  expect(error).toBeInstanceOf(ApiError);
+  return { status: (error as ApiError).status, code: (error as ApiError).code, message: (error as ApiError).message };
+};
+
+describe('EdgeValidationPipe', () => {
+  it('types a valid query: defaults, whole numbers, times in the form the API writes', async () => {
+    expect(await query({})).toEqual(expect.objectContaining({ limit: 50, order: 'asc' }));
+    expect(await query({ limit: '007', since: '2026-10-01T11:00:00+02:00', order: 'desc', assessment: 'asm_1', other: 'ignored' }))
+      .toEqual(expect.objectContaining({ limit: 7, since: '2026-10-01T09:00:00.000Z', order: 'desc', assessment: 'asm_1' }));
+  });
+
+  it.each([
+    [{ limit: '0' }, 'limit'], [{ limit: '5.0' }, 'limit'], [{ limit: ['1', '2'] }, 'limit'], [{ since: 'yesterday' }, 'since'],
+    [{ order: 'up' }, 'order'], [{ assessment: ['a', 'b'] }, 'assessment'],
+  ])('answers a bad query parameter %j with 400 invalid_parameter naming it', async (value, name) => {
+    const seen = await refusal(query(value));
+    expect(seen).toMatchObject({ status: 400, code: 'invalid_parameter' });
+    expect(seen.message).toContain(name);
+  });
+
+  it('answers a bad body with 422 validation_failed, or the code its rule names', async () => {
+    expect(await refusal(body({}))).toMatchObject({ status: 422, code: 'validation_failed' });
+    expect(await refusal(body({ candidates: 'x' }))).toMatchObject({ status: 422, code: 'validation_failed' });
+    expect(await refusal(body({ candidates: [] }))).toMatchObject({ status: 422, code: 'validation_failed' });
+    expect(await refusal(body({ candidates: [1, 2, 3] }))).toMatchObject({ status: 422, code: 'too_many_candidates' });
+    expect(await body({ candidates: [1, { email: 5 }] })).toEqual(expect.objectContaining({ candidates: [1, { email: 5 }] }));
+  });
+});
