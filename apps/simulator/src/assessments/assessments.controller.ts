@@ -11,6 +11,8 @@ import type { DocumentStore } from '../../../../libs/read-models/src/shared/docu
 import { DOCUMENTS } from '../../../../libs/runtime/src/infrastructure.js';
 import { InternalTokenGuard } from '../auth/internal-token.guard.js';
 import { internalContext, requiredBody } from '../auth/internal-context.js';
+import { InternalRoute } from '../openapi/internal-document.js';
+import { AddTestBody } from '../openapi/internal-bodies.js';
 
 @Controller('internal/assessments/:assessmentId')
 @UseGuards(InternalTokenGuard)
@@ -30,6 +32,7 @@ export class AssessmentsController {
 
   @Post('tests')
   @HttpCode(200)
+  @InternalRoute('Append a custom test of the workspace', 200, [404, 409, 422], AddTestBody)
   async addTest(@Req() request: FastifyRequest, @Param('assessmentId') assessmentId: string) {
     await this.commands.execute(new AddTestToAssessment(assessmentId, requiredBody(request), internalContext(request)));
     return this.view(assessmentId);
@@ -37,6 +40,7 @@ export class AssessmentsController {
 
   @Post('close')
   @HttpCode(200)
+  @InternalRoute('Close the assessment (status archived)', 200, [404])
   async close(@Req() request: FastifyRequest, @Param('assessmentId') assessmentId: string) {
     await this.commands.execute(new CloseAssessment(assessmentId, internalContext(request)));
     return this.view(assessmentId);

@@ -3,6 +3,8 @@ import { EVENT_STORE } from '../../../../libs/commands/src/shared/tokens.js';
 import type { EventStore } from '../../../../libs/event-store/src/event-store.port.js';
 import { apiError } from '../../../../libs/http/src/index.js';
 import { InternalTokenGuard } from '../auth/internal-token.guard.js';
+import { InternalRoute } from '../openapi/internal-document.js';
+
 
 /** The auditors' view of one stream, exactly as recorded, in revision order. */
 @Controller('internal/streams')
@@ -11,6 +13,7 @@ export class StreamsController {
   constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
 
   @Get(':streamId')
+  @InternalRoute('One stream of the event log, in revision order', 200, [404])
   async stream(@Param('streamId') streamId: string) {
     const events = await this.store.readStream(streamId);
     if (events.length === 0) throw apiError('not_found');

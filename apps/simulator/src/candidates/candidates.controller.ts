@@ -1,9 +1,12 @@
 import { Controller, Delete, HttpCode, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
+import { ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CompleteTest, DeleteCandidate, RegisterCandidate, StartAssessment, UnlockResult } from '../../../../libs/commands/src/index.js';
 import { InternalTokenGuard } from '../auth/internal-token.guard.js';
 import { internalContext, optionalBody, requiredBody } from '../auth/internal-context.js';
+import { InternalRoute } from '../openapi/internal-document.js';
+import { CompleteTestBody, RegistrationBody } from '../openapi/internal-bodies.js';
 
 /** The candidate's side of the world: registering, starting, finishing tests; and the recruiter's unlock. */
 @Controller('internal')
@@ -12,6 +15,8 @@ export class CandidatesController {
   constructor(private readonly commands: CommandBus) {}
 
   @Post('registrations')
+  @InternalRoute('Register a candidate (201; 200 when already registered)', 201, [404, 409, 422], RegistrationBody)
+  @ApiResponse({ status: 200, description: 'Already registered: the same ids' })
   async register(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const { created, candidateId, assessmentId } = await this.commands.execute(new RegisterCandidate(requiredBody(request), internalContext(request)));
     void reply.status(created ? 201 : 200);
@@ -20,6 +25,7 @@ export class CandidatesController {
 
   @Post('candidates/:candidateId/assessments/:assessmentId/start')
   @HttpCode(200)
+  @InternalRoute('Start the assessment', 200, [404, 409])
   async start(@Req() request: FastifyRequest, @Param('candidateId') candidateId: string, @Param('assessmentId') assessmentId: string) {
     optionalBody(request);
     return { data: await this.commands.execute(new StartAssessment(candidateId, assessmentId, internalContext(request))) };
@@ -27,6 +33,7 @@ export class CandidatesController {
 
   @Post('candidates/:candidateId/assessments/:assessmentId/tests/:slug/complete')
   @HttpCode(201)
+  @InternalRoute('Finish a test with its scores', 201, [404, 409, 422], CompleteTestBody)
   async complete(
     @Req() request: FastifyRequest,
     @Param('candidateId') candidateId: string,
@@ -38,12 +45,14 @@ export class CandidatesController {
 
   @Post('results/:resultId/unlock')
   @HttpCode(200)
+  @InternalRoute('Unlock a result (bills a live candidate once past the free allowance)', 200, [404])
   async unlock(@Req() request: FastifyRequest, @Param('resultId') resultId: string) {
     return { data: await this.commands.execute(new UnlockResult(resultId, internalContext(request))) };
   }
 
   @Delete('candidates/:candidateId')
   @HttpCode(204)
+  @InternalRoute('Delete a test candidate and their personal data', 204, [404, 409])
   async remove(@Req() request: FastifyRequest, @Param('candidateId') candidateId: string): Promise<void> {
     await this.commands.execute(new DeleteCandidate(candidateId, internalContext(request)));
   }

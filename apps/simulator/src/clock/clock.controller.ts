@@ -6,6 +6,8 @@ import { INFRASTRUCTURE, type Infrastructure } from '../../../../libs/runtime/sr
 import { isWholeNumber, validationFailed } from '../../../../libs/domain/src/index.js';
 import { InternalTokenGuard } from '../auth/internal-token.guard.js';
 import { requiredBody } from '../auth/internal-context.js';
+import { InternalRoute } from '../openapi/internal-document.js';
+import { AdvanceClockBody } from '../openapi/internal-bodies.js';
 
 @Controller('internal/clock')
 @UseGuards(InternalTokenGuard)
@@ -15,6 +17,7 @@ export class ClockController {
   /** Only with SIMULATED_CLOCK=true; otherwise the route does not exist. */
   @Post()
   @HttpCode(200)
+  @InternalRoute('Move the simulated clock forward (only with SIMULATED_CLOCK=true)', 200, [404, 422], AdvanceClockBody)
   async advance(@Req() request: FastifyRequest) {
     const clock = this.infra.simulatedClock;
     if (!clock) throw apiError('not_found');

@@ -2,6 +2,8 @@ import { Controller, Get, Inject, UseGuards } from '@nestjs/common';
 import { INFRASTRUCTURE, type Infrastructure } from '../../../../libs/runtime/src/infrastructure.js';
 import { allProjectionNames } from '../../../../libs/read-models/src/index.js';
 import { InternalTokenGuard } from '../auth/internal-token.guard.js';
+import { InternalRoute } from '../openapi/internal-document.js';
+
 
 /** Operators' view of the moving parts: the log head, how far each read model is, and the queues. */
 @Controller('internal/health')
@@ -10,6 +12,7 @@ export class HealthController {
   constructor(@Inject(INFRASTRUCTURE) private readonly infra: Infrastructure) {}
 
   @Get()
+  @InternalRoute('The log head, read-model checkpoints, Redis and the queues', 200)
   async health() {
     const [head, checkpoints, redis] = await Promise.all([
       this.infra.eventStore.headPosition(),

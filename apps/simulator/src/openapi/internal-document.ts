@@ -1,5 +1,5 @@
-import { Controller, Get, Injectable, type INestApplication, UseGuards } from '@nestjs/common';
-import { ApiExcludeController, DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { Controller, Get, Injectable, type INestApplication, type Type, UseGuards, applyDecorators } from '@nestjs/common';
+import { ApiBody, ApiExcludeController, ApiOperation, ApiResponse, DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { fixOpenApi30Schemas } from '../../../../libs/http/src/index.js';
 import { InternalTokenGuard } from '../auth/internal-token.guard.js';
 
@@ -43,3 +43,25 @@ export class InternalDocumentController {
 export const mountInternalDocument = (app: INestApplication): void => {
   app.get(InternalDocument).document = buildInternalDocument(app);
 };
+
+const DATA = { type: 'object', required: ['data'], properties: { data: {} } };
+const ERROR = {
+  type: 'object', required: ['error'],
+  properties: { error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } } },
+};
+const REFUSALS: Record<number, string> = {
+  401: 'unauthorized: the internal token is missing or wrong',
+  404: 'not_found',
+  409: 'invalid_state, already_completed, live_candidate, sandbox_candidate or not_a_test_candidate',
+  422: 'validation_failed',
+  500: 'server_error',
+};
+
+/** One internal route in the document: its success, its refusals (401 and 500 on every route) and its body. */
+export const InternalRoute = (summary: string, success: number, refusals: number[] = [], body?: Type<unknown>) =>
+  applyDecorators(
+    ApiOperation({ summary }),
+    ApiResponse({ status: success, description: success === 204 ? 'Done' : '`{ data }`', ...(success === 204 ? {} : { content: { 'application/json': { schema: DATA } } }) }),
+    ...[...refusals, 401, 500].map((status) => ApiResponse({ status, description: REFUSALS[status] ?? '', content: { 'application/json': { schema: ERROR } } })),
+    ...(body ? [ApiBody({ type: body }), ApiResponse({ status: 400, description: 'invalid_json', content: { 'application/json': { schema: ERROR } } })] : []),
+  );

@@ -1,9 +1,12 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { ApiQuery } from '@nestjs/swagger';
 import { apiError } from '../../../../libs/http/src/index.js';
 import type { Messaging } from '../../../../libs/messaging/src/index.js';
 import { getWorkspace } from '../../../../libs/read-models/src/index.js';
 import { INFRASTRUCTURE, type Infrastructure } from '../../../../libs/runtime/src/infrastructure.js';
 import { InternalTokenGuard } from '../auth/internal-token.guard.js';
+import { InternalRoute } from '../openapi/internal-document.js';
+
 
 /** The e-mail outbox and the webhook delivery log, as operators read them. */
 @Controller('internal')
@@ -17,6 +20,8 @@ export class MessagingController {
   }
 
   @Get('emails')
+  @InternalRoute('The e-mail outbox for one address, newest first', 200)
+  @ApiQuery({ name: 'to', required: false, schema: { type: 'string' }, description: 'The address (case-insensitive); without it the list is empty' })
   async emails(@Query('to') to: unknown) {
     const address = typeof to === 'string' ? to.trim().toLowerCase() : '';
     if (!address) return { data: [] };
@@ -24,6 +29,7 @@ export class MessagingController {
   }
 
   @Get('workspaces/:workspaceId/webhook-deliveries')
+  @InternalRoute('The webhook delivery log (30 days), newest first', 200, [404])
   async deliveries(@Param('workspaceId') workspaceId: string) {
     if (!(await getWorkspace(this.infra.documents, workspaceId))) throw apiError('not_found');
     const rows = await this.messaging().listDeliveries(workspaceId);
@@ -37,6 +43,7 @@ export class MessagingController {
 
   @Post('webhook-deliveries/:deliveryId/resend')
   @HttpCode(202)
+  @InternalRoute('Send a delivery again (a new delivery row)', 202, [404])
   async resend(@Param('deliveryId') deliveryId: string) {
     const id = await this.messaging().resend(deliveryId);
     if (!id) throw apiError('not_found');

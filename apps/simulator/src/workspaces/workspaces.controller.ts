@@ -11,6 +11,8 @@ import { getBilling, getWorkspace } from '../../../../libs/read-models/src/index
 import type { DocumentStore } from '../../../../libs/read-models/src/shared/document-store.port.js';
 import { DOCUMENTS } from '../../../../libs/runtime/src/infrastructure.js';
 import { InternalTokenGuard } from '../auth/internal-token.guard.js';
+import { InternalRoute } from '../openapi/internal-document.js';
+import { CreateCustomTestBody, CreateWorkspaceBody, IssueApiKeyBody, SaveWebhookBody } from '../openapi/internal-bodies.js';
 import { internalContext, optionalBody, requiredBody } from '../auth/internal-context.js';
 
 @Controller('internal')
@@ -24,18 +26,21 @@ export class WorkspacesController {
 
   @Post('workspaces')
   @HttpCode(201)
+  @InternalRoute('Create a workspace', 201, [422], CreateWorkspaceBody)
   async create(@Req() request: FastifyRequest) {
     return { data: await this.commands.execute(new CreateWorkspace(requiredBody(request), internalContext(request))) };
   }
 
   @Post('workspaces/:workspaceId/verify')
   @HttpCode(200)
+  @InternalRoute('Mark the workspace verified (someone confirmed an e-mail address)', 200, [404])
   async verify(@Req() request: FastifyRequest, @Param('workspaceId') workspaceId: string) {
     return { data: await this.commands.execute(new VerifyWorkspace(workspaceId, internalContext(request))) };
   }
 
   @Post('workspaces/:workspaceId/api-keys')
   @HttpCode(201)
+  @InternalRoute('Create an API key (the secret is shown once)', 201, [404, 422], IssueApiKeyBody)
   async issueKey(@Req() request: FastifyRequest, @Param('workspaceId') workspaceId: string) {
     const body = optionalBody(request);
     return { data: await this.commands.execute(new IssueApiKey(workspaceId, body.mode, internalContext(request))) };
@@ -43,17 +48,20 @@ export class WorkspacesController {
 
   @Post('api-keys/:apiKeyId/regenerate')
   @HttpCode(200)
+  @InternalRoute('Regenerate an API key: the previous key and secret stop at once', 200, [404])
   async regenerate(@Req() request: FastifyRequest, @Param('apiKeyId') apiKeyId: string) {
     return { data: await this.commands.execute(new RegenerateApiKey(apiKeyId, internalContext(request))) };
   }
 
   @Put('workspaces/:workspaceId/webhook')
   @HttpCode(200)
+  @InternalRoute('Save the webhook address and events (enables it again)', 200, [404, 422], SaveWebhookBody)
   async saveWebhook(@Req() request: FastifyRequest, @Param('workspaceId') workspaceId: string) {
     return { data: await this.commands.execute(new ConfigureWebhook(workspaceId, requiredBody(request), internalContext(request))) };
   }
 
   @Get('workspaces/:workspaceId/webhook')
+  @InternalRoute('The webhook settings and signing secret', 200, [404])
   async webhook(@Param('workspaceId') workspaceId: string) {
     const workspace = await getWorkspace(this.documents, workspaceId);
     if (!workspace?.webhook) throw apiError('not_found');
@@ -63,6 +71,7 @@ export class WorkspacesController {
 
   @Post('workspaces/:workspaceId/webhook/rotate-secret')
   @HttpCode(200)
+  @InternalRoute('Rotate the signing secret; the old one still signs for 24 hours', 200, [404])
   async rotate(@Req() request: FastifyRequest, @Param('workspaceId') workspaceId: string) {
     const { url, events, secret } = await this.commands.execute(new RotateWebhookSecret(workspaceId, internalContext(request)));
     return { data: { url, events, secret } };
@@ -70,11 +79,13 @@ export class WorkspacesController {
 
   @Post('workspaces/:workspaceId/custom-tests')
   @HttpCode(201)
+  @InternalRoute('Create a custom test of the workspace', 201, [404, 422], CreateCustomTestBody)
   async customTest(@Req() request: FastifyRequest, @Param('workspaceId') workspaceId: string) {
     return { data: await this.commands.execute(new CreateCustomTest(workspaceId, requiredBody(request), internalContext(request))) };
   }
 
   @Get('workspaces/:workspaceId/billing')
+  @InternalRoute('Billed candidates and the free allowance', 200, [404])
   async billing(@Param('workspaceId') workspaceId: string) {
     const billing = await getBilling(this.documents, workspaceId);
     if (!billing) throw apiError('not_found');
