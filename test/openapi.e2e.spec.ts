@@ -109,7 +109,9 @@ describe('the published contract: /openapi.json, /docs, /internal/openapi.json',
     try {
       const page = await chromium.browser.newPage();
       const requested: string[] = [];
+      const failed: string[] = [];
       page.on('request', (sent) => requested.push(sent.url()));
+      page.on('response', (answer) => { if (answer.status() >= 400) failed.push(`${answer.status()} ${answer.url()}`); });
       for (const base of ['', '/api']) {
         await page.goto(`${service.baseUrl}${base}/docs`);
         await page.waitForSelector('.opblock-summary-path', { timeout: 30_000 });
@@ -120,6 +122,7 @@ describe('the published contract: /openapi.json, /docs, /internal/openapi.json',
         expect(await page.title()).toContain('Hiring-Test');
       }
       expect(requested.filter((url) => !url.startsWith(service.baseUrl))).toEqual([]);
+      expect(failed).toEqual([]);
       await page.close();
     } finally {
       await chromium.close();

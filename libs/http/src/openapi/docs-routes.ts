@@ -8,6 +8,7 @@ const ASSETS: Record<string, string> = {
   'swagger-ui.css': 'text/css; charset=utf-8',
   'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
   'swagger-ui-standalone-preset.js': 'text/javascript; charset=utf-8',
+  'favicon-32x32.png': 'image/png',
 };
 
 const swaggerUiDir = (): string => dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -19,6 +20,7 @@ const PAGE = `<!doctype html>
   <meta charset="utf-8">
   <title>Hiring-Test Assessment API</title>
   <link rel="stylesheet" href="docs/swagger-ui.css">
+  <link rel="icon" type="image/png" href="docs/favicon-32x32.png">
 </head>
 <body>
   <div id="swagger-ui"></div>
