@@ -6,7 +6,8 @@ import type { HttpAnswer } from './client.js';
 
 /*
  * Every answer the end-to-end suites receive from a documented operation is checked against the
- * committed OpenAPI document of the public API (docs/openapi.json): the status must be
+ * committed OpenAPI documents (docs/openapi.json on the public port, docs/internal-openapi.json on
+ * the internal one): the status must be
  * documented for that operation, the body must match its schema (an error's code must be one the
  * operation lists for that status) and the required headers must be there. A mismatch fails the
  * test that made the request, so behaviour and document cannot disagree silently.
@@ -48,9 +49,8 @@ const load = (name: string, file: string, bases: string[]): LoadedDocument | nul
   return { name, document, operations, bases };
 };
 
-const DOCUMENTS = [load('public', 'docs/openapi.json', ['/api'])].filter(
-  (loaded): loaded is LoadedDocument => loaded !== null,
-);
+const PUBLIC = load('public', 'docs/openapi.json', ['/api']);
+const INTERNAL = load('internal', 'docs/internal-openapi.json', []);
 
 const validators = new Map<string, ValidateFunction>();
 
@@ -66,8 +66,8 @@ const validatorFor = (loaded: LoadedDocument, found: Operation, status: string):
   return validate;
 };
 
-const find = (method: string, pathname: string): { loaded: LoadedDocument; found: Operation } | null => {
-  for (const loaded of DOCUMENTS) {
+const find = (loaded: LoadedDocument | null, method: string, pathname: string): { loaded: LoadedDocument; found: Operation } | null => {
+  if (loaded) {
     const candidates = [pathname, ...loaded.bases.filter((base) => pathname.startsWith(`${base}/`)).map((base) => pathname.slice(base.length))];
     for (const path of candidates) {
       const found = loaded.operations.find((operation) => operation.method === method && operation.pattern.test(path));
@@ -82,7 +82,7 @@ const resolveRef = (document: Json, value: Json): Json => {
   return value.$ref.slice(2).split('/').reduce((node: Json, key: string) => node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], document);
 };
 
-/** The internal application's origins: the public document says nothing of what they answer. */
+/** The internal application's origins, answering by docs/internal-openapi.json. */
 const internalOrigins = new Set<string>();
 export const markInternalOrigin = (url: string): void => {
   internalOrigins.add(new URL(url).origin);
@@ -96,9 +96,8 @@ export const checkConformance = (method: string, url: string, answer: HttpAnswer
   } catch {
     return;
   }
-  if (internalOrigins.has(parsed.origin)) return;
+  const match = find(internalOrigins.has(parsed.origin) ? INTERNAL : PUBLIC, method.toUpperCase(), parsed.pathname);
   const { pathname } = parsed;
-  const match = find(method.toUpperCase(), pathname);
   if (!match) return;
   const { loaded, found } = match;
   const status = String(answer.status);

@@ -25,7 +25,7 @@ export class CandidatesController {
 
   @Post('candidates/:candidateId/assessments/:assessmentId/start')
   @HttpCode(200)
-  @InternalRoute('Start the assessment', 200, [404, 409])
+  @InternalRoute('Start the assessment (an empty body, or a JSON object)', 200, [400, 404, 409])
   async start(@Req() request: FastifyRequest, @Param('candidateId') candidateId: string, @Param('assessmentId') assessmentId: string) {
     optionalBody(request);
     return { data: await this.commands.execute(new StartAssessment(candidateId, assessmentId, internalContext(request))) };

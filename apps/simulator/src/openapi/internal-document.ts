@@ -50,7 +50,9 @@ const ERROR = {
   properties: { error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } } },
 };
 const REFUSALS: Record<number, string> = {
+  400: 'invalid_json: the body is not a JSON object',
   401: 'unauthorized: the internal token is missing or wrong',
+  413: 'payload_too_large: the body is over 1 MB',
   404: 'not_found',
   409: 'invalid_state, already_completed, live_candidate, sandbox_candidate or not_a_test_candidate',
   422: 'validation_failed',
@@ -63,5 +65,5 @@ export const InternalRoute = (summary: string, success: number, refusals: number
     ApiOperation({ summary }),
     ApiResponse({ status: success, description: success === 204 ? 'Done' : '`{ data }`', ...(success === 204 ? {} : { content: { 'application/json': { schema: DATA } } }) }),
     ...[...refusals, 401, 500].map((status) => ApiResponse({ status, description: REFUSALS[status] ?? '', content: { 'application/json': { schema: ERROR } } })),
-    ...(body ? [ApiBody({ type: body }), ApiResponse({ status: 400, description: 'invalid_json', content: { 'application/json': { schema: ERROR } } })] : []),
+    ...(body ? [ApiBody({ type: body }), ...[400, 413].map((status) => ApiResponse({ status, description: REFUSALS[status] ?? '', content: { 'application/json': { schema: ERROR } } }))] : []),
   );
