@@ -2,6 +2,9 @@ import { Module } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { REDIS } from '../../../libs/commands/src/shared/tokens.js';
 import { RedisIdempotencyStore, RedisRateLimiter } from '../../../libs/http/src/index.js';
+import { ApiKeyCache } from '../../../libs/read-models/src/index.js';
+import type { DocumentStore } from '../../../libs/read-models/src/shared/document-store.port.js';
+import { DOCUMENTS } from '../../../libs/runtime/src/infrastructure.js';
 import { AssessmentsController } from './assessments/assessments.controller.js';
 import { ApiKeyGuard } from './auth/api-key.guard.js';
 import { RateLimitGuard } from './auth/rate-limit.guard.js';
@@ -24,6 +27,7 @@ import { TestsController } from './tests/tests.controller.js';
     ApiKeyGuard,
     RateLimitGuard,
     InvitationIdempotency,
+    { provide: ApiKeyCache, useFactory: (documents: DocumentStore) => new ApiKeyCache(documents), inject: [DOCUMENTS] },
     { provide: RedisRateLimiter, useFactory: (redis: Redis) => new RedisRateLimiter(redis, { prefix: 'ratelimit:' }), inject: [REDIS] },
     { provide: RedisIdempotencyStore, useFactory: (redis: Redis) => new RedisIdempotencyStore(redis, { prefix: 'idem:' }), inject: [REDIS] },
   ],

@@ -3,6 +3,7 @@ export * from './shared/projection.js';
 export * from './shared/document-store.port.js';
 export * from './shared/page.js';
 export * from './shared/result-view.js';
+export * from './shared/served-json.js';
 
 export * from './document-store/postgres-document.store.js';
 export * from './document-store/mongo-document.store.js';
@@ -16,6 +17,7 @@ export * from './workspaces/workspaces.projection.js';
 export * from './workspaces/workspaces.queries.js';
 export * from './api-keys/api-keys.projection.js';
 export * from './api-keys/api-keys.queries.js';
+export * from './api-keys/api-key-cache.js';
 export * from './assessments/assessments.projection.js';
 export * from './assessments/assessments.queries.js';
 export * from './assessments/assessment.view.js';

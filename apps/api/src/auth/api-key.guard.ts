@@ -1,10 +1,8 @@
-import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { type Mode } from '../../../../libs/domain/src/index.js';
 import { apiError, hashSecret, parseAuthorization, secretMatches } from '../../../../libs/http/src/index.js';
-import { findApiKeyByKey } from '../../../../libs/read-models/src/index.js';
-import type { DocumentStore } from '../../../../libs/read-models/src/shared/document-store.port.js';
-import { DOCUMENTS } from '../../../../libs/runtime/src/infrastructure.js';
+import { ApiKeyCache } from '../../../../libs/read-models/src/index.js';
 
 export interface AuthenticatedKey {
   apiKeyId: string;
@@ -20,14 +18,14 @@ const DECOY_HASH = hashSecret('decoy-secret-for-unknown-keys');
 /** Authenticates (both header forms); the rate limit is RateLimitGuard's, which runs next. */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
-  constructor(@Inject(DOCUMENTS) private readonly documents: DocumentStore) {}
+  constructor(private readonly keys: ApiKeyCache) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const header = request.headers.authorization;
     const credential = parseAuthorization(typeof header === 'string' ? header : undefined);
     if (!credential) throw apiError('unauthorized');
-    const key = await findApiKeyByKey(this.documents, credential.key);
+    const key = await this.keys.find(credential.key);
     const matches = secretMatches(credential.secret, key?.secretHash ?? DECOY_HASH);
     if (!key || !matches) throw apiError('unauthorized');
     request.apiKey = { apiKeyId: key.id, workspaceId: key.workspaceId, mode: key.mode };

@@ -1,8 +1,9 @@
-import { Controller, Get, Inject, Param, Query, Req } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Query, Req, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { CONFIG } from '../../../../libs/commands/src/shared/tokens.js';
 import { type CursorCodec, apiError, readCursorParam } from '../../../../libs/http/src/index.js';
 import type { ServiceConfig } from '../../../../libs/platform/src/config/config.js';
-import { getAssessment, getCandidate, listCandidates, toCandidateView } from '../../../../libs/read-models/src/index.js';
+import { SERVED_CONTENT_TYPE, getAssessment, getCandidate, listServedCandidates, servedList, toCandidateView } from '../../../../libs/read-models/src/index.js';
 import type { DocumentStore } from '../../../../libs/read-models/src/shared/document-store.port.js';
 import { CURSORS, DOCUMENTS } from '../../../../libs/runtime/src/infrastructure.js';
 import type { AuthenticatedRequest } from '../auth/api-key.guard.js';
@@ -24,18 +25,20 @@ export class CandidatesController {
   @Operation('listCandidates', 'List candidates', 'Newest first; each row has the shape of a single candidate. Only candidates of the mode of the key.')
   @Answers(200, 'One page of candidates', listOf('Candidate', 'PageMeta'), EXAMPLES.candidates)
   @Refuses({ 400: ['invalid_parameter', 'invalid_cursor'], 404: ['not_found'] })
-  async list(@Req() request: AuthenticatedRequest, @Query() query: ListCandidatesQuery) {
+  async list(@Req() request: AuthenticatedRequest, @Res({ passthrough: true }) reply: FastifyReply, @Query() query: ListCandidatesQuery) {
     const { workspaceId, mode } = request.apiKey;
     const { limit, assessment: assessmentId, updated_since: updatedSince } = query;
     const email = query.email?.trim().toLowerCase();
     const filters = { assessmentId: assessmentId ?? null, email: email ?? null, updatedSince: updatedSince ?? null, mode };
     const cursor = readCursorParam(this.cursors, 'candidates', query.cursor, filters);
     if (assessmentId !== undefined && !(await getAssessment(this.documents, workspaceId, assessmentId))) throw apiError('not_found');
-    const page = await listCandidates(this.documents, {
+    const page = await listServedCandidates(this.documents, {
       workspaceId, mode, assessmentId, email, updatedSince, limit, after: cursor ? [String(cursor.t), String(cursor.id)] : undefined,
     });
     const nextCursor = page.next ? this.cursors.encodeFor('candidates', { t: String(page.next[0]), id: String(page.next[1]) }, filters) : null;
-    return { data: page.items.map((doc) => toCandidateView(doc, this.config.appUrl)), meta: { nextCursor } };
+    // Rows are sent as the JSON text the read model stored: nothing is parsed or stringified again.
+    void reply.type(SERVED_CONTENT_TYPE);
+    return servedList(page.rows, { nextCursor }, this.config.appUrl);
   }
 
   @Get(':candidateId')

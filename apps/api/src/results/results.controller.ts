@@ -1,8 +1,9 @@
-import { Controller, Get, Inject, Query, Req } from '@nestjs/common';
+import { Controller, Get, Inject, Query, Req, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { CONFIG } from '../../../../libs/commands/src/shared/tokens.js';
 import { type CursorCodec, apiError, readCursorParam } from '../../../../libs/http/src/index.js';
 import type { ServiceConfig } from '../../../../libs/platform/src/config/config.js';
-import { getAssessment, listResults, toResultListView } from '../../../../libs/read-models/src/index.js';
+import { getAssessment, listServedResults, SERVED_CONTENT_TYPE, servedList } from '../../../../libs/read-models/src/index.js';
 import type { DocumentStore } from '../../../../libs/read-models/src/shared/document-store.port.js';
 import { CURSORS, DOCUMENTS } from '../../../../libs/runtime/src/infrastructure.js';
 import type { AuthenticatedRequest } from '../auth/api-key.guard.js';
@@ -25,18 +26,20 @@ export class ResultsController {
   @Operation('listResults', 'List completed tests', 'Oldest first by default, for syncing forward: follow `meta.nextCursor` to the end, then keep the last `completedAt` for the next `since`.')
   @Answers(200, 'One page of results, each with its candidate, assessment and report link', list('ResultListItem', 'PageMeta'), EXAMPLES.results)
   @Refuses({ 400: ['invalid_parameter', 'invalid_cursor'], 404: ['not_found'] })
-  async list(@Req() request: AuthenticatedRequest, @Query() query: ListResultsQuery) {
+  async list(@Req() request: AuthenticatedRequest, @Res({ passthrough: true }) reply: FastifyReply, @Query() query: ListResultsQuery) {
     const { workspaceId, mode } = request.apiKey;
     const { limit, since, unlocked_since: unlockedSince, order, assessment: assessmentId } = query;
     const filters = { since: since ?? null, order, assessmentId: assessmentId ?? null, mode };
     const cursor = unlockedSince === undefined ? readCursorParam(this.cursors, 'results', query.cursor, filters) : null;
     if (assessmentId !== undefined && !(await getAssessment(this.documents, workspaceId, assessmentId))) throw apiError('not_found');
-    const page = await listResults(this.documents, {
+    const page = await listServedResults(this.documents, {
       workspaceId, mode, assessmentId, since, unlockedSince, order, limit, after: cursor ? [String(cursor.t), String(cursor.id)] : undefined,
     });
     const nextCursor = page.next && unlockedSince === undefined
       ? this.cursors.encodeFor('results', { t: String(page.next[0]), id: String(page.next[1]) }, filters)
       : null;
-    return { data: page.items.map((doc) => toResultListView(doc, this.config.appUrl)), meta: { nextCursor } };
+    // Rows are sent as the JSON text the read model stored: nothing is parsed or stringified again.
+    void reply.type(SERVED_CONTENT_TYPE);
+    return servedList(page.rows, { nextCursor }, this.config.appUrl);
   }
 }

@@ -14,6 +14,8 @@ export interface ApiKeyDocument {
 export const apiKeysProjection: Projection<ApiKeyDocument> = {
   name: 'api-keys',
   indexes: [ordered(['key', 'asc'])],
+  // API processes cache keys; a regenerated key must be refused at once by every one of them.
+  announceChanges: true,
   eventTypes: ['ApiKeyIssued', 'ApiKeyRegenerated'],
   documentIds: (event) => ('apiKeyId' in event.data ? [event.data.apiKeyId] : []),
   evolve(document, event) {

@@ -1,4 +1,5 @@
 import { allUnlocked, reportUrl, toResultView, type ResultView } from '../shared/result-view.js';
+import { APP_URL_MARK, markedLinkJson } from '../shared/served-json.js';
 import type { CandidateDocument, CandidateProgress } from './candidates.projection.js';
 
 /** API 2.5 `assessments[]` entry. */
@@ -40,3 +41,10 @@ export const toCandidateView = (doc: CandidateDocument, appUrl: string): Candida
     results: entry.results.map(toResultView),
   })),
 });
+
+/** The candidate's JSON as GET /v1/candidates serves it, stored at every write (APP_URL left as a marker). */
+export const servedCandidateJson = (doc: CandidateDocument): string => {
+  const view = toCandidateView(doc, APP_URL_MARK);
+  const head = JSON.stringify({ id: view.id, email: view.email, firstName: view.firstName, surname: view.surname, createdAt: view.createdAt, updatedAt: view.updatedAt });
+  return `${head.slice(0, -1)},"reportUrl":${markedLinkJson(view.reportUrl)},"assessments":${JSON.stringify(view.assessments)}}`;
+};

@@ -1,5 +1,6 @@
 import type { Mode, TestRef } from '../../../domain/src/shared/types.js';
 import { ordered, type Projection } from '../shared/projection.js';
+import { servedCandidateJson } from './candidate.view.js';
 import { laterOf, unlockResult, type StoredResult } from '../shared/result-view.js';
 
 export type CandidateProgress = 'not_started' | 'in_progress' | 'completed';
@@ -57,6 +58,7 @@ export const candidatesProjection: Projection<CandidateDocument> = {
   ],
   eventTypes: ['CandidateCreated', 'CandidateRegistered', 'AssessmentStarted', 'TestCompleted', 'AssessmentCompleted', 'ResultUnlocked', 'CandidateDeleted'],
   documentIds: (event) => ('candidateId' in event.data ? [event.data.candidateId] : []),
+  served: servedCandidateJson,
   evolve(document, event) {
     if (event.type === 'CandidateCreated') {
       const { candidateId, workspaceId, mode, email, firstName, surname, createdAt } = event.data;

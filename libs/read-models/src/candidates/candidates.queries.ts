@@ -1,6 +1,7 @@
 import type { Mode } from '../../../domain/src/shared/types.js';
-import type { Condition, DocumentStore } from '../shared/document-store.port.js';
-import { findPage, type Page } from '../shared/page.js';
+import type { Condition, DocumentQuery, DocumentStore } from '../shared/document-store.port.js';
+import { findPage, findServedPage, type Page, type ServedPage } from '../shared/page.js';
+import { servedCandidateJson } from './candidate.view.js';
 import { candidatesProjection, type CandidateDocument } from './candidates.projection.js';
 
 /** Another workspace's or the other mode's candidate is answered exactly like a missing one. */
@@ -28,18 +29,20 @@ const scope = (workspaceId: string, mode: Mode): Condition[] => [
 ];
 
 /** Newest first: createdAt, then id, both descending. */
-export const listCandidates = (store: DocumentStore, options: ListCandidatesOptions): Promise<Page<CandidateDocument>> => {
+const candidatesQuery = (options: ListCandidatesOptions): DocumentQuery => {
   const where = scope(options.workspaceId, options.mode);
   if (options.assessmentId !== undefined) where.push({ field: 'assessmentIds', op: 'contains', value: options.assessmentId });
   if (options.email !== undefined) where.push({ field: 'email', op: 'eq', value: options.email.trim().toLowerCase() });
   if (options.updatedSince !== undefined) where.push({ field: 'updatedAt', op: 'gte', value: options.updatedSince });
-  return findPage<CandidateDocument>(
-    store,
-    candidatesProjection.name,
-    { where, orderBy: [{ field: 'createdAt', direction: 'desc' }, { field: 'id', direction: 'desc' }], after: options.after, limit: options.limit },
-    (doc) => [doc.createdAt, doc.id],
-  );
+  return { where, orderBy: [{ field: 'createdAt', direction: 'desc' }, { field: 'id', direction: 'desc' }], after: options.after, limit: options.limit };
 };
+
+export const listCandidates = (store: DocumentStore, options: ListCandidatesOptions): Promise<Page<CandidateDocument>> =>
+  findPage<CandidateDocument>(store, candidatesProjection.name, candidatesQuery(options), (doc) => [doc.createdAt, doc.id]);
+
+/** The same page as `listCandidates`, as the JSON GET /v1/candidates serves for each row. */
+export const listServedCandidates = (store: DocumentStore, options: ListCandidatesOptions): Promise<ServedPage> =>
+  findServedPage(store, candidatesProjection.name, candidatesQuery(options), (doc) => servedCandidateJson(doc as CandidateDocument));
 
 /** For the original endpoint's `count`. */
 export const countCandidates = (store: DocumentStore, options: { workspaceId: string; mode: Mode }): Promise<number> =>

@@ -1,7 +1,7 @@
 import { Long, MongoClient, type AnyBulkWriteOperation, type ClientSession, type Db } from 'mongodb';
 import {
   assertCheckpointsUnchanged, rebuildCollectionName,
-  type DocumentChange, type DocumentStore, type WrittenDocument,
+  type DocumentChange, type DocumentStore, type ServedRow, type WrittenDocument,
 } from '../shared/document-store.port.js';
 import { mongoFilter, mongoIndex, mongoSort, type StoredDocument } from './mongo-filters.js';
 
@@ -132,6 +132,29 @@ export const createMongoDocumentStore = ({ url, database }: MongoDocumentStoreOp
         .limit(query.limit);
       return (await cursor.toArray()).map((doc) => withoutKey<Doc>(doc));
     },
+
+    /**
+     * MongoDB keeps documents only: each row is rendered here. The orderBy values are read off the
+     * document as the text PostgreSQL would give (`id` is the key).
+     */
+    async findServed(collection, query, render): Promise<ServedRow[]> {
+      const cursor = rm(collection)
+        .find(mongoFilter(query.where, query.orderBy, query.after))
+        .sort(mongoSort(query))
+        .skip(query.offset ?? 0)
+        .limit(query.limit);
+      return (await cursor.toArray()).map((stored) => {
+        const doc = withoutKey<Record<string, unknown>>(stored);
+        const keys = query.orderBy.map(({ field }) => {
+          const value = field === 'id' ? stored._id : doc[field];
+          return value === null || value === undefined ? '' : String(value);
+        });
+        return { json: render(doc), keys };
+      });
+    },
+
+    // No change feed here (change streams need a replica set): a watch is never live, so nothing is cached.
+    watchChanges: () => ({ live: false, close: () => undefined }),
 
     count: (collection, where) => rm(collection).countDocuments(mongoFilter(where)),
 

@@ -1,20 +1,30 @@
 import type { Pool, PoolClient } from 'pg';
 import {
   assertCheckpointsUnchanged, rebuildCollectionName,
-  type ApplyBatchOptions, type Condition, type DocumentChange, type DocumentQuery, type DocumentStore, type PromoteRebuildInput, type WrittenDocument,
+  type ApplyBatchOptions, type Condition, type DocumentChange, type DocumentQuery, type DocumentStore, type PromoteRebuildInput, type RenderServed,
+  type ServedRow, type WrittenDocument,
 } from '../shared/document-store.port.js';
 import type { CollectionDefinition } from '../shared/projection.js';
-import { SqlParameters, collectionDdl, indexName, primaryKeyName, quoteIdent, selectSql, tableName, whereSql } from './postgres-sql.js';
+import { ChangeFeed } from './postgres-change-feed.js';
+import {
+  SqlParameters, announceSql, changeTopic, collectionDdl, indexName, primaryKeyName, quoteIdent, selectSql, servedColumns, tableName, whereSql,
+} from './postgres-sql.js';
 
 export interface PostgresDocumentStoreOptions {
   pool: Pool;
   schema: string;
+  /**
+   * LISTEN for changes other processes make (`watchChanges`). Default: on when the pool has more
+   * than one connection; an embedded PGlite (one process, one connection) needs none.
+   */
+  listen?: boolean;
 }
 
 /**
- * Read models in PostgreSQL: one `rm_<name> (id, doc jsonb, position)` table per read model (position:
- * the checkpoint of the batch that last wrote the row) and one checkpoint table. Each method uses one connection at a time, so it also runs on an embedded
- * PGlite reached through a pool of a single connection.
+ * Read models in PostgreSQL: one `rm_<name> (id, doc jsonb, json text, position)` table per read
+ * model (json: the API's JSON of the row where the collection declares `served`; position: the
+ * checkpoint of the batch that last wrote the row) and one checkpoint table. Each method uses one
+ * connection at a time, so it also runs on an embedded PGlite reached through a pool of a single connection.
  */
 /**
  * PostgreSQL text cannot hold U+0000, so no stored document has such a value: a lookup by one
@@ -23,7 +33,7 @@ export interface PostgresDocumentStoreOptions {
 const unstorable = (value: unknown): boolean => typeof value === 'string' && value.includes('\u0000');
 const matchesNothing = (condition: Condition): boolean => 'value' in condition && unstorable(condition.value);
 
-export const createPostgresDocumentStore = ({ pool, schema }: PostgresDocumentStoreOptions): DocumentStore => {
+export const createPostgresDocumentStore = ({ pool, schema, listen }: PostgresDocumentStoreOptions): DocumentStore => {
   const qualify = (table: string): string => `${quoteIdent(schema)}.${quoteIdent(table)}`;
   const table = (collection: string): string => qualify(tableName(collection));
   const checkpoints = qualify('projection_checkpoints');
@@ -31,6 +41,12 @@ export const createPostgresDocumentStore = ({ pool, schema }: PostgresDocumentSt
   // never swaps tables under a half-written batch and two processes never interleave their DDL.
   const lockSql = 'SELECT pg_advisory_xact_lock(hashtext($1))';
   const lockKey = `read-models:${schema}`;
+  // What each collection serves and whether it announces changes, learnt from `prepare`.
+  const servedBy = new Map<string, (doc: object) => string>();
+  const announced = new Set<string>();
+  const feed = new ChangeFeed(pool, listen ?? (pool.options.max ?? 10) > 1);
+  const announcedTopics = (collections: Iterable<string>): string[] =>
+    [...collections].flatMap((collection) => (announced.has(collection) ? [changeTopic(schema, collection)] : []));
 
   const inTransaction = async <T>(work: (client: PoolClient) => Promise<T>): Promise<T> => {
     const client = await pool.connect();
@@ -56,15 +72,30 @@ export const createPostgresDocumentStore = ({ pool, schema }: PostgresDocumentSt
       docs.set(id, doc);
       latest.set(collection, docs);
     }
+    // Before the commit: on one connection (embedded) nobody can read until it is done, so a cache
+    // emptied now is never refilled with the old rows; after the commit too, for everyone else.
+    feed.announce(announcedTopics(latest.keys()));
     for (const [collection, docs] of latest) {
-      const upserts = [...docs].flatMap(([id, doc]) => (doc === null ? [] : [[id, JSON.stringify(doc)] as const]));
-      const deletes = [...docs].flatMap(([id, doc]) => (doc === null ? [id] : []));
-      if (upserts.length > 0) {
+      const served = servedBy.get(collection);
+      const ids: string[] = [];
+      const stored: string[] = [];
+      const json: (string | null)[] = [];
+      const deletes: string[] = [];
+      for (const [id, doc] of docs) {
+        if (doc === null) {
+          deletes.push(id);
+          continue;
+        }
+        ids.push(id);
+        stored.push(JSON.stringify(doc));
+        json.push(served === undefined ? null : served(doc));
+      }
+      if (ids.length > 0) {
         await client.query(
-          `INSERT INTO ${table(collection)} (id, doc, position) SELECT changed.id, changed.doc, $3::bigint
-           FROM unnest($1::text[], $2::jsonb[]) AS changed(id, doc)
-           ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc, position = EXCLUDED.position`,
-          [upserts.map(([id]) => id), upserts.map(([, json]) => json), position.toString()],
+          `INSERT INTO ${table(collection)} (id, doc, json, position) SELECT changed.id, changed.doc, changed.json, $4::bigint
+           FROM unnest($1::text[], $2::jsonb[], $3::text[]) AS changed(id, doc, json)
+           ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc, json = EXCLUDED.json, position = EXCLUDED.position`,
+          [ids, stored, json, position.toString()],
         );
       }
       if (deletes.length > 0) await client.query(`DELETE FROM ${table(collection)} WHERE id = ANY($1::text[])`, [deletes]);
@@ -85,6 +116,10 @@ export const createPostgresDocumentStore = ({ pool, schema }: PostgresDocumentSt
 
   return {
     async prepare(collections: readonly CollectionDefinition[], options?: { fresh?: boolean }): Promise<void> {
+      for (const collection of collections) {
+        if (collection.served !== undefined) servedBy.set(collection.name, collection.served);
+        if (collection.announceChanges === true) announced.add(collection.name);
+      }
       await inTransaction(async (client) => {
         await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
         await client.query(`CREATE TABLE IF NOT EXISTS ${checkpoints} (name text PRIMARY KEY, position bigint NOT NULL)`);
@@ -107,6 +142,7 @@ export const createPostgresDocumentStore = ({ pool, schema }: PostgresDocumentSt
           [projectionNames, checkpoint.toString()],
         );
       });
+      feed.announce(announcedTopics(changes.map(({ collection }) => collection)));
     },
 
     async get<Doc extends object>(collection: string, id: string): Promise<Doc | null> {
@@ -136,6 +172,19 @@ export const createPostgresDocumentStore = ({ pool, schema }: PostgresDocumentSt
       const { rows } = await pool.query<{ doc: Doc }>(text, values);
       return rows.map((row) => row.doc);
     },
+
+    async findServed(collection: string, query: DocumentQuery, render: RenderServed): Promise<ServedRow[]> {
+      if (query.where.some(matchesNothing)) return [];
+      const { text, values } = selectSql(table(collection), query, servedColumns(query));
+      // Arrays, not objects, per row; `json` is text, so the driver parses nothing but the rare fallback `doc`.
+      const { rows } = await pool.query<[string | null, object | null, ...(string | null)[]]>({ text, values, rowMode: 'array' });
+      return rows.map(([json, doc, ...keys]) => ({
+        json: json ?? render(doc ?? {}),
+        keys: keys.map((key) => key ?? ''),
+      }));
+    },
+
+    watchChanges: (collection, onChange) => feed.watch(changeTopic(schema, collection), onChange),
 
     async count(collection: string, where: readonly Condition[]): Promise<number> {
       if (where.some(matchesNothing)) return 0;
@@ -167,6 +216,8 @@ export const createPostgresDocumentStore = ({ pool, schema }: PostgresDocumentSt
           }
         }
         const names = collections.map(({ name }) => name);
+        // Renaming a table fires no trigger: the swap is announced here, delivered at commit.
+        for (const { name, announceChanges } of collections) if (announceChanges === true) await client.query(announceSql, [changeTopic(schema, name)]);
         if (checkpoint === null) {
           await client.query(`DELETE FROM ${checkpoints} WHERE name = ANY($1::text[])`, [names]);
           return;
@@ -178,9 +229,10 @@ export const createPostgresDocumentStore = ({ pool, schema }: PostgresDocumentSt
           [names, checkpoint.toString()],
         );
       });
+      feed.announce(collections.flatMap(({ name, announceChanges }) => (announceChanges === true ? [changeTopic(schema, name)] : [])));
     },
 
-    // The pool belongs to the caller, who may share it with other stores.
-    close: async (): Promise<void> => undefined,
+    // The pool belongs to the caller, who may share it with other stores; only the LISTEN connection is returned.
+    close: () => feed.stop(),
   };
 };

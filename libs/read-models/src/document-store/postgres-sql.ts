@@ -5,6 +5,29 @@ import type { CollectionDefinition, IndexDefinition } from '../shared/projection
 
 export const quoteIdent = (name: string): string => `"${name.replaceAll('"', '""')}"`;
 
+/** The NOTIFY channel of read-model changes; the payload is a `changeTopic`. */
+export const CHANGES_CHANNEL = 'read_model_changes';
+
+/** The collection a table's changes are announced under: a rebuilt twin announces as the live one it becomes. */
+const liveName = (collection: string): string => collection.replace(/__rebuild$/, '');
+
+/** `schema:collection`, the payload every announcement of a change carries. */
+export const changeTopic = (schema: string, collection: string): string => `${schema}:${liveName(collection)}`;
+
+/**
+ * A statement-level trigger announcing every write to the table, whoever makes it (the runner,
+ * a projection inside an append transaction, a rebuild): the NOTIFY is delivered at commit.
+ */
+export const announceDdl = (schema: string, qualifiedTable: string, collection: string): string[] => [
+  `CREATE OR REPLACE FUNCTION ${quoteIdent(schema)}.rm_announce_change() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN PERFORM pg_notify('${CHANGES_CHANNEL}', TG_ARGV[0]); RETURN NULL; END $$`,
+  `CREATE OR REPLACE TRIGGER rm_announce_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${qualifiedTable}
+   FOR EACH STATEMENT EXECUTE FUNCTION ${quoteIdent(schema)}.rm_announce_change('${changeTopic(schema, collection).replaceAll("'", "''")}')`,
+];
+
+/** For changes no trigger sees (a table swapped in by a rebuild): sent in the same transaction. */
+export const announceSql = `SELECT pg_notify('${CHANGES_CHANNEL}', $1)`;
+
 export const tableName = (collection: string): string => `rm_${assertCollectionName(collection).replaceAll('-', '_')}`;
 
 export const primaryKeyName = (table: string): string => `${table}__pk`;
@@ -26,10 +49,13 @@ export const collectionDdl = (schema: string, collection: CollectionDefinition):
   const table = tableName(collection.name);
   const qualified = `${quoteIdent(schema)}.${quoteIdent(table)}`;
   const statements = [
-    `CREATE TABLE IF NOT EXISTS ${qualified} (id text COLLATE "C" NOT NULL, doc jsonb NOT NULL, position bigint NOT NULL, CONSTRAINT ${quoteIdent(primaryKeyName(table))} PRIMARY KEY (id))`,
+    `CREATE TABLE IF NOT EXISTS ${qualified} (id text COLLATE "C" NOT NULL, doc jsonb NOT NULL, json text, position bigint NOT NULL, CONSTRAINT ${quoteIdent(primaryKeyName(table))} PRIMARY KEY (id))`,
   ];
   // Tables created before rows carried their position get it here; 0 skips nothing.
   statements.push(`ALTER TABLE ${qualified} ADD COLUMN IF NOT EXISTS position bigint NOT NULL DEFAULT 0`);
+  // Rows written before the served JSON was stored have none: they are rendered from `doc` when read.
+  statements.push(`ALTER TABLE ${qualified} ADD COLUMN IF NOT EXISTS json text`);
+  if (collection.announceChanges === true) statements.push(...announceDdl(schema, qualified, collection.name));
   for (const index of collection.indexes) {
     const name = quoteIdent(indexName(table, index));
     if (index.kind === 'contains') {
@@ -94,7 +120,8 @@ export const whereSql = (where: readonly Condition[], params: SqlParameters, key
   return parts.length === 0 ? '' : ` WHERE ${parts.join(' AND ')}`;
 };
 
-export const selectSql = (qualifiedTable: string, query: DocumentQuery): { text: string; values: unknown[] } => {
+/** The SELECT of `find` (`doc` of each row) or of another list of columns over the same rows. */
+export const selectSql = (qualifiedTable: string, query: DocumentQuery, columns = 'doc'): { text: string; values: unknown[] } => {
   const params = new SqlParameters();
   const keyset = query.after === undefined ? undefined : keysetSql(query.orderBy, query.after, params);
   const where = whereSql(query.where, params, keyset);
@@ -102,5 +129,9 @@ export const selectSql = (qualifiedTable: string, query: DocumentQuery): { text:
   const orderSql = order.length === 0 ? '' : ` ORDER BY ${order.join(', ')}`;
   const limit = ` LIMIT ${params.add(query.limit)}`;
   const offset = query.offset === undefined ? '' : ` OFFSET ${params.add(query.offset)}`;
-  return { text: `SELECT doc FROM ${qualifiedTable}${where}${orderSql}${limit}${offset}`, values: params.values };
+  return { text: `SELECT ${columns} FROM ${qualifiedTable}${where}${orderSql}${limit}${offset}`, values: params.values };
 };
+
+/** Columns of `findServed`: the stored JSON, the document only where no JSON is stored, then the orderBy values. */
+export const servedColumns = (query: DocumentQuery): string =>
+  ['json', 'CASE WHEN json IS NULL THEN doc END', ...query.orderBy.map(({ field }) => fieldExpression(field))].join(', ');

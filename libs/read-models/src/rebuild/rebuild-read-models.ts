@@ -44,7 +44,12 @@ export const rebuildReadModels = async (options: RebuildOptions): Promise<Rebuil
   const rebuildTargets: ProjectionTarget[] = projections.map((projection) => ({ projection, collection: rebuildCollectionName(projection.name) }));
   const targetsOf = (event: RecordedDomainEvent): ProjectionTarget[] => rebuildTargets.filter(({ projection }) => handles(projection, event.type));
 
-  await documentStore.prepare(rebuildTargets.map(({ projection, collection }) => ({ name: collection, indexes: projection.indexes })), { fresh: true });
+  await documentStore.prepare(
+    rebuildTargets.map(({ projection, collection }) => ({
+      name: collection, indexes: projection.indexes, served: projection.served, announceChanges: projection.announceChanges,
+    })),
+    { fresh: true },
+  );
   const headPosition = await eventStore.headPosition();
   const startedAt = Date.now();
   let position: bigint | null = null;

@@ -1,6 +1,6 @@
 import type { AssessmentRef, CandidateRef, Mode, ResultScores, TestType } from '../../../domain/src/shared/types.js';
 import { ordered, type Projection } from '../shared/projection.js';
-import type { StoredResult } from '../shared/result-view.js';
+import { servedResultJson } from './result-list.view.js';
 
 /** One finished test, with who took it and on which assessment. */
 export interface ResultDocument {
@@ -20,11 +20,6 @@ export interface ResultDocument {
   scores: ResultScores;
 }
 
-export const storedResultOf = (doc: ResultDocument): StoredResult => ({
-  id: doc.id, testSlug: doc.testSlug, testName: doc.testName, testType: doc.testType,
-  completedAt: doc.completedAt, unlockedAt: doc.unlockedAt, scores: doc.scores,
-});
-
 export const resultsProjection: Projection<ResultDocument> = {
   name: 'results',
   indexes: [
@@ -33,6 +28,7 @@ export const resultsProjection: Projection<ResultDocument> = {
     ordered(['workspaceId', 'asc'], ['mode', 'asc'], ['unlockedAt', 'asc'], ['id', 'asc']),
   ],
   eventTypes: ['TestCompleted', 'ResultUnlocked', 'CandidateDeleted'],
+  served: servedResultJson,
   documentIds(event) {
     switch (event.type) {
       case 'TestCompleted':

@@ -1,6 +1,7 @@
 import type { Mode } from '../../../domain/src/shared/types.js';
-import type { Condition, DocumentStore } from '../shared/document-store.port.js';
-import { findPage, type Page } from '../shared/page.js';
+import type { Condition, DocumentQuery, DocumentStore } from '../shared/document-store.port.js';
+import { findPage, findServedPage, type Page, type ServedPage } from '../shared/page.js';
+import { servedResultJson } from './result-list.view.js';
 import { resultsProjection, type ResultDocument } from './results.projection.js';
 
 export interface ListResultsOptions {
@@ -18,7 +19,7 @@ export interface ListResultsOptions {
   after?: readonly string[];
 }
 
-export const listResults = (store: DocumentStore, options: ListResultsOptions): Promise<Page<ResultDocument>> => {
+const resultsQuery = (options: ListResultsOptions): DocumentQuery => {
   const where: Condition[] = [
     { field: 'workspaceId', op: 'eq', value: options.workspaceId },
     { field: 'mode', op: 'eq', value: options.mode },
@@ -28,15 +29,22 @@ export const listResults = (store: DocumentStore, options: ListResultsOptions): 
   const byUnlock = options.unlockedSince !== undefined;
   if (options.unlockedSince !== undefined) where.push({ field: 'unlockedAt', op: 'gte', value: options.unlockedSince });
   const direction = options.order ?? 'asc';
-  return findPage<ResultDocument>(
+  return {
+    where,
+    orderBy: [{ field: byUnlock ? 'unlockedAt' : 'completedAt', direction }, { field: 'id', direction }],
+    after: options.after,
+    limit: options.limit,
+  };
+};
+
+export const listResults = (store: DocumentStore, options: ListResultsOptions): Promise<Page<ResultDocument>> =>
+  findPage<ResultDocument>(
     store,
     resultsProjection.name,
-    {
-      where,
-      orderBy: [{ field: byUnlock ? 'unlockedAt' : 'completedAt', direction }, { field: 'id', direction }],
-      after: options.after,
-      limit: options.limit,
-    },
-    (doc) => [(byUnlock ? doc.unlockedAt : doc.completedAt) ?? '', doc.id],
+    resultsQuery(options),
+    (doc) => [(options.unlockedSince !== undefined ? doc.unlockedAt : doc.completedAt) ?? '', doc.id],
   );
-};
+
+/** The same page as `listResults`, as the JSON GET /v1/results serves for each row. */
+export const listServedResults = (store: DocumentStore, options: ListResultsOptions): Promise<ServedPage> =>
+  findServedPage(store, resultsProjection.name, resultsQuery(options), (doc) => servedResultJson(doc as ResultDocument));

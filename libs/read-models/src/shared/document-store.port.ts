@@ -69,6 +69,24 @@ export const assertCheckpointsUnchanged = (
   }
 };
 
+/** A row as the API serves it: its stored JSON text and its orderBy values (text), for the next cursor. */
+export interface ServedRow {
+  json: string;
+  keys: readonly string[];
+}
+
+/** Renders a document as the API serves it; used where no stored JSON is at hand. */
+export type RenderServed = (doc: object) => string;
+
+/**
+ * Tells a reader that a collection changed. `live` is false while changes could go unnoticed (a
+ * lost LISTEN connection, a store without a change feed): a cache must then not be trusted.
+ */
+export interface ChangeWatch {
+  readonly live: boolean;
+  close(): void;
+}
+
 export interface PromoteRebuildInput {
   /** The live collections; each is replaced by its `rebuildCollectionName` twin. */
   collections: readonly CollectionDefinition[];
@@ -94,6 +112,16 @@ export interface DocumentStore {
   /** For writers: the documents that exist among `ids`, each with the position it was written at. */
   getForUpdate(collection: string, ids: readonly string[]): Promise<Map<string, WrittenDocument>>;
   find<Doc extends object>(collection: string, query: DocumentQuery): Promise<Doc[]>;
+  /**
+   * The rows `find` would return, as the JSON text the API serves (kept beside the document where
+   * the store can, else `render(doc)`), with their orderBy values: no document is parsed.
+   */
+  findServed(collection: string, query: DocumentQuery, render: RenderServed): Promise<ServedRow[]>;
+  /**
+   * Calls `onChange` after any writer, in any process, changed a collection declared with
+   * `announceChanges`, and whenever the watch goes live or stops being live.
+   */
+  watchChanges(collection: string, onChange: () => void): ChangeWatch;
   count(collection: string, where: readonly Condition[]): Promise<number>;
   checkpoint(projectionName: string): Promise<bigint | null>;
   checkpoints(projectionNames: readonly string[]): Promise<Map<string, bigint | null>>;

@@ -1,4 +1,4 @@
-import type { DocumentQuery, DocumentStore, FieldValue } from './document-store.port.js';
+import type { DocumentQuery, DocumentStore, FieldValue, RenderServed } from './document-store.port.js';
 
 /** A keyset page: `next` holds the orderBy values of the last row when more rows follow, else null. */
 export interface Page<Doc> {
@@ -20,4 +20,18 @@ export const findPage = async <Doc extends object>(
   const items = rows.slice(0, query.limit);
   const last = items.at(-1);
   return { items, next: rows.length > query.limit && last !== undefined ? keyOf(last) : null };
+};
+
+/** A keyset page of rows as the API serves them (stored JSON text); `next` as in `Page`. */
+export interface ServedPage {
+  rows: string[];
+  next: string[] | null;
+}
+
+/** `findPage` for the list endpoints: the same rows and cursor, as JSON text nobody parses. */
+export const findServedPage = async (store: DocumentStore, collection: string, query: DocumentQuery, render: RenderServed): Promise<ServedPage> => {
+  const found = await store.findServed(collection, { ...query, limit: query.limit + 1 }, render);
+  const shown = found.length > query.limit ? found.slice(0, query.limit) : found;
+  const last = shown.at(-1);
+  return { rows: shown.map(({ json }) => json), next: found.length > query.limit && last !== undefined ? [...last.keys] : null };
 };

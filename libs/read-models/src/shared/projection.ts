@@ -19,6 +19,14 @@ export type IndexDefinition = OrderedIndex | ContainsIndex;
 export interface CollectionDefinition {
   name: string;
   indexes: readonly IndexDefinition[];
+  /**
+   * The JSON the API serves for a document, stored beside it at every write so that reads send
+   * it as is (no parse, no view mapping, no stringify). App-wide values are left as markers
+   * (`APP_URL_MARK`) and filled in when served.
+   */
+  served?(doc: object): string;
+  /** Writers announce every change to other processes (cached API keys must see a regeneration at once). */
+  announceChanges?: boolean;
 }
 
 /**
@@ -33,6 +41,7 @@ export interface Projection<Doc extends object> extends CollectionDefinition {
   documentIds(event: RecordedDomainEvent): string[];
   // Method syntax on purpose: it keeps `Projection<CandidateDocument>` assignable to `AnyProjection`.
   evolve(document: Doc | null, event: RecordedDomainEvent, documentId: string): Doc | null;
+  served?(doc: Doc): string;
 }
 
 export type AnyProjection = Projection<object>;

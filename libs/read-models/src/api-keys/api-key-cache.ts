@@ -1,0 +1,43 @@
+import type { ChangeWatch, DocumentStore } from '../shared/document-store.port.js';
+import { apiKeysProjection, type ApiKeyDocument } from './api-keys.projection.js';
+import { findApiKeyByKey } from './api-keys.queries.js';
+
+/**
+ * API keys held in the process, so an authenticated request costs no database round trip. Any
+ * change to the api-keys read model, by any process, empties it (the store's change feed), and
+ * while the feed is not live (a lost LISTEN connection) every lookup goes to the store: a
+ * regenerated key is refused at once. Unknown keys are not remembered, so guessing fills nothing.
+ */
+export class ApiKeyCache {
+  private readonly byKey = new Map<string, ApiKeyDocument>();
+  /** Moves at every change: a lookup that started before one does not fill the cache with what it read. */
+  private generation = 0;
+  private readonly watch: ChangeWatch;
+
+  constructor(private readonly store: DocumentStore, private readonly maxKeys = 10_000) {
+    this.watch = store.watchChanges(apiKeysProjection.name, () => this.invalidate());
+  }
+
+  async find(key: string): Promise<ApiKeyDocument | null> {
+    if (this.watch.live) {
+      const cached = this.byKey.get(key);
+      if (cached !== undefined) return cached;
+    }
+    const generation = this.generation;
+    const found = await findApiKeyByKey(this.store, key);
+    if (found !== null && generation === this.generation && this.watch.live) {
+      if (this.byKey.size >= this.maxKeys) this.byKey.clear();
+      this.byKey.set(key, found);
+    }
+    return found;
+  }
+
+  invalidate(): void {
+    this.generation += 1;
+    this.byKey.clear();
+  }
+
+  close(): void {
+    this.watch.close();
+  }
+}
