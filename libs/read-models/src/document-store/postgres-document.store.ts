@@ -44,7 +44,8 @@ export const createPostgresDocumentStore = ({ pool, schema, listen }: PostgresDo
   // What each collection serves and whether it announces changes, learnt from `prepare`.
   const servedBy = new Map<string, (doc: object) => string>();
   const announced = new Set<string>();
-  const feed = new ChangeFeed(pool, listen ?? (pool.options.max ?? 10) > 1);
+  // `options` is missing on pool look-alikes (a test's spy): assume a server then.
+  const feed = new ChangeFeed(pool, listen ?? ((pool.options as Partial<Pool['options']> | undefined)?.max ?? 10) > 1);
   const announcedTopics = (collections: Iterable<string>): string[] =>
     [...collections].flatMap((collection) => (announced.has(collection) ? [changeTopic(schema, collection)] : []));
 
