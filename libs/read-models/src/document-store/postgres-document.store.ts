@@ -7,7 +7,7 @@ import {
 import type { CollectionDefinition } from '../shared/projection.js';
 import { ChangeFeed } from './postgres-change-feed.js';
 import {
-  SqlParameters, announceSql, changeTopic, collectionDdl, indexName, primaryKeyName, quoteIdent, selectSql, servedColumns, tableName, whereSql,
+  SqlParameters, announceSql, changeTopic, collectionDdl, indexName, lz4Sql, primaryKeyName, quoteIdent, selectSql, servedColumns, tableName, whereSql,
 } from './postgres-sql.js';
 
 export interface PostgresDocumentStoreOptions {
@@ -30,6 +30,20 @@ export interface PostgresDocumentStoreOptions {
  * PostgreSQL text cannot hold U+0000, so no stored document has such a value: a lookup by one
  * matches nothing (instead of failing in the driver).
  */
+const ROWS_PER_STATEMENT = 2_000;
+/**
+ * Served JSON travels as one text joined by U+0002, which JSON.stringify never writes raw: no
+ * escaping on either side. Measured faster than a jsonb array holding it, itself several times
+ * faster than unnest() over text[] and jsonb[] literals, which are escaped and parsed element by element.
+ */
+const SERVED_SEPARATOR = '\u0002';
+const upsertSql = (qualifiedTable: string, served: boolean): string =>
+  `INSERT INTO ${qualifiedTable} (id, doc, json, position) SELECT i.value, d.value, ${served ? 'j.value' : 'NULL'}, $4::bigint
+   FROM jsonb_array_elements_text($1::jsonb) WITH ORDINALITY AS i(value, n)
+   JOIN jsonb_array_elements($2::jsonb) WITH ORDINALITY AS d(value, n) ON d.n = i.n
+   ${served ? "JOIN unnest(string_to_array($3::text, E'\\x02')) WITH ORDINALITY AS j(value, n) ON j.n = i.n" : 'WHERE $3::text IS NOT NULL'}
+   ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc, json = EXCLUDED.json, position = EXCLUDED.position`;
+
 const unstorable = (value: unknown): boolean => typeof value === 'string' && value.includes('\u0000');
 const matchesNothing = (condition: Condition): boolean => 'value' in condition && unstorable(condition.value);
 
@@ -80,7 +94,7 @@ export const createPostgresDocumentStore = ({ pool, schema, listen }: PostgresDo
       const served = servedBy.get(collection);
       const ids: string[] = [];
       const stored: string[] = [];
-      const json: (string | null)[] = [];
+      const json: string[] = [];
       const deletes: string[] = [];
       for (const [id, doc] of docs) {
         if (doc === null) {
@@ -89,15 +103,13 @@ export const createPostgresDocumentStore = ({ pool, schema, listen }: PostgresDo
         }
         ids.push(id);
         stored.push(JSON.stringify(doc));
-        json.push(served === undefined ? null : served(doc));
+        if (served !== undefined) json.push(served(doc));
       }
-      if (ids.length > 0) {
-        await client.query(
-          `INSERT INTO ${table(collection)} (id, doc, json, position) SELECT changed.id, changed.doc, changed.json, $4::bigint
-           FROM unnest($1::text[], $2::jsonb[], $3::text[]) AS changed(id, doc, json)
-           ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc, json = EXCLUDED.json, position = EXCLUDED.position`,
-          [ids, stored, json, position.toString()],
-        );
+      for (let start = 0; start < ids.length; start += ROWS_PER_STATEMENT) {
+        const end = start + ROWS_PER_STATEMENT;
+        await client.query(upsertSql(table(collection), served !== undefined), [
+          JSON.stringify(ids.slice(start, end)), `[${stored.slice(start, end).join(',')}]`, json.slice(start, end).join(SERVED_SEPARATOR), position.toString(),
+        ]);
       }
       if (deletes.length > 0) await client.query(`DELETE FROM ${table(collection)} WHERE id = ANY($1::text[])`, [deletes]);
     }
@@ -124,9 +136,10 @@ export const createPostgresDocumentStore = ({ pool, schema, listen }: PostgresDo
       await inTransaction(async (client) => {
         await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
         await client.query(`CREATE TABLE IF NOT EXISTS ${checkpoints} (name text PRIMARY KEY, position bigint NOT NULL)`);
+        const lz4 = (await client.query<{ lz4: boolean }>(lz4Sql)).rows[0]?.lz4 === true;
         for (const collection of collections) {
           if (options?.fresh === true) await client.query(`DROP TABLE IF EXISTS ${table(collection.name)}`);
-          for (const statement of collectionDdl(schema, collection)) await client.query(statement);
+          for (const statement of collectionDdl(schema, collection, { lz4 })) await client.query(statement);
         }
       });
     },

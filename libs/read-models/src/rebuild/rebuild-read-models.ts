@@ -1,9 +1,10 @@
 import { pino, type Logger } from 'pino';
 import type { EventStore } from '../../../event-store/src/event-store.port.js';
-import { rebuildCollectionName, type DocumentStore } from '../shared/document-store.port.js';
-import { handles, type AnyProjection } from '../shared/projection.js';
+import { rebuildCollectionName, type DocumentChange, type DocumentStore } from '../shared/document-store.port.js';
+import { handles, type AnyProjection, type CollectionDefinition } from '../shared/projection.js';
 import { asDomainEvent, type RecordedDomainEvent } from '../shared/recorded-domain-event.js';
-import { DocumentCache, type ProjectionTarget } from '../projection-runner/document-cache.js';
+import type { ProjectionTarget } from '../projection-runner/document-cache.js';
+import { RebuildDocuments } from './rebuild-documents.js';
 
 export interface RebuildProgress {
   phase: 'building' | 'switching' | 'done';
@@ -23,7 +24,9 @@ export interface RebuildOptions {
   onProgress?: (progress: RebuildProgress) => void;
   /** Events per readAll and per write (default 1 000). */
   batchSize?: number;
-  /** Documents kept in memory between batches (default 50 000). */
+  /** Changed documents held in memory before they are written (default 5 000). */
+  flushDocuments?: number;
+  /** Documents kept in memory between batches (default 100 000). */
   maxCachedDocuments?: number;
   logger?: Logger;
 }
@@ -31,25 +34,33 @@ export interface RebuildOptions {
 /**
  * Rebuilds every read model from position 0 into `rm_<name>__rebuild` tables with `readAll` (not
  * the live subscription), then swaps them in. Only read-model tables are written: no side effect
- * runs here. The last batch is written in the switch-over itself (under the lock the live runner
- * takes to flush); the live runner then finds its checkpoint moved, drops its batch, and carries
- * on from the rebuilt position, so events appended during the switch are not lost. Event-store
- * reads never happen while the switch holds a connection, so a single-connection PGlite pool works.
+ * runs here. The twins are loaded without their indexes, which are built once loaded, then the
+ * switch-over swaps them in and sets every checkpoint to the last position read (under the lock
+ * the live runner takes to flush); the live runner then finds its checkpoint moved, drops its
+ * batch, and carries on from there, so events appended meanwhile are not lost. No event-store
+ * read is pending while the switch holds a connection, so a single-connection PGlite pool works.
  */
 export const rebuildReadModels = async (options: RebuildOptions): Promise<RebuildProgress> => {
   const { eventStore, documentStore, projections } = options;
   const logger = (options.logger ?? pino({ level: process.env['LOG_LEVEL'] ?? 'info' })).child({ component: 'rebuild' });
   const batchSize = options.batchSize ?? 1_000;
-  const cache = new DocumentCache(documentStore, options.maxCachedDocuments ?? 50_000);
+  const flushDocuments = options.flushDocuments ?? 5_000;
+  const documents = new RebuildDocuments(documentStore, options.maxCachedDocuments ?? 100_000);
   const rebuildTargets: ProjectionTarget[] = projections.map((projection) => ({ projection, collection: rebuildCollectionName(projection.name) }));
-  const targetsOf = (event: RecordedDomainEvent): ProjectionTarget[] => rebuildTargets.filter(({ projection }) => handles(projection, event.type));
+  const targetsByType = new Map<string, ProjectionTarget[]>();
+  const targetsOf = (event: RecordedDomainEvent): ProjectionTarget[] => {
+    let targets = targetsByType.get(event.type);
+    if (targets === undefined) {
+      targets = rebuildTargets.filter(({ projection }) => handles(projection, event.type));
+      targetsByType.set(event.type, targets);
+    }
+    return targets;
+  };
 
-  await documentStore.prepare(
-    rebuildTargets.map(({ projection, collection }) => ({
-      name: collection, indexes: projection.indexes, served: projection.served, announceChanges: projection.announceChanges,
-    })),
-    { fresh: true },
-  );
+  const twins = (withIndexes: boolean): CollectionDefinition[] => rebuildTargets.map(({ projection, collection }) => ({
+    name: collection, indexes: withIndexes ? projection.indexes : [], served: projection.served, announceChanges: projection.announceChanges,
+  }));
+  await documentStore.prepare(twins(false), { fresh: true });
   const headPosition = await eventStore.headPosition();
   const startedAt = Date.now();
   let position: bigint | null = null;
@@ -67,23 +78,43 @@ export const rebuildReadModels = async (options: RebuildOptions): Promise<Rebuil
     return current;
   };
 
+  // Read ahead: the next batch is fetched while this one is evolved and written.
+  const readAfter = (after: bigint | null) => {
+    const reading = eventStore.readAll({ after, maxCount: batchSize });
+    reading.catch(() => undefined);
+    return reading;
+  };
+  let next = readAfter(null);
+  // One write in flight while the next batches are read and evolved: the client and the database work at once.
+  let writing: Promise<void> = Promise.resolve();
+  const write = (changes: DocumentChange[], at: bigint): void => {
+    const previous = writing;
+    writing = previous.then(() => documentStore.applyBatch([], changes, at));
+    writing.catch(() => undefined);
+  };
   for (;;) {
-    const events = await eventStore.readAll({ after: position, maxCount: batchSize });
+    const events = await next;
     const domainEvents = events.flatMap((event) => asDomainEvent(event) ?? []);
-    await cache.prefetch(domainEvents, targetsOf);
-    for (const event of domainEvents) await cache.apply(event, targetsOf(event));
+    await documents.load(domainEvents, targetsOf, () => writing);
+    for (const event of domainEvents) documents.apply(event, targetsOf(event));
     position = events.at(-1)?.position ?? position;
     eventsDone += events.length;
-    const changes = cache.takeChanges();
-    // A short batch is the tail: it is written by the switch-over, in the same transaction.
-    if (events.length < batchSize) {
-      report('switching');
-      await documentStore.promoteRebuild({ collections: projections, changes, checkpoint: position });
-      break;
+    // A short batch is the tail of the log as it was when read.
+    const tail = events.length < batchSize;
+    if (!tail) next = readAfter(position);
+    if ((tail || documents.changedDocuments >= flushDocuments) && position !== null) {
+      // The write before this one must be done first: at most one waits while another runs.
+      await writing;
+      write(documents.takeChanges(), position);
     }
-    if (position !== null) await documentStore.applyBatch([], changes, position);
+    if (tail) break;
     report('building');
   }
+  await writing;
+  report('switching');
+  // Indexes built once over the loaded tables cost a fraction of keeping them up to date row by row.
+  await documentStore.prepare(twins(true));
+  await documentStore.promoteRebuild({ collections: projections, changes: [], checkpoint: position });
   const done = report('done');
   logger.info({ events: eventsDone, position: position?.toString() ?? null, seconds: (Date.now() - startedAt) / 1000 }, 'read models rebuilt');
   return done;
