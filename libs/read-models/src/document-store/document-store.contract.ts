@@ -10,9 +10,17 @@ interface Person {
   active: boolean;
 }
 
+/** What the API would serve for a person: a shape of its own, so a stored copy cannot pass for the document. */
+const servePerson = (doc: object): string => {
+  const { id, joinedAt } = doc as Person;
+  return JSON.stringify({ who: id, since: joinedAt });
+};
+
 const people: CollectionDefinition = {
   name: 'people',
   indexes: [ordered(['team', 'asc'], ['joinedAt', 'desc'], ['id', 'desc']), { kind: 'contains', field: 'tags' }],
+  served: servePerson,
+  announceChanges: true,
 };
 const time = (minute: number): string => new Date(Date.UTC(2026, 0, 1) + minute * 60_000).toISOString();
 const person = (id: string, minute: number, extra: Partial<Person> = {}): Person =>
@@ -26,7 +34,8 @@ export interface OpenedStore {
 }
 
 /** One behaviour for every adapter: each adapter's int spec runs this suite against a real store. */
-export const documentStoreContract = (adapter: string, open: () => Promise<OpenedStore>): void => {
+/** `changeFeed`: whether the adapter tells watchers of changes (a store without one says its watches are never live). */
+export const documentStoreContract = (adapter: string, open: () => Promise<OpenedStore>, { changeFeed = true } = {}): void => {
   describe(`DocumentStore contract (${adapter})`, () => {
     let opened: OpenedStore | undefined;
     let store: DocumentStore;
@@ -125,6 +134,44 @@ export const documentStoreContract = (adapter: string, open: () => Promise<Opene
       expect(ids(mixed)).toEqual(['a', 'd']);
       const offset = await store.find<Person>('people', { where: [], orderBy: [{ field: 'joinedAt', direction: 'desc' }, { field: 'id', direction: 'desc' }], offset: 1, limit: 2 });
       expect(ids(offset)).toEqual(['c', 'a']);
+    });
+
+    it('serves the rows find returns as served JSON, with their keyset values, in the same order and pages', async () => {
+      await store.applyBatch([], put(person('a', 1), person('b', 5), person('c', 5), person('d', 7, { team: 'blue' })), 1n);
+      const query = {
+        where: [{ field: 'team', op: 'eq', value: 'red' }] as const,
+        orderBy: [{ field: 'joinedAt', direction: 'desc' }, { field: 'id', direction: 'desc' }] as const,
+        limit: 2,
+      };
+      const first = await store.findServed('people', query, servePerson);
+      expect(first).toEqual([
+        { json: servePerson(person('c', 5)), keys: [time(5), 'c'] },
+        { json: servePerson(person('b', 5)), keys: [time(5), 'b'] },
+      ]);
+      const second = await store.findServed('people', { ...query, after: first.at(-1)?.keys }, servePerson);
+      expect(second.map(({ json }) => json)).toEqual([servePerson(person('a', 1))]);
+      expect(await store.findServed('people', { ...query, where: [{ field: 'team', op: 'eq', value: 'x\u0000' }] }, servePerson)).toEqual([]);
+    });
+
+    it('tells a live watch of every change this store makes to an announcing collection', async () => {
+      let changes = 0;
+      const watch = store.watchChanges('people', () => {
+        changes += 1;
+      });
+      try {
+        // A feed may need a moment to start listening; a store without one must never claim to be live.
+        for (let waited = 0; changeFeed && !watch.live && waited < 5_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(watch.live).toBe(changeFeed);
+        if (!changeFeed) return;
+        const before = changes;
+        await store.applyBatch([], put(person('w', 1)), 1n);
+        expect(changes).toBeGreaterThan(before);
+        const afterWrite = changes;
+        await store.applyBatch([], [{ collection: 'people', id: 'w', doc: null }], 2n);
+        expect(changes).toBeGreaterThan(afterWrite);
+      } finally {
+        watch.close();
+      }
     });
 
     it('swaps rebuilt collections in and sets their checkpoints, rebuild after rebuild', async () => {

@@ -29,5 +29,5 @@ if (url === undefined) {
         }
       },
     };
-  });
+  }, { changeFeed: false });
 }

@@ -1,12 +1,21 @@
 import { candidatesProjection } from '../candidates/candidates.projection.js';
-import { openTestDatabase } from '../test-support/postgres.js';
+import pg from 'pg';
+import { rebuildCollectionName } from '../shared/document-store.port.js';
+import { TEST_DATABASE_URL, openTestDatabase } from '../test-support/postgres.js';
 import { documentStoreContract } from './document-store.contract.js';
 import { createPostgresDocumentStore } from './postgres-document.store.js';
 import { indexName, selectSql, tableName } from './postgres-sql.js';
 
 documentStoreContract('PostgreSQL server', async () => {
   const database = await openTestDatabase('rm_contract');
-  return { store: createPostgresDocumentStore({ pool: database.pool, schema: database.schema }), close: database.drop };
+  const store = createPostgresDocumentStore({ pool: database.pool, schema: database.schema });
+  return {
+    store,
+    close: async () => {
+      await store.close();
+      await database.drop();
+    },
+  };
 });
 
 describe('PostgreSQL document store indexes', () => {
@@ -34,6 +43,64 @@ describe('PostgreSQL document store indexes', () => {
       expect(planText).not.toMatch(/Sort/);
     } finally {
       client.release();
+      await database.drop();
+    }
+  });
+});
+
+describe('PostgreSQL document store: served JSON and the change feed', () => {
+  const team = { name: 'teams', indexes: [], served: (doc: object) => `{"served":${JSON.stringify((doc as { id: string }).id)}}`, announceChanges: true };
+  const query = { where: [], orderBy: [{ field: 'id', direction: 'asc' }] as const, limit: 10 };
+  const refuse = (): string => {
+    throw new Error('rendered although JSON is stored');
+  };
+
+  it('serves the JSON stored at write time without rendering, and renders rows stored before it existed', async () => {
+    const database = await openTestDatabase('rm_served');
+    const store = createPostgresDocumentStore({ pool: database.pool, schema: database.schema });
+    try {
+      await store.prepare([team]);
+      await store.applyBatch([], [{ collection: 'teams', id: 't1', doc: { id: 't1' } }, { collection: 'teams', id: 't2', doc: { id: 't2' } }], 1n);
+      expect(await store.findServed('teams', query, refuse)).toEqual([{ json: '{"served":"t1"}', keys: ['t1'] }, { json: '{"served":"t2"}', keys: ['t2'] }]);
+      await database.pool.query(`UPDATE "${database.schema}"."${tableName('teams')}" SET json = NULL WHERE id = 't2'`);
+      expect((await store.findServed('teams', query, (doc) => `rendered:${(doc as { id: string }).id}`)).map(({ json }) => json))
+        .toEqual(['{"served":"t1"}', 'rendered:t2']);
+    } finally {
+      await store.close();
+      await database.drop();
+    }
+  });
+
+  it('tells another process of writes and of a rebuild swapped in, at commit', async () => {
+    const database = await openTestDatabase('rm_feed');
+    const otherPool = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 2 });
+    const writer = createPostgresDocumentStore({ pool: database.pool, schema: database.schema });
+    const reader = createPostgresDocumentStore({ pool: otherPool, schema: database.schema });
+    let told = 0;
+    const watch = reader.watchChanges('teams', () => {
+      told += 1;
+    });
+    const waitUntilTold = async (count: number): Promise<void> => {
+      for (let waited = 0; told < count && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(told).toBeGreaterThanOrEqual(count);
+    };
+    try {
+      await writer.prepare([team]);
+      for (let waited = 0; !watch.live && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(watch.live).toBe(true);
+      const start = told;
+      await writer.applyBatch([], [{ collection: 'teams', id: 't1', doc: { id: 't1' } }], 1n);
+      await waitUntilTold(start + 1);
+      const twin = { ...team, name: rebuildCollectionName('teams') };
+      await writer.prepare([twin], { fresh: true });
+      const beforeSwap = told;
+      await writer.promoteRebuild({ collections: [team], changes: [], checkpoint: 2n });
+      await waitUntilTold(beforeSwap + 1);
+    } finally {
+      watch.close();
+      await reader.close();
+      await writer.close();
+      await otherPool.end();
       await database.drop();
     }
   });

@@ -14,6 +14,11 @@ describe('rebuildReadModels', () => {
   afterEach(() => harness.close());
 
   const snapshot = () => Promise.all(allProjections.map(async ({ name }) => [name, await harness.all(name)] as const));
+  /** The JSON each read model serves, as stored beside its documents. */
+  const served = () => Promise.all(allProjections.filter((projection) => projection.served !== undefined).map(async ({ name }) => [
+    name,
+    await harness.documentStore.findServed(name, { where: [], orderBy: [{ field: 'id', direction: 'asc' }], limit: 100_000 }, () => 'not stored'),
+  ] as const));
   const tables = async () => (await harness.database.pool.query<{ table_name: string }>(
     'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name', [harness.database.schema],
   )).rows.map((row) => row.table_name);
@@ -27,6 +32,7 @@ describe('rebuildReadModels', () => {
     const runner = await harness.startRunner();
     expect(await runner.waitForPosition(head, 10_000)).toBe(true);
     const live = await snapshot();
+    const liveServed = await served();
     const tablesBefore = await tables();
     const eventsBefore = await harness.eventStore.readAll({ after: null, maxCount: 100_000 });
 
@@ -34,6 +40,8 @@ describe('rebuildReadModels', () => {
     const result = await rebuild(progress);
 
     expect(await snapshot()).toEqual(live);
+    expect(await served()).toEqual(liveServed);
+    expect(liveServed.every(([, rows]) => rows.length > 0 && rows.every(({ json }) => json !== 'not stored'))).toBe(true);
     expect(live.every(([, docs]) => docs.length > 0)).toBe(true);
     expect(result).toMatchObject({ phase: 'done', eventsDone: eventsBefore.length, position: head, headPosition: head, etaSeconds: 0 });
     expect(progress.map(({ phase }) => phase)).toEqual([...progress.slice(0, -2).map(() => 'building'), 'switching', 'done']);
