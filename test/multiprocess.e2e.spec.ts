@@ -116,4 +116,25 @@ describe('separate processes on PostgreSQL', () => {
     expect(distinct.size).toBe(expected);
     expect(new Set(deliveries.map((row) => row.eventId))).toEqual(distinct);
   }, 90_000);
+
+  it('refuses a regenerated key at once in every API process, though each had it cached', async () => {
+    const workspace = (await internal('POST', '/internal/workspaces', { name: 'Keys' })).body.data;
+    await internal('POST', `/internal/workspaces/${workspace.id}/verify`);
+    let current = (await internal('POST', `/internal/workspaces/${workspace.id}/api-keys`, { mode: 'live' })).body.data;
+    for (let round = 0; round < 5; round += 1) {
+      const old = `Bearer ${current.key}:${current.secret}`;
+      // Every API process has just answered with this key, so each holds it in its cache.
+      for (const url of apiUrls) expect((await request(`${url}/v1/me`, { headers: { authorization: old } })).status).toBe(200);
+      const regenerated = await internal('POST', `/internal/api-keys/${current.id}/regenerate`);
+      expect(regenerated.status).toBe(200);
+      current = regenerated.body.data;
+      const fresh = `Bearer ${current.key}:${current.secret}`;
+      const answers = await Promise.all(apiUrls.flatMap((url) => [
+        request(`${url}/v1/me`, { headers: { authorization: old } }),
+        request(`${url}/v1/results?limit=1`, { headers: { authorization: old } }),
+      ]));
+      expect(answers.map(({ status }) => status)).toEqual(apiUrls.flatMap(() => [401, 401]));
+      for (const url of apiUrls) expect((await request(`${url}/v1/me`, { headers: { authorization: fresh } })).status).toBe(200);
+    }
+  }, 60_000);
 });
