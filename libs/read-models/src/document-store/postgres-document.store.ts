@@ -6,6 +6,7 @@ import {
 } from '../shared/document-store.port.js';
 import type { CollectionDefinition } from '../shared/projection.js';
 import { ChangeFeed } from './postgres-change-feed.js';
+import { writeRows } from './postgres-rows.js';
 import {
   SqlParameters, announceSql, changeTopic, collectionDdl, indexName, lz4Sql, primaryKeyName, quoteIdent, selectSql, servedColumns, tableName, whereSql,
 } from './postgres-sql.js';
@@ -30,20 +31,6 @@ export interface PostgresDocumentStoreOptions {
  * PostgreSQL text cannot hold U+0000, so no stored document has such a value: a lookup by one
  * matches nothing (instead of failing in the driver).
  */
-const ROWS_PER_STATEMENT = 2_000;
-/**
- * Served JSON travels as one text joined by U+0002, which JSON.stringify never writes raw: no
- * escaping on either side. Measured faster than a jsonb array holding it, itself several times
- * faster than unnest() over text[] and jsonb[] literals, which are escaped and parsed element by element.
- */
-const SERVED_SEPARATOR = '\u0002';
-const upsertSql = (qualifiedTable: string, served: boolean): string =>
-  `INSERT INTO ${qualifiedTable} (id, doc, json, position) SELECT i.value, d.value, ${served ? 'j.value' : 'NULL'}, $4::bigint
-   FROM jsonb_array_elements_text($1::jsonb) WITH ORDINALITY AS i(value, n)
-   JOIN jsonb_array_elements($2::jsonb) WITH ORDINALITY AS d(value, n) ON d.n = i.n
-   ${served ? "JOIN unnest(string_to_array($3::text, E'\\x02')) WITH ORDINALITY AS j(value, n) ON j.n = i.n" : 'WHERE $3::text IS NOT NULL'}
-   ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc, json = EXCLUDED.json, position = EXCLUDED.position`;
-
 const unstorable = (value: unknown): boolean => typeof value === 'string' && value.includes('\u0000');
 const matchesNothing = (condition: Condition): boolean => 'value' in condition && unstorable(condition.value);
 
@@ -90,29 +77,7 @@ export const createPostgresDocumentStore = ({ pool, schema, listen }: PostgresDo
     // Before the commit: on one connection (embedded) nobody can read until it is done, so a cache
     // emptied now is never refilled with the old rows; after the commit too, for everyone else.
     feed.announce(announcedTopics(latest.keys()));
-    for (const [collection, docs] of latest) {
-      const served = servedBy.get(collection);
-      const ids: string[] = [];
-      const stored: string[] = [];
-      const json: string[] = [];
-      const deletes: string[] = [];
-      for (const [id, doc] of docs) {
-        if (doc === null) {
-          deletes.push(id);
-          continue;
-        }
-        ids.push(id);
-        stored.push(JSON.stringify(doc));
-        if (served !== undefined) json.push(served(doc));
-      }
-      for (let start = 0; start < ids.length; start += ROWS_PER_STATEMENT) {
-        const end = start + ROWS_PER_STATEMENT;
-        await client.query(upsertSql(table(collection), served !== undefined), [
-          JSON.stringify(ids.slice(start, end)), `[${stored.slice(start, end).join(',')}]`, json.slice(start, end).join(SERVED_SEPARATOR), position.toString(),
-        ]);
-      }
-      if (deletes.length > 0) await client.query(`DELETE FROM ${table(collection)} WHERE id = ANY($1::text[])`, [deletes]);
-    }
+    for (const [collection, docs] of latest) await writeRows(client, table(collection), docs, servedBy.get(collection), position);
   };
 
   const readCheckpoints = async (
