@@ -5,14 +5,15 @@ import {
   type DocumentStore, allProjections, createPostgresDocumentStore, findApiKeyByKey, listServedCandidates, listServedResults, rebuildReadModels,
 } from '../libs/read-models/src/index.js';
 import { describeCpu, startCpuMeter, watchPid, watchPostgresBackends, watchRedis } from './support/cpu.js';
-import { CONCURRENCY, DATABASE_URL, MEASURE_SECONDS, WARMUP_SECONDS, logger, progress, randomSuffix, round } from './support/log.js';
-import { CredentialPool, type LoadResult, describeLoad, runLoad } from './support/load.js';
+import { DATABASE_URL, MEASURE_SECONDS, WARMUP_SECONDS, logger, progress, randomSuffix, round } from './support/log.js';
+import { describeLoad } from './support/load.js';
+import { READ_PAGE_LIMIT, loadReadEndpoints } from './support/read-endpoints.js';
 import { deleteRedisKeys, startApi } from './support/processes.js';
-import { type BenchRow, type HelloBaseline, httpCell } from './support/results.js';
+import type { BenchRow, HelloBaseline } from './support/results.js';
 import { CANDIDATES_PER_APPEND, seedWorkspace } from './support/seed.js';
 
 const READ_BATCH = 1_000;
-const LIMIT = 50;
+
 
 const databaseUrl = (name: string): string => {
   const url = new URL(DATABASE_URL);
@@ -123,7 +124,7 @@ export async function benchReads(candidates: number, hello: HelloBaseline): Prom
        WHERE n.nspname = 'public' AND c.relkind = 'r' AND c.relname LIKE 'rm\\_%'`,
     )).rows[0]?.size ?? '?';
     const [firstKey] = seeded.credentials[0]?.split(':') ?? [];
-    const scope = { workspaceId: seeded.workspaceId, mode: 'live' as const, limit: LIMIT };
+    const scope = { workspaceId: seeded.workspaceId, mode: 'live' as const, limit: READ_PAGE_LIMIT };
     const plans = [
       `API key lookup (first request of a key in a process, then cached): ${await explainQuery(pool, (docs) => findApiKeyByKey(docs, firstKey ?? ''))}`,
       `results page query: ${await explainQuery(pool, (docs) => listServedResults(docs, scope))}`,
@@ -133,37 +134,17 @@ export async function benchReads(candidates: number, hello: HelloBaseline): Prom
 
     logger.info(`reads ${size}: starting the public API on ${database}...`);
     const api = await startApi(databaseUrl(database));
-    const loads: LoadResult[] = [];
-    let baseline: LoadResult;
+    let measured: Awaited<ReturnType<typeof loadReadEndpoints>>;
     try {
-      baseline = await hello.measure(`reads ${size} baseline: Nest hello world`);
-      const credentials = new CredentialPool(seeded.credentials);
-      for (const path of [`/v1/results?limit=${LIMIT}`, `/v1/candidates?limit=${LIMIT}`]) {
-        loads.push(await runLoad({
-          name: `GET ${path} @ ${size} events`,
-          baseUrl: api.baseUrl,
-          concurrency: CONCURRENCY,
-          seconds: MEASURE_SECONDS,
-          warmupSeconds: WARMUP_SECONDS,
-          cpu: [watchPid('server', api.process.pid), watchPostgresBackends(admin, { database }), watchRedis()],
-          request: () => {
-            const authorization = credentials.next();
-            return authorization === null ? null : { method: 'GET', path, headers: { authorization } };
-          },
-          // A full page proves the read models answer, not an empty table.
-          check: (body) => (JSON.parse(body) as { data: unknown[] }).data.length === Math.min(LIMIT, candidates),
-        }));
-      }
+      measured = await loadReadEndpoints({
+        label: `${size} events`, baseUrl: api.baseUrl, credentials: seeded.credentials, candidates, hello,
+        cpu: [watchPid('server', api.process.pid), watchPostgresBackends(admin, { database }), watchRedis()],
+      });
     } finally {
       await api.stop();
     }
-
-    const rows: BenchRow[] = loads.map((load) => ({
-      name: load.name,
-      measured: httpCell(load),
-      baseline: httpCell(baseline, 'Nest hello'),
-      ratio: load.perSecond / baseline.perSecond,
-    }));
+    const { loads, baseline } = measured;
+    const rows: BenchRow[] = [...measured.rows];
     rows.push({
       name: `rebuild read models @ ${size} events`,
       measured: `${Math.round(rebuildPerSecond)} events/s`,

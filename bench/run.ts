@@ -2,6 +2,7 @@ import { cpus, loadavg } from 'node:os';
 import { benchEventStore } from './event-store.bench.js';
 import { benchInvitations } from './invitations.bench.js';
 import { benchReads } from './reads.bench.js';
+import { benchEmbeddedReads } from './reads-embedded.bench.js';
 import { CONCURRENCY, MEASURE_SECONDS, SCALE, WARMUP_SECONDS, logger } from './support/log.js';
 import { watchPid } from './support/cpu.js';
 import { runLoad } from './support/load.js';
@@ -74,6 +75,7 @@ try {
   await section('2. invitations', () => benchInvitations(baseline));
   await section(`3a. reads at ${smallCandidates} candidates`, () => benchReads(smallCandidates, baseline));
   await section(`3b. reads at ${readsCandidates} candidates`, () => benchReads(readsCandidates, baseline));
+  await section(`3c. reads at ${smallCandidates} candidates, embedded`, () => benchEmbeddedReads(smallCandidates, baseline));
   await section('4. webhooks', () => benchWebhooks());
 } finally {
   await hello.stop();

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import {
   assertCheckpointsUnchanged, rebuildCollectionName,
@@ -31,6 +32,16 @@ export interface PostgresDocumentStoreOptions {
  * PostgreSQL text cannot hold U+0000, so no stored document has such a value: a lookup by one
  * matches nothing (instead of failing in the driver).
  */
+const statementNames = new Map<string, string>();
+const statementName = (text: string): string => {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `rm_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    if (statementNames.size < 1_000) statementNames.set(text, name);
+  }
+  return name;
+};
+
 const unstorable = (value: unknown): boolean => typeof value === 'string' && value.includes('\u0000');
 const matchesNothing = (condition: Condition): boolean => 'value' in condition && unstorable(condition.value);
 
@@ -126,7 +137,8 @@ export const createPostgresDocumentStore = ({ pool, schema, listen }: PostgresDo
 
     async get<Doc extends object>(collection: string, id: string): Promise<Doc | null> {
       if (unstorable(id)) return null;
-      const { rows } = await pool.query<{ doc: Doc }>(`SELECT doc FROM ${table(collection)} WHERE id = $1`, [id]);
+      const text = `SELECT doc FROM ${table(collection)} WHERE id = $1`;
+      const { rows } = await pool.query<{ doc: Doc }>({ name: statementName(text), text, values: [id] });
       return rows[0]?.doc ?? null;
     },
 
@@ -148,7 +160,7 @@ export const createPostgresDocumentStore = ({ pool, schema, listen }: PostgresDo
     async find<Doc extends object>(collection: string, query: DocumentQuery): Promise<Doc[]> {
       if (query.where.some(matchesNothing)) return [];
       const { text, values } = selectSql(table(collection), query);
-      const { rows } = await pool.query<{ doc: Doc }>(text, values);
+      const { rows } = await pool.query<{ doc: Doc }>({ name: statementName(text), text, values });
       return rows.map((row) => row.doc);
     },
 
@@ -156,7 +168,8 @@ export const createPostgresDocumentStore = ({ pool, schema, listen }: PostgresDo
       if (query.where.some(matchesNothing)) return [];
       const { text, values } = selectSql(table(collection), query, servedColumns(query));
       // Arrays, not objects, per row; `json` is text, so the driver parses nothing but the rare fallback `doc`.
-      const { rows } = await pool.query<[string | null, object | null, ...(string | null)[]]>({ text, values, rowMode: 'array' });
+      // Named after its text: each connection plans a page query once, not at every request.
+      const { rows } = await pool.query<[string | null, object | null, ...(string | null)[]]>({ name: statementName(text), text, values, rowMode: 'array' });
       return rows.map(([json, doc, ...keys]) => ({
         json: json ?? render(doc ?? {}),
         keys: keys.map((key) => key ?? ''),
