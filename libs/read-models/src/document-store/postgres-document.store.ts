@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import {
   assertCheckpointsUnchanged, rebuildCollectionName,
@@ -7,7 +6,7 @@ import {
 } from '../shared/document-store.port.js';
 import type { CollectionDefinition } from '../shared/projection.js';
 import { ChangeFeed } from './postgres-change-feed.js';
-import { writeRows } from './postgres-rows.js';
+import { statementName, writeRows } from './postgres-rows.js';
 import {
   SqlParameters, announceSql, changeTopic, collectionDdl, indexName, lz4Sql, primaryKeyName, quoteIdent, selectSql, servedColumns, tableName, whereSql,
 } from './postgres-sql.js';
@@ -32,16 +31,6 @@ export interface PostgresDocumentStoreOptions {
  * PostgreSQL text cannot hold U+0000, so no stored document has such a value: a lookup by one
  * matches nothing (instead of failing in the driver).
  */
-const statementNames = new Map<string, string>();
-const statementName = (text: string): string => {
-  let name = statementNames.get(text);
-  if (name === undefined) {
-    name = `rm_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
-    if (statementNames.size < 1_000) statementNames.set(text, name);
-  }
-  return name;
-};
-
 const unstorable = (value: unknown): boolean => typeof value === 'string' && value.includes('\u0000');
 const matchesNothing = (condition: Condition): boolean => 'value' in condition && unstorable(condition.value);
 

@@ -1,4 +1,16 @@
+import { createHash } from 'node:crypto';
 import type { PoolClient } from 'pg';
+
+/** Statements are named after their text: each connection plans one once, not at every run. */
+const statementNames = new Map<string, string>();
+export const statementName = (text: string): string => {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `rm_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    if (statementNames.size < 1_000) statementNames.set(text, name);
+  }
+  return name;
+};
 
 const ROWS_PER_STATEMENT = 2_000;
 /**
@@ -40,9 +52,10 @@ export const writeRows = async (
   }
   for (let start = 0; start < ids.length; start += ROWS_PER_STATEMENT) {
     const end = start + ROWS_PER_STATEMENT;
-    await client.query(upsertSql(qualifiedTable, served !== undefined), [
+    const text = upsertSql(qualifiedTable, served !== undefined);
+    await client.query({ name: statementName(text), text, values: [
       JSON.stringify(ids.slice(start, end)), `[${stored.slice(start, end).join(',')}]`, json.slice(start, end).join(SERVED_SEPARATOR), position.toString(),
-    ]);
+    ] });
   }
   if (deletes.length > 0) await client.query(`DELETE FROM ${qualifiedTable} WHERE id = ANY($1::text[])`, [deletes]);
 };
