@@ -84,10 +84,10 @@ export class ChangeFeed {
       this.client = client;
       // Whatever changed while nobody listened is unknown: everyone starts afresh.
       this.everyone();
-    } catch (error) {
+    } catch {
+      // Not live until a retry succeeds: readers go to the store meanwhile, so nothing is lost by waiting.
       client?.release(true);
       if (!this.stopped) this.scheduleReconnect();
-      void error;
     }
   }
 

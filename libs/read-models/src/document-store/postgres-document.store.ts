@@ -22,18 +22,18 @@ export interface PostgresDocumentStoreOptions {
 }
 
 /**
- * Read models in PostgreSQL: one `rm_<name> (id, doc jsonb, json text, position)` table per read
- * model (json: the API's JSON of the row where the collection declares `served`; position: the
- * checkpoint of the batch that last wrote the row) and one checkpoint table. Each method uses one
- * connection at a time, so it also runs on an embedded PGlite reached through a pool of a single connection.
- */
-/**
  * PostgreSQL text cannot hold U+0000, so no stored document has such a value: a lookup by one
  * matches nothing (instead of failing in the driver).
  */
 const unstorable = (value: unknown): boolean => typeof value === 'string' && value.includes('\u0000');
 const matchesNothing = (condition: Condition): boolean => 'value' in condition && unstorable(condition.value);
 
+/**
+ * Read models in PostgreSQL: one `rm_<name> (id, doc jsonb, json text, position)` table per read
+ * model (json: the API's JSON of the row where the collection declares `served`; position: the
+ * checkpoint of the batch that last wrote the row) and one checkpoint table. Each method uses one
+ * connection at a time, so it also runs on an embedded PGlite reached through a pool of a single connection.
+ */
 export const createPostgresDocumentStore = ({ pool, schema, listen }: PostgresDocumentStoreOptions): DocumentStore => {
   const qualify = (table: string): string => `${quoteIdent(schema)}.${quoteIdent(table)}`;
   const table = (collection: string): string => qualify(tableName(collection));
