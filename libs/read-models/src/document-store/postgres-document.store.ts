@@ -102,10 +102,12 @@ export const createPostgresDocumentStore = ({ pool, schema, listen }: PostgresDo
         await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
         await client.query(`CREATE TABLE IF NOT EXISTS ${checkpoints} (name text PRIMARY KEY, position bigint NOT NULL)`);
         const lz4 = (await client.query<{ lz4: boolean }>(lz4Sql)).rows[0]?.lz4 === true;
-        for (const collection of collections) {
-          if (options?.fresh === true) await client.query(`DROP TABLE IF EXISTS ${table(collection.name)}`);
-          for (const statement of collectionDdl(schema, collection, { lz4 })) await client.query(statement);
-        }
+        // One round trip for every table (a simple query may hold many statements; none takes parameters).
+        const statements = collections.flatMap((collection) => [
+          ...(options?.fresh === true ? [`DROP TABLE IF EXISTS ${table(collection.name)}`] : []),
+          ...collectionDdl(schema, collection, { lz4 }),
+        ]);
+        if (statements.length > 0) await client.query(statements.join(';\n'));
       });
     },
 
