@@ -18,3 +18,4 @@ export * from './candidates/unlock-and-delete.js';
 export * from './catalogue/catalogue.types.js';
 export * from './catalogue/catalogue.data.js';
 export * from './shared/links.js';
+export * from './shared/owned-record.js';

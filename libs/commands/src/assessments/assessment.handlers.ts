@@ -1,6 +1,6 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import {
-  type AssessmentCommand, CATALOGUE, type ExistingAssessment, type TestRef, assessmentStream, decideAssessment, evolveAssessment, evolveWorkspace,
+  type AssessmentCommand, CATALOGUE, type TestRef, assessmentStream, decideAssessment, evolveAssessment, evolveWorkspace,
   initialAssessmentState, initialWorkspaceState, requireAssessment, validationFailed, workspaceStream,
 } from '../../../domain/src/index.js';
 import { ids } from '../../../platform/src/ids/ids.js';
@@ -28,17 +28,14 @@ const catalogue = new Map<string, TestRef>(CATALOGUE.map((test) => [test.slug, {
 
 type AssessmentCommandBody = AssessmentCommand extends infer C ? (C extends AssessmentCommand ? Omit<C, 'metadata'> : never) : never;
 
-const runAssessmentCommand = async (writer: EventWriter, assessmentId: string, command: AssessmentCommandBody, context: RequestContext): Promise<ExistingAssessment> => {
+const runAssessmentCommand = async (writer: EventWriter, assessmentId: string, command: AssessmentCommandBody, context: RequestContext): Promise<void> => {
   const streamId = assessmentStream(assessmentId);
-  const { state, position } = await writer.decide(streamId, async () => {
-    const loaded = await writer.load(streamId, initialAssessmentState, evolveAssessment);
-    const now = await writer.now();
+  await writer.decide(streamId, async (batch) => {
+    const loaded = await batch.load(streamId, initialAssessmentState, evolveAssessment);
+    const now = await batch.now();
     const events = decideAssessment({ ...command, metadata: { now } } as AssessmentCommand, loaded.state);
-    const appended = await writer.append([{ streamId, expectedRevision: loaded.revision, events }], context, now);
-    return { state: events.reduce(evolveAssessment, loaded.state), position: appended };
+    batch.append([{ streamId, expectedRevision: loaded.revision, events }], context, now);
   });
-  await writer.settle(position);
-  return requireAssessment(state);
 };
 
 @CommandHandler(CreateAssessment)

@@ -20,16 +20,16 @@ export class DeleteCandidateHandler implements ICommandHandler<DeleteCandidate> 
 
   async execute({ candidateId, context }: DeleteCandidate): Promise<void> {
     const streamId = candidateStream(candidateId);
-    const position = await this.writer.decide(streamId, async () => {
-      const candidateLoaded = await this.writer.load<CandidateState, CandidateEvent>(streamId, initialCandidateState, evolveCandidate);
+    await this.writer.decide(streamId, async (batch) => {
+      const candidateLoaded = await batch.load<CandidateState, CandidateEvent>(streamId, initialCandidateState, evolveCandidate);
       const candidate = requireCandidate(candidateLoaded.state);
       const emailStreamId = candidateEmailStream(candidate.workspaceId, candidate.email);
-      const emailLoaded = await this.writer.load<ReturnType<typeof initialCandidateEmailState>, CandidateEmailEvent>(emailStreamId, initialCandidateEmailState, evolveCandidateEmail);
+      const emailLoaded = await batch.load<ReturnType<typeof initialCandidateEmailState>, CandidateEmailEvent>(emailStreamId, initialCandidateEmailState, evolveCandidateEmail);
       const assessmentAppends: DomainAppend[] = [];
       const invitationIds: Record<string, string | null> = {};
       const revisions = new Map<string, ExpectedRevisionLike>();
       for (const assessmentId of Object.keys(candidate.assessments)) {
-        const loaded = await this.writer.load(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment);
+        const loaded = await batch.load(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment);
         invitationIds[assessmentId] = loaded.state.status === 'none' ? null : loaded.state.invitations[candidate.email]?.invitationId ?? null;
         revisions.set(assessmentId, loaded.revision);
       }
@@ -37,22 +37,21 @@ export class DeleteCandidateHandler implements ICommandHandler<DeleteCandidate> 
       const pending: { assessmentId: string; invitationId: string }[] = [];
       for (const invitation of await this.lookups.pendingInvitations(candidate.workspaceId, candidate.email)) {
         if (revisions.has(invitation.assessmentId)) continue;
-        const loaded = await this.writer.load(assessmentStream(invitation.assessmentId), initialAssessmentState, evolveAssessment);
+        const loaded = await batch.load(assessmentStream(invitation.assessmentId), initialAssessmentState, evolveAssessment);
         if (loaded.state.status === 'none' || loaded.state.invitations[candidate.email]?.invitationId !== invitation.invitationId) continue;
         revisions.set(invitation.assessmentId, loaded.revision);
         pending.push(invitation);
       }
-      const now = await this.writer.now();
+      const now = await batch.now();
       const decision = decideDeleteCandidate(candidate, invitationIds, now, pending);
       for (const [assessmentId, revision] of revisions) {
         assessmentAppends.push({ streamId: assessmentStream(assessmentId), expectedRevision: revision, events: decision.assessmentEvents[assessmentId] ?? [] });
       }
-      return this.writer.append([
+      batch.append([
         { streamId, expectedRevision: candidateLoaded.revision, events: decision.candidateEvents },
         { streamId: emailStreamId, expectedRevision: emailLoaded.revision, events: decision.emailEvents },
         ...assessmentAppends,
       ], context, now);
     });
-    await this.writer.settle(position);
   }
 }

@@ -41,20 +41,20 @@ export class InviteCandidatesHandler implements ICommandHandler<InviteCandidates
 
   async execute({ workspaceId, assessmentId, mode, candidates, context }: InviteCandidates): Promise<InvitationResult> {
     const streamId = assessmentStream(assessmentId);
-    const { outcomes, position } = await this.writer.decide(streamId, async () => {
-      const assessmentLoaded = await this.writer.load(streamId, initialAssessmentState, evolveAssessment);
+    const outcomes = await this.writer.decide(streamId, async (batch) => {
+      const assessmentLoaded = await batch.load(streamId, initialAssessmentState, evolveAssessment);
       const assessment = requireAssessment(assessmentLoaded.state, workspaceId);
-      const workspaceLoaded = await this.writer.load(workspaceStream(workspaceId), initialWorkspaceState, evolveWorkspace);
+      const workspaceLoaded = await batch.load(workspaceStream(workspaceId), initialWorkspaceState, evolveWorkspace);
       if (workspaceLoaded.state.status !== 'active') throw notFound('workspace');
       const workspace = workspaceLoaded.state;
       const knownCandidates: Record<string, { candidateId: string; mode: Mode }> = {};
       for (const email of addressesOf(candidates)) {
-        const registry = await this.writer.load<ReturnType<typeof initialCandidateEmailState>, CandidateEmailEvent>(
+        const registry = await batch.load<ReturnType<typeof initialCandidateEmailState>, CandidateEmailEvent>(
           candidateEmailStream(workspaceId, email), initialCandidateEmailState, evolveCandidateEmail,
         );
         if (registry.state.claim) knownCandidates[email] = registry.state.claim;
       }
-      const now = await this.writer.now();
+      const now = await batch.now();
       const decision = decideInvitations({
         type: 'InviteCandidates', mode, candidates, workspaceVerified: workspace.verified, sandboxPlacesLeft: sandboxPlacesLeft(workspace, now),
         knownCandidates, newInvitation: () => ({ invitationId: ids.invitation(), invitationToken: ids.token() }), metadata: { now },
@@ -62,13 +62,12 @@ export class InviteCandidatesHandler implements ICommandHandler<InviteCandidates
       const placesUsed: WorkspaceEvent[] = mode === 'sandbox' && decision.events.length > 0
         ? [{ type: 'SandboxPlacesUsed', data: { workspaceId, assessmentId, count: decision.events.length, usedAt: now } }]
         : [];
-      const appended = await this.writer.append([
+      batch.append([
         { streamId, expectedRevision: assessmentLoaded.revision, events: decision.events },
         { streamId: workspaceStream(workspaceId), expectedRevision: workspaceLoaded.revision, events: placesUsed },
       ], context, now);
-      return { outcomes: decision.outcomes, position: appended };
+      return decision.outcomes;
     });
-    await this.writer.settle(position);
     return { assessmentId, outcomes };
   }
 }

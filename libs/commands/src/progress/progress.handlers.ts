@@ -5,6 +5,7 @@ import {
 } from '../../../domain/src/index.js';
 import { ids } from '../../../platform/src/ids/ids.js';
 import { EventWriter } from '../shared/event-writer.js';
+import type { WriteBatch } from '../shared/write-batch.js';
 import type { RequestContext } from '../shared/ports.js';
 
 export class StartAssessment extends Command<{ candidateId: string; assessmentId: string; status: ProgressStatus }> {
@@ -15,10 +16,10 @@ export class CompleteTest extends Command<{ resultId: string; assessmentComplete
 }
 
 /** Candidate progress is decided on the candidate stream, against the assessment as it stands. */
-const loadBoth = async (writer: EventWriter, candidateId: string, assessmentId: string) => {
-  const candidateLoaded = await writer.load<CandidateState, CandidateEvent>(candidateStream(candidateId), initialCandidateState, evolveCandidate);
+const loadBoth = async (batch: WriteBatch, candidateId: string, assessmentId: string) => {
+  const candidateLoaded = await batch.load<CandidateState, CandidateEvent>(candidateStream(candidateId), initialCandidateState, evolveCandidate);
   const candidate = requireCandidate(candidateLoaded.state);
-  const assessment = requireAssessment((await writer.load(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment)).state, candidate.workspaceId);
+  const assessment = requireAssessment((await batch.load(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment)).state, candidate.workspaceId);
   return { candidate, assessment, revision: candidateLoaded.revision };
 };
 
@@ -27,16 +28,15 @@ export class StartAssessmentHandler implements ICommandHandler<StartAssessment> 
   constructor(private readonly writer: EventWriter) {}
   async execute({ candidateId, assessmentId, context }: StartAssessment) {
     const streamId = candidateStream(candidateId);
-    const { status, position } = await this.writer.decide(streamId, async () => {
-      const { candidate, assessment, revision } = await loadBoth(this.writer, candidateId, assessmentId);
-      const now = await this.writer.now();
+    const status = await this.writer.decide(streamId, async (batch): Promise<ProgressStatus> => {
+      const { candidate, assessment, revision } = await loadBoth(batch, candidateId, assessmentId);
+      const now = await batch.now();
       const events = decideStart(candidate, assessment, now);
-      const appended = await this.writer.append([{ streamId, expectedRevision: revision, events }], context, now);
+      batch.append([{ streamId, expectedRevision: revision, events }], context, now);
       const after = requireCandidate(events.reduce<CandidateState>(evolveCandidate, candidate));
       const entry = after.assessments[assessmentId];
-      return { status: entry ? progressOf(entry) : 'in_progress', position: appended };
+      return entry ? progressOf(entry) : 'in_progress';
     });
-    await this.writer.settle(position);
     return { candidateId, assessmentId, status };
   }
 }
@@ -46,16 +46,14 @@ export class CompleteTestHandler implements ICommandHandler<CompleteTest> {
   constructor(private readonly writer: EventWriter) {}
   async execute({ candidateId, assessmentId, slug, body, context }: CompleteTest) {
     const streamId = candidateStream(candidateId);
-    const { result, position } = await this.writer.decide(streamId, async () => {
-      const { candidate, assessment, revision } = await loadBoth(this.writer, candidateId, assessmentId);
+    return this.writer.decide(streamId, async (batch) => {
+      const { candidate, assessment, revision } = await loadBoth(batch, candidateId, assessmentId);
       const scores = parseScores(body);
-      const now = await this.writer.now();
+      const now = await batch.now();
       const decision = decideCompleteTest({ candidate, assessment, slug, scores, resultId: ids.result(), now });
-      const appended = await this.writer.append([{ streamId, expectedRevision: revision, events: decision.events }], context, now);
-      return { result: { resultId: decision.resultId, assessmentCompleted: decision.assessmentCompleted }, position: appended };
+      batch.append([{ streamId, expectedRevision: revision, events: decision.events }], context, now);
+      return { resultId: decision.resultId, assessmentCompleted: decision.assessmentCompleted };
     });
-    await this.writer.settle(position);
-    return result;
   }
 }
 

@@ -41,27 +41,25 @@ export class RegisterCandidateHandler implements ICommandHandler<RegisterCandida
   async execute({ body, context }: RegisterCandidate): Promise<RegistrationResult> {
     const { assessmentId, via } = parseVia(body);
     const streamId = assessmentStream(assessmentId);
-    const { result, position } = await this.writer.decide(streamId, async () => {
-      const assessmentLoaded = await this.writer.load(streamId, initialAssessmentState, evolveAssessment);
+    return this.writer.decide(streamId, async (batch) => {
+      const assessmentLoaded = await batch.load(streamId, initialAssessmentState, evolveAssessment);
       const assessment = requireAssessment(assessmentLoaded.state);
       const registrant = resolveRegistrant(assessment, via);
       const emailStreamId = candidateEmailStream(assessment.workspaceId, registrant.email);
-      const emailLoaded = await this.writer.load<ReturnType<typeof initialCandidateEmailState>, CandidateEmailEvent>(emailStreamId, initialCandidateEmailState, evolveCandidateEmail);
+      const emailLoaded = await batch.load<ReturnType<typeof initialCandidateEmailState>, CandidateEmailEvent>(emailStreamId, initialCandidateEmailState, evolveCandidateEmail);
       const claimedId = emailLoaded.state.claim?.candidateId;
       const candidateLoaded: { state: CandidateState; revision: ExpectedRevisionLike } = claimedId
-        ? await this.writer.load<CandidateState, CandidateEvent>(candidateStream(claimedId), initialCandidateState, evolveCandidate)
+        ? await batch.load<CandidateState, CandidateEvent>(candidateStream(claimedId), initialCandidateState, evolveCandidate)
         : { state: initialCandidateState(), revision: 'no_stream' };
-      const now = await this.writer.now();
+      const now = await batch.now();
       const decision = decideRegistration({ assessment, registrant, emailState: emailLoaded.state, candidate: candidateLoaded.state, newCandidateId: ids.candidate(), now });
-      const appended = await this.writer.append([
+      batch.append([
         { streamId: emailStreamId, expectedRevision: emailLoaded.revision, events: decision.emailEvents },
         { streamId: candidateStream(decision.candidateId), expectedRevision: candidateLoaded.revision, events: decision.candidateEvents },
         { streamId, expectedRevision: assessmentLoaded.revision, events: decision.assessmentEvents },
       ], context, now);
       // 201 for a new registration (a new candidate or a known one joining this assessment), 200 when already on it.
-      return { result: { created: decision.candidateEvents.length > 0, candidateId: decision.candidateId, assessmentId }, position: appended };
+      return { created: decision.candidateEvents.length > 0, candidateId: decision.candidateId, assessmentId };
     });
-    await this.writer.settle(position);
-    return result;
   }
 }

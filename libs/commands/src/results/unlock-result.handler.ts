@@ -21,20 +21,19 @@ export class UnlockResultHandler implements ICommandHandler<UnlockResult> {
     const candidateId = await this.lookups.candidateOfResult(resultId);
     if (!candidateId) throw notFound('result');
     const streamId = candidateStream(candidateId);
-    const { decision, position } = await this.writer.decide(streamId, async () => {
-      const candidateLoaded = await this.writer.load<CandidateState, CandidateEvent>(streamId, initialCandidateState, evolveCandidate);
+    const decision = await this.writer.decide(streamId, async (batch) => {
+      const candidateLoaded = await batch.load<CandidateState, CandidateEvent>(streamId, initialCandidateState, evolveCandidate);
       const candidate = requireCandidate(candidateLoaded.state);
-      const workspaceLoaded = await this.writer.load(workspaceStream(candidate.workspaceId), initialWorkspaceState, evolveWorkspace);
+      const workspaceLoaded = await batch.load(workspaceStream(candidate.workspaceId), initialWorkspaceState, evolveWorkspace);
       if (workspaceLoaded.state.status !== 'active') throw notFound('workspace');
-      const now = await this.writer.now();
+      const now = await batch.now();
       const unlock = decideUnlock(candidate, workspaceLoaded.state, resultId, now);
-      const appended = await this.writer.append([
+      batch.append([
         { streamId, expectedRevision: candidateLoaded.revision, events: unlock.candidateEvents },
         { streamId: workspaceStream(candidate.workspaceId), expectedRevision: workspaceLoaded.revision, events: unlock.workspaceEvents },
       ], context, now);
-      return { decision: unlock, position: appended };
+      return unlock;
     });
-    await this.writer.settle(position);
     return { resultId, unlockedAt: decision.unlockedAt, charged: decision.charged };
   }
 }

@@ -1,26 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { type DomainEvent, validationFailed } from '../../../domain/src/index.js';
-import { type EventStore, type ExpectedRevision, type RecordedEvent, WrongExpectedRevisionError } from '../../../event-store/src/event-store.port.js';
+import { shareState } from '../../../domain/src/index.js';
+import { type EventStore, type RecordedEvent, WrongExpectedRevisionError } from '../../../event-store/src/event-store.port.js';
 import type { Clock } from '../../../platform/src/clock/clock.js';
 import type { ServiceConfig } from '../../../platform/src/config/config.js';
-import { ids } from '../../../platform/src/ids/ids.js';
-import { KeyedMutex } from './keyed-mutex.js';
-import type { ReadSideWaiter, RequestContext } from './ports.js';
+import type { ReadSideWaiter } from './ports.js';
 import { CLOCK, CONFIG, EVENT_STORE, LOGGER, READ_SIDE } from './tokens.js';
+import { type CommittedStates, type Loaded, WriteBatch } from './write-batch.js';
 
-export interface Loaded<State> {
-  state: State;
-  revision: ExpectedRevision;
-}
-
-export interface DomainAppend {
-  streamId: string;
-  expectedRevision: ExpectedRevision;
-  events: DomainEvent[];
-}
+export type { DomainAppend, Loaded } from './write-batch.js';
+export { assertStorable } from './assert-storable.js';
 
 const MAX_ATTEMPTS = 12;
+const MAX_DECISIONS_PER_BATCH = 32;
 const STATE_CACHE_SIZE = 20_000;
 
 interface StateCache {
@@ -29,15 +21,25 @@ interface StateCache {
   evolve: (state: never, event: never) => unknown;
 }
 
+/** One decision waiting for its turn on a stream; `tries` counts conflicts it went through. */
+interface Job {
+  attempt: (batch: WriteBatch) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+  tries: number;
+}
+
 /**
- * The write path every command handler shares: load streams, fold, decide (in the handler), append
- * with the expected revisions, retry the whole decision on a conflict, then wait until the read side
- * has caught up so that the answer can be read back at once (read-your-writes).
+ * The write path every command handler shares: load, decide, append, settle. Decisions on one
+ * stream queue in this process (no conflict storm among 50 requests on one assessment), and those
+ * that queued while a batch was being written are decided together, one after another, and
+ * appended in ONE transaction (group commit): the cost of the round trips and the commit is shared.
+ * A conflict with another process re-decides the whole batch. The answer waits for the read side.
  */
 @Injectable()
-export class EventWriter {
-  private readonly mutex = new KeyedMutex();
-  /** Least recently used last: folded states by stream, so a decision reads only the new events. */
+export class EventWriter implements CommittedStates {
+  private readonly lanes = new Map<string, Job[]>();
+  /** Least recently used first: committed states by stream, so a decision reads only the new events. */
   private readonly states = new Map<string, StateCache>();
 
   constructor(
@@ -54,21 +56,123 @@ export class EventWriter {
 
   /**
    * Folds a stream, starting from the state this process last folded it to: only events recorded
-   * since are read. States are immutable values, so a cached one is never changed by a later
-   * decision; another process's appends are simply the events after the cached revision.
+   * since are read. Cached states are shared values (see shareState): folding onto one copies what
+   * it changes, so a state handed out never changes under its reader.
    */
-  async load<State, Event>(streamId: string, initial: () => State, evolve: (state: State, event: Event) => State): Promise<Loaded<State>> {
+  async loadCommitted<State, Event>(streamId: string, initial: () => State, evolve: (state: State, event: Event) => State): Promise<Loaded<State>> {
     const cached = this.states.get(streamId);
     const usable = cached && cached.evolve === evolve ? cached : undefined;
     const events = await this.store.readStream(streamId, usable ? { fromRevision: usable.revision + 1 } : undefined);
-    const state = events.reduce((current, event) => evolve(current, { type: event.type, data: event.data } as Event), usable ? (usable.state as State) : initial());
+    let state = usable ? (usable.state as State) : initial();
+    for (const event of events) state = evolve(state, { type: event.type, data: event.data } as Event);
     const revision = events.at(-1)?.revision ?? usable?.revision;
     if (revision === undefined) return { state, revision: 'no_stream' };
     this.remember(streamId, { revision, state, evolve: evolve as StateCache['evolve'] });
     return { state, revision };
   }
 
+  /** A committed state outside any decision (lookups before deciding, messaging wiring). */
+  load<State, Event>(streamId: string, initial: () => State, evolve: (state: State, event: Event) => State): Promise<Loaded<State>> {
+    return this.loadCommitted(streamId, initial, evolve);
+  }
+
+  readStream(streamId: string): Promise<RecordedEvent[]> {
+    return this.store.readStream(streamId);
+  }
+
+  /**
+   * Runs one decision: `attempt` loads through the batch, decides and records its events with
+   * `batch.append`; the value it returns is answered once the events are appended and the read side
+   * shows them. It may run more than once (after a conflict): it must not have other effects.
+   */
+  decide<T>(key: string, attempt: (batch: WriteBatch) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const job: Job = { attempt, resolve: resolve as (value: unknown) => void, reject, tries: 0 };
+      const lane = this.lanes.get(key);
+      if (lane !== undefined) {
+        lane.push(job);
+        return;
+      }
+      this.lanes.set(key, [job]);
+      void this.drain(key);
+    });
+  }
+
+  private async drain(key: string): Promise<void> {
+    const lane = this.lanes.get(key) ?? [];
+    try {
+      while (lane.length > 0) {
+        const jobs = lane.splice(0, MAX_DECISIONS_PER_BATCH);
+        lane.unshift(...(await this.runBatch(jobs)));
+      }
+    } catch (error) {
+      for (const job of lane.splice(0)) job.reject(error);
+    } finally {
+      this.lanes.delete(key);
+    }
+  }
+
+  /** Decides and appends the jobs; returns those that must wait for the next batch. */
+  private async runBatch(jobs: Job[]): Promise<Job[]> {
+    const batch = new WriteBatch(this);
+    const decided: { job: Job; value: unknown }[] = [];
+    const deferred: Job[] = [];
+    for (const job of jobs) {
+      try {
+        const value = await job.attempt(batch);
+        batch.accept();
+        decided.push({ job, value });
+      } catch (error) {
+        batch.discard();
+        if (error instanceof WrongExpectedRevisionError && job.tries < MAX_ATTEMPTS) {
+          job.tries += 1;
+          deferred.push(job);
+        } else job.reject(error);
+      }
+    }
+    const appends = batch.appends();
+    let position: bigint | null = null;
+    if (appends.length > 0) {
+      try {
+        position = (await this.store.appendToStreams(appends)).position;
+      } catch (error) {
+        return this.afterFailedAppend(error, decided.map(({ job }) => job), deferred);
+      }
+      for (const committed of batch.committedStates()) {
+        if (typeof committed.revision === 'number') this.remember(committed.streamId, { revision: committed.revision, state: committed.state, evolve: committed.evolve });
+      }
+    }
+    // The next batch is decided while this one waits for the read side.
+    void this.settle(position).then(() => {
+      for (const { job, value } of decided) job.resolve(value);
+    });
+    return deferred;
+  }
+
+  private async afterFailedAppend(error: unknown, decided: Job[], deferred: Job[]): Promise<Job[]> {
+    if (error instanceof WrongExpectedRevisionError) {
+      const retry = decided.filter((job) => {
+        job.tries += 1;
+        if (job.tries < MAX_ATTEMPTS) return true;
+        job.reject(error);
+        return false;
+      });
+      this.logger.debug({ streamId: error.streamId, decisions: retry.length }, 'append conflict, deciding again');
+      const tries = Math.max(1, ...retry.map((job) => job.tries));
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * tries));
+      return [...retry, ...deferred];
+    }
+    // Not a conflict: decide them one by one, so that only the decision at fault fails.
+    if (decided.length > 1) {
+      for (const job of decided) deferred.push(...(await this.runBatch([job])));
+      return deferred;
+    }
+    for (const job of decided) job.reject(error);
+    return deferred;
+  }
+
   private remember(streamId: string, entry: StateCache): void {
+    shareState(entry.state);
     this.states.delete(streamId);
     this.states.set(streamId, entry);
     if (this.states.size > STATE_CACHE_SIZE) {
@@ -77,62 +181,13 @@ export class EventWriter {
     }
   }
 
-  readStream(streamId: string): Promise<RecordedEvent[]> {
-    return this.store.readStream(streamId);
-  }
-
-  /**
-   * Runs a whole decision (load, decide, append) serialized per key in this process and retried
-   * on optimistic-concurrency conflicts with other processes.
-   */
-  async decide<T>(key: string, attempt: () => Promise<T>): Promise<T> {
-    return this.mutex.run(key, async () => {
-      for (let tries = 1; ; tries += 1) {
-        try {
-          return await attempt();
-        } catch (error) {
-          if (!(error instanceof WrongExpectedRevisionError) || tries >= MAX_ATTEMPTS) throw error;
-          this.logger.debug({ streamId: error.streamId, tries }, 'append conflict, deciding again');
-          await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * tries));
-        }
-      }
-    });
-  }
-
-  /** Appends atomically; returns the global position of the last event, or null when nothing was decided. */
-  async append(appends: DomainAppend[], context: RequestContext, time: string): Promise<bigint | null> {
-    const nonEmpty = appends.filter((append) => append.events.length > 0);
-    if (nonEmpty.length === 0) return null;
-    for (const append of nonEmpty) for (const event of append.events) assertStorable(event.data, event.type);
-    const metadata = { correlationId: context.correlationId, causationId: context.causationId, actor: context.actor, requestId: context.requestId, time };
-    const toNew = (event: DomainEvent) => ({ id: ids.event(), type: event.type, data: event.data as unknown as Record<string, unknown>, metadata });
-    const result = nonEmpty.length === 1 && nonEmpty[0]
-      ? await this.store.appendToStream(nonEmpty[0].streamId, nonEmpty[0].events.map(toNew), { expectedRevision: nonEmpty[0].expectedRevision })
-      : await this.store.appendToStreams(nonEmpty.map((append) => ({ streamId: append.streamId, expectedRevision: append.expectedRevision, events: append.events.map(toNew) })));
-    return result.position;
-  }
-
   /** Read-your-writes: answer only once the read models show the write (bounded wait). */
-  async settle(position: bigint | null): Promise<void> {
+  private async settle(position: bigint | null): Promise<void> {
     if (position === null) return;
-    const caughtUp = await this.readSide.waitForPosition(position, this.config.readYourWritesTimeoutMs);
+    const caughtUp = await this.readSide.waitForPosition(position, this.config.readYourWritesTimeoutMs).catch((error: unknown) => {
+      this.logger.warn({ err: error }, 'waiting for the read side failed; answering anyway');
+      return true;
+    });
     if (!caughtUp) this.logger.warn({ position: position.toString() }, 'read side did not catch up in time; answering anyway');
   }
 }
-
-/**
- * The last line before the log: a value PostgreSQL cannot keep (U+0000, an unpaired surrogate) in
- * any field a decider let through is refused as bad input rather than failing the append with a 500.
- */
-export const assertStorable = (value: unknown, path = 'body'): void => {
-  if (typeof value === 'string') {
-    if (value.includes('\u0000') || !value.isWellFormed()) throw validationFailed(`${path} contains a character that cannot be stored (U+0000 or an unpaired surrogate)`);
-  } else if (Array.isArray(value)) {
-    value.forEach((item, index) => assertStorable(item, `${path}[${index}]`));
-  } else if (typeof value === 'object' && value !== null) {
-    for (const [key, item] of Object.entries(value)) {
-      assertStorable(key, path);
-      assertStorable(item, `${path}.${key}`);
-    }
-  }
-};

@@ -21,14 +21,13 @@ type WorkspaceCommandBody = WorkspaceCommand extends infer C ? (C extends Worksp
 /** Decides one workspace command and appends it; returns the state after the decision. */
 const runWorkspaceCommand = async (writer: EventWriter, workspaceId: string, command: WorkspaceCommandBody, context: RequestContext): Promise<ActiveWorkspace> => {
   const streamId = workspaceStream(workspaceId);
-  const { state, position } = await writer.decide(streamId, async () => {
-    const loaded = await writer.load(streamId, initialWorkspaceState, evolveWorkspace);
-    const now = await writer.now();
+  const state = await writer.decide(streamId, async (batch) => {
+    const loaded = await batch.load(streamId, initialWorkspaceState, evolveWorkspace);
+    const now = await batch.now();
     const events = decideWorkspace({ ...command, metadata: { now } } as WorkspaceCommand, loaded.state);
-    const appended = await writer.append([{ streamId, expectedRevision: loaded.revision, events }], context, now);
-    return { state: events.reduce<WorkspaceState>(evolveWorkspace, loaded.state), position: appended };
+    batch.append([{ streamId, expectedRevision: loaded.revision, events }], context, now);
+    return events.reduce<WorkspaceState>(evolveWorkspace, loaded.state);
   });
-  await writer.settle(position);
   if (state.status !== 'active') throw notFound('workspace');
   return state;
 };

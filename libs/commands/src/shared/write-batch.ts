@@ -1,0 +1,130 @@
+import type { DomainEvent } from '../../../domain/src/index.js';
+import { ownState, shareState } from '../../../domain/src/index.js';
+import { type ExpectedRevision, type NewEvent, type StreamAppend, WrongExpectedRevisionError } from '../../../event-store/src/event-store.port.js';
+import { ids } from '../../../platform/src/ids/ids.js';
+import { assertStorable } from './assert-storable.js';
+import type { RequestContext } from './ports.js';
+
+export interface Loaded<State> {
+  state: State;
+  revision: ExpectedRevision;
+}
+
+export interface DomainAppend {
+  streamId: string;
+  expectedRevision: ExpectedRevision;
+  events: DomainEvent[];
+}
+
+type AnyEvolve = (state: never, event: never) => unknown;
+
+/** A stream as the batch sees it: the committed revision it was read at, and its state with the batch's events. */
+export interface BatchStream {
+  streamId: string;
+  /** Revision read from the store (the expected revision of the append); null when appended to without reading. */
+  base: ExpectedRevision | null;
+  state: unknown;
+  evolve: AnyEvolve | null;
+  /** False while `state` is the committed value other readers share: the first change copies it. */
+  private: boolean;
+  events: NewEvent[];
+}
+
+/** What the batch needs from the writer: committed states (cached) and the clock. */
+export interface CommittedStates {
+  loadCommitted<State, Event>(streamId: string, initial: () => State, evolve: (state: State, event: Event) => State): Promise<Loaded<State>>;
+  now(): Promise<string>;
+}
+
+const revisionAfter = (base: ExpectedRevision | null, appended: number): ExpectedRevision => {
+  const start = typeof base === 'number' ? base : -1;
+  return start + appended < 0 ? 'no_stream' : start + appended;
+};
+
+/**
+ * The decisions of one group commit, taken one after another: each sees the streams as the
+ * previous ones left them, and all their events are appended in one transaction. A decision's
+ * events join the batch only once it has returned, so a refusal leaves the batch as it was.
+ */
+export class WriteBatch {
+  readonly streams = new Map<string, BatchStream>();
+  private pending: { append: DomainAppend; metadata: NewEvent['metadata'] }[] = [];
+
+  constructor(private readonly committed: CommittedStates) {}
+
+  now(): Promise<string> {
+    return this.committed.now();
+  }
+
+  /** The stream's state including the batch's earlier decisions; the state must not be kept after the decision. */
+  async load<State, Event>(streamId: string, initial: () => State, evolve: (state: State, event: Event) => State): Promise<Loaded<State>> {
+    const known = this.streams.get(streamId);
+    if (known !== undefined) {
+      // Appended to blindly by an earlier decision: deciding on it again belongs in the next batch.
+      if (known.evolve === null || known.evolve !== evolve) throw new WrongExpectedRevisionError(streamId, 'any', 'no_stream');
+      return { state: shareState(known.state as State), revision: revisionAfter(known.base, known.events.length) };
+    }
+    const loaded = await this.committed.loadCommitted(streamId, initial, evolve);
+    this.streams.set(streamId, { streamId, base: loaded.revision, state: loaded.state, evolve: evolve as AnyEvolve, private: false, events: [] });
+    return loaded;
+  }
+
+  /** Records the decision's events; they are appended with the batch. */
+  append(appends: DomainAppend[], context: RequestContext, time: string): void {
+    const metadata = { correlationId: context.correlationId, causationId: context.causationId, actor: context.actor, requestId: context.requestId, time };
+    for (const append of appends) {
+      if (append.events.length === 0) continue;
+      for (const event of append.events) assertStorable(event.data, event.type);
+      const known = this.streams.get(append.streamId);
+      // Two blind appends to one stream in a batch would both expect the same revision: the later waits.
+      if (known?.evolve === null && append.expectedRevision !== 'any') throw new WrongExpectedRevisionError(append.streamId, append.expectedRevision, 'no_stream');
+      this.pending.push({ append, metadata });
+    }
+  }
+
+  /** The decision returned: its events become part of the batch. */
+  accept(): void {
+    const pending = this.pending;
+    this.discard();
+    for (const { append, metadata } of pending) {
+      const stream = this.streams.get(append.streamId) ?? this.blind(append.streamId, append.expectedRevision);
+      if (stream.evolve !== null) {
+        let state = stream.private ? ownState(stream.state) : stream.state;
+        for (const event of append.events) state = (stream.evolve as (state: unknown, event: DomainEvent) => unknown)(state, event);
+        stream.state = state;
+        stream.private = true;
+      }
+      for (const event of append.events) stream.events.push({ id: ids.event(), type: event.type, data: event.data as unknown as Record<string, unknown>, metadata });
+    }
+  }
+
+  /** The decision failed: its events are dropped. */
+  discard(): void {
+    this.pending = [];
+  }
+
+  /** One append per stream with events, each expecting the revision the batch read it at. */
+  appends(): StreamAppend[] {
+    const appends: StreamAppend[] = [];
+    for (const stream of this.streams.values()) {
+      if (stream.events.length > 0) appends.push({ streamId: stream.streamId, expectedRevision: stream.base ?? 'any', events: stream.events });
+    }
+    return appends;
+  }
+
+  /** After the commit: every stream read, at the revision it has now, with its state (for the writer's cache). */
+  committedStates(): { streamId: string; revision: ExpectedRevision; state: unknown; evolve: AnyEvolve }[] {
+    const states: { streamId: string; revision: ExpectedRevision; state: unknown; evolve: AnyEvolve }[] = [];
+    for (const stream of this.streams.values()) {
+      if (stream.evolve !== null) states.push({ streamId: stream.streamId, revision: revisionAfter(stream.base, stream.events.length), state: stream.state, evolve: stream.evolve });
+    }
+    return states;
+  }
+
+  /** A stream appended to without reading it first (a new candidate's stream): only one decision per batch may. */
+  private blind(streamId: string, expectedRevision: ExpectedRevision): BatchStream {
+    const stream: BatchStream = { streamId, base: expectedRevision, state: null, evolve: null, private: false, events: [] };
+    this.streams.set(streamId, stream);
+    return stream;
+  }
+}

@@ -1,0 +1,55 @@
+import type { AssessmentEvent } from '../events.js';
+import { shareState } from '../shared/owned-record.js';
+import { ASSESSMENT_ID, WORKSPACE_ID, assessmentCreated, at } from '../shared/testing.js';
+import { type AssessmentState, type ExistingAssessment, evolveAssessment, findInvitationByToken, initialAssessmentState } from './assessment.state.js';
+
+const invited = (index: number, email = `person-${index}@example.com`): AssessmentEvent => ({
+  type: 'CandidateInvited',
+  data: {
+    assessmentId: ASSESSMENT_ID, workspaceId: WORKSPACE_ID, assessmentName: 'Backend engineer', deadline: null, invitationId: `inv-${index}`,
+    invitationToken: `token-${index}`, mode: 'live', email, firstName: 'Person', surname: `Number ${index}`, invitedAt: at(-60_000),
+  },
+});
+const withdrawn = (index: number): AssessmentEvent => ({
+  type: 'InvitationWithdrawn',
+  data: { assessmentId: ASSESSMENT_ID, workspaceId: WORKSPACE_ID, invitationId: `inv-${index}`, email: `person-${index}@example.com`, withdrawnAt: at(-1_000) },
+});
+
+const fold = (events: AssessmentEvent[], from: AssessmentState = initialAssessmentState()): ExistingAssessment => {
+  const state = events.reduce(evolveAssessment, from);
+  if (state.status === 'none') throw new Error('no assessment');
+  return state;
+};
+
+describe('assessment fold (records changed in place behind an immutable interface)', () => {
+  it('folds many invitations and finds each by address and by token', () => {
+    const state = fold([assessmentCreated(), ...Array.from({ length: 2_000 }, (_, index) => invited(index))]);
+    expect(Object.keys(state.invitations)).toHaveLength(2_000);
+    expect(state.invitations['person-1999@example.com']?.invitationId).toBe('inv-1999');
+    expect(findInvitationByToken(state, 'token-1234')?.email).toBe('person-1234@example.com');
+    expect(findInvitationByToken(state, 'token-none')).toBeUndefined();
+  });
+
+  it('a shared state never changes when it is evolved again, by any number of successors', () => {
+    const shared = shareState(fold([assessmentCreated(), invited(1)]));
+    const left = fold([invited(2), invited(3)], shared);
+    const right = fold([invited(4)], shared);
+    expect(Object.keys(shared.invitations)).toEqual(['person-1@example.com']);
+    expect(Object.keys(left.invitations)).toEqual(['person-1@example.com', 'person-2@example.com', 'person-3@example.com']);
+    expect(Object.keys(right.invitations)).toEqual(['person-1@example.com', 'person-4@example.com']);
+    expect(findInvitationByToken(shared, 'token-2')).toBeUndefined();
+  });
+
+  it('a withdrawn invitation is gone by address and by token; a new one for the address takes its place', () => {
+    const state = fold([assessmentCreated(), invited(1), withdrawn(1), invited(7, 'person-1@example.com')]);
+    expect(state.invitations['person-1@example.com']?.invitationId).toBe('inv-7');
+    expect(findInvitationByToken(state, 'token-1')).toBeUndefined();
+    expect(findInvitationByToken(state, 'token-7')?.invitationId).toBe('inv-7');
+  });
+
+  it('a re-invitation of an address replaces the older token', () => {
+    const state = fold([assessmentCreated(), invited(1), invited(2, 'person-1@example.com')]);
+    expect(findInvitationByToken(state, 'token-1')).toBeUndefined();
+    expect(findInvitationByToken(state, 'token-2')?.email).toBe('person-1@example.com');
+  });
+});
