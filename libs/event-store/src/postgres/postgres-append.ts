@@ -82,7 +82,7 @@ async function appendOne(
   return { revision: Number(last.revision), position: BigInt(last.position) };
 }
 
-function isStreamRevisionViolation(error: unknown): boolean {
+export function isStreamRevisionViolation(error: unknown): boolean {
   return (
     typeof error === 'object' && error !== null &&
     'code' in error && error.code === '23505' &&

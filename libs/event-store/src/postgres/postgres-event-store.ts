@@ -11,7 +11,7 @@ import type {
   SubscribeOptions,
   Subscription,
 } from '../event-store.port.js';
-import { appendInTransaction } from './postgres-append.js';
+import { GroupAppender } from './postgres-group-append.js';
 import { EVENT_COLUMNS, toRecordedEvent, type EventRow } from './postgres-rows.js';
 import { migratePostgresSchema, postgresTables, type PostgresTables } from './postgres-schema.js';
 import { NotificationListener } from './notification-listener.js';
@@ -31,6 +31,12 @@ export interface PostgresEventStoreOptions {
   listen?: boolean;
   /** NOTIFY listeners in the append transaction. Default true. */
   notify?: boolean;
+  /**
+   * Named prepared statements for the reads (planned once per connection). Default: on when the
+   * pool allows more than one connection; off on PGlite, whose one session outlives a reconnected
+   * client (a re-prepared name would collide).
+   */
+  preparedStatements?: boolean;
   /** Events per readAll in a catch-up subscription. Default 500. */
   subscriptionBatchSize?: number;
   logger?: Logger;
@@ -49,7 +55,8 @@ export class PostgresEventStore implements EventStore {
   private readonly pollIntervalMs: number;
   private readonly batchSize: number;
   private readonly logger: Logger;
-  private readonly sql: { readStream: string; readAll: string; head: string };
+  private readonly sql: { readStream: pg.QueryConfig; readAll: pg.QueryConfig; head: pg.QueryConfig };
+  private readonly appender: GroupAppender;
 
   constructor(readonly tables: PostgresTables, options: PostgresEventStoreOptions) {
     this.pool = options.pool;
@@ -59,11 +66,15 @@ export class PostgresEventStore implements EventStore {
     this.batchSize = options.subscriptionBatchSize ?? DEFAULT_BATCH_SIZE;
     const listen = options.listen ?? (options.pool.options.max ?? DEFAULT_POOL_MAX) > 1;
     this.listener = listen ? new NotificationListener(this.pool, tables.notifyChannel, this.wakeSignal, this.logger) : null;
+    const named = options.preparedStatements ?? listen;
+    // Statement names are per connection; the schema is part of the text, so it is part of the name.
+    const statement = (name: string, text: string): pg.QueryConfig => (named ? { name: `es_${name}_${tables.appendLock[1]}`, text } : { text });
     this.sql = {
-      readStream: `SELECT ${EVENT_COLUMNS} FROM ${tables.events} WHERE stream_id = $1 AND revision >= $2 ORDER BY revision`,
-      readAll: `SELECT ${EVENT_COLUMNS} FROM ${tables.events} WHERE position > $1 ORDER BY position LIMIT $2`,
-      head: `SELECT max(position) AS position FROM ${tables.events}`,
+      readStream: statement('read_stream', `SELECT ${EVENT_COLUMNS} FROM ${tables.events} WHERE stream_id = $1 AND revision >= $2 ORDER BY revision`),
+      readAll: statement('read_all', `SELECT ${EVENT_COLUMNS} FROM ${tables.events} WHERE position > $1 ORDER BY position LIMIT $2`),
+      head: statement('head', `SELECT max(position) AS position FROM ${tables.events}`),
     };
+    this.appender = new GroupAppender(this.pool, tables, this.notify);
   }
 
   appendToStream(streamId: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
@@ -71,20 +82,20 @@ export class PostgresEventStore implements EventStore {
   }
 
   async appendToStreams(appends: StreamAppend[]): Promise<AppendResult> {
-    const result = await appendInTransaction(this.pool, this.tables, appends, this.notify);
+    const result = await this.appender.append(appends);
     // Subscriptions in this process need not wait for a NOTIFY round trip or the next poll.
     this.wakeSignal.notify();
     return result;
   }
 
   async readStream(streamId: string, options?: { fromRevision?: number }): Promise<RecordedEvent[]> {
-    const result = await this.pool.query<EventRow>(this.sql.readStream, [streamId, options?.fromRevision ?? 0]);
+    const result = await this.pool.query<EventRow>({ ...this.sql.readStream, values: [streamId, options?.fromRevision ?? 0] });
     return result.rows.map(toRecordedEvent);
   }
 
   async readAll(options: ReadAllOptions): Promise<RecordedEvent[]> {
     const after = (options.after ?? 0n).toString();
-    const result = await this.pool.query<EventRow>(this.sql.readAll, [after, options.maxCount]);
+    const result = await this.pool.query<EventRow>({ ...this.sql.readAll, values: [after, options.maxCount] });
     return result.rows.map(toRecordedEvent);
   }
 
