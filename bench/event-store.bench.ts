@@ -18,8 +18,9 @@ export interface Row {
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const MEASURE_MS = 1500;
 const WARMUP_OPS = 20;
-const STREAMS = 10;
+const STREAMS = 16;
 const SHAPES = [1, 100];
+const CONCURRENT = 16;
 
 function newEvents(count: number): NewEvent[] {
   return Array.from({ length: count }, (_, index) => {
@@ -72,6 +73,39 @@ function baselineOp(pool: pg.Pool, table: string, prefix: string, eventsPerAppen
   };
 }
 
+/** `op` from CONCURRENT callers at once for MEASURE_MS: operations per second. */
+async function concurrentOpsPerSecond(op: (caller: number) => Promise<void>): Promise<number> {
+  const callers = Array.from({ length: CONCURRENT }, (_, caller) => caller);
+  await Promise.all(callers.map(async (caller) => { for (let index = 0; index < 5; index += 1) await op(caller); }));
+  const started = performance.now();
+  let done = 0;
+  await Promise.all(callers.map(async (caller) => {
+    while (performance.now() - started < MEASURE_MS) {
+      await op(caller);
+      done += 1;
+    }
+  }));
+  return done / ((performance.now() - started) / 1000);
+}
+
+/**
+ * 16 callers appending one event each to streams of their own at once (16 API requests on 16
+ * assessments), against 16 callers running raw one-row INSERT transactions through a pool as large.
+ */
+async function benchConcurrent(store: EventStore, pool: pg.Pool, eventsTable: string, log: (line: string) => void): Promise<Row> {
+  const baselineTable = `${eventsTable}_concurrent_baseline`;
+  await pool.query(`CREATE TABLE ${baselineTable} (LIKE ${eventsTable} INCLUDING ALL)`);
+  const name = `PostgreSQL server: ${CONCURRENT} concurrent single-event appends to different streams`;
+  // Caller n always appends to stream n (STREAMS = CONCURRENT): no two callers share a stream.
+  const raw = baselineOp(pool, baselineTable, randomUUID(), 1);
+  const baselineOpsPerSec = await concurrentOpsPerSecond((caller) => raw(caller));
+  const ops = storeOp(store, randomUUID(), 1);
+  const opsPerSec = await concurrentOpsPerSecond((caller) => ops(caller));
+  const row = { name, opsPerSec: Math.round(opsPerSec), baselineOpsPerSec: Math.round(baselineOpsPerSec), ratio: Number((opsPerSec / baselineOpsPerSec).toFixed(2)) };
+  log(`${name}: store ${row.opsPerSec} appends/s, ${CONCURRENT} concurrent raw INSERT transactions ${row.baselineOpsPerSec}/s, ratio ${row.ratio}`);
+  return row;
+}
+
 async function benchAdapter(adapter: string, store: EventStore, pool: pg.Pool, eventsTable: string, log: (line: string) => void): Promise<Row[]> {
   const baselineTable = `${eventsTable}_baseline`;
   await pool.query(`CREATE TABLE ${baselineTable} (LIKE ${eventsTable} INCLUDING ALL)`);
@@ -98,6 +132,14 @@ export async function benchEventStore(log: (line: string) => void): Promise<Row[
     const store = await createPostgresEventStore({ pool: serverPool, schema, listen: false, logger });
     rows.push(...(await benchAdapter('PostgreSQL server', store, serverPool, store.tables.events, log)));
     await store.close();
+    const concurrentPool = new pg.Pool({ connectionString: DATABASE_URL, max: CONCURRENT });
+    try {
+      const concurrentStore = await createPostgresEventStore({ pool: concurrentPool, schema, listen: false, logger });
+      rows.push(await benchConcurrent(concurrentStore, concurrentPool, concurrentStore.tables.events, log));
+      await concurrentStore.close();
+    } finally {
+      await concurrentPool.end();
+    }
   } finally {
     await serverPool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => undefined);
     await serverPool.end();

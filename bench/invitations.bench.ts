@@ -4,10 +4,14 @@ import { type CpuWatch, watchPid, watchPostgresBackends, watchRedis } from './su
 import { CONCURRENCY, DATABASE_URL, MEASURE_SECONDS, WARMUP_SECONDS, logger, mapLimit, randomSuffix } from './support/log.js';
 import { CredentialPool, type LoadResult, type RequestSpec, describeLoad, runLoad } from './support/load.js';
 import { type Service, deleteRedisKeys, startStandalone } from './support/processes.js';
-import { type BenchRow, type HelloBaseline, httpCell } from './support/results.js';
+import { type BenchRow, type HelloBaseline } from './support/results.js';
+import { benchInvitationGrowth } from './invitation-growth.bench.js';
+import { invitationRows } from './invitation-rows.js';
 
 /** Keys made for the load: each serves 100 requests (the limit is 120 a minute per key, not configurable). */
-const KEYS = Number(process.env.BENCH_INVITATION_KEYS ?? 80);
+const KEYS = Number(process.env.BENCH_INVITATION_KEYS ?? 160);
+/** Assessments the second load spreads its invitations over. */
+const SPREAD = 20;
 
 interface Issued {
   id: string;
@@ -15,7 +19,19 @@ interface Issued {
   secret: string;
 }
 
-const call = async (service: Service, method: string, path: string, body?: unknown): Promise<{ status: number; data: any }> => {
+/** Creates an assessment through the public API with the key given (`key:secret`); returns its id. */
+export const createAssessment = async (service: Service, credential: string): Promise<string> => {
+  const created = await fetch(`${service.baseUrl}/v1/assessments`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${credential}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Bench assessment', tests: ['numerical-reasoning', 'verbal-reasoning'] }),
+  });
+  const assessment = (await created.json()) as { data?: { id: string } };
+  if (created.status !== 201 || !assessment.data) throw new Error(`creating the assessment failed: ${created.status} ${JSON.stringify(assessment)}`);
+  return assessment.data.id;
+};
+
+export const call = async (service: Service, method: string, path: string, body?: unknown): Promise<{ status: number; data: any }> => {
   const response = await fetch(`${service.internalUrl}${path}`, {
     method,
     headers: { authorization: `Bearer ${service.internalToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -26,15 +42,16 @@ const call = async (service: Service, method: string, path: string, body?: unkno
   return { status: response.status, data: (JSON.parse(text) as { data: unknown }).data };
 };
 
-interface InvitationRun {
+export interface InvitationRun {
   label: string;
+  assessments: number;
   setupSeconds: number;
   load: LoadResult;
   sequential: LoadResult;
 }
 
 /** Workspace, keys and assessment through the service, then the load: one new address per request. */
-const measureInvitations = async (service: Service, label: string, keyIds: string[], watches: CpuWatch[] = []): Promise<InvitationRun> => {
+const measureInvitations = async (service: Service, label: string, keyIds: string[], watches: CpuWatch[] = [], assessments = 1): Promise<InvitationRun> => {
   const cpu = [watchPid('server', service.process.pid), ...watches, watchRedis()];
   const setupStarted = performance.now();
   const workspace = await call(service, 'POST', '/internal/workspaces', { name: 'Bench invitations', freeAllowance: 0 });
@@ -44,16 +61,10 @@ const measureInvitations = async (service: Service, label: string, keyIds: strin
     (await call(service, 'POST', `/internal/workspaces/${workspaceId}/api-keys`, { mode: 'live' })).data as Issued);
   keyIds.push(...issued.map((key) => key.id));
   const credentials = issued.map((key) => `${key.key}:${key.secret}`);
-  const created = await fetch(`${service.baseUrl}/v1/assessments`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${credentials[0]}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Bench assessment', tests: ['numerical-reasoning', 'verbal-reasoning'] }),
-  });
-  const assessment = (await created.json()) as { data?: { id: string } };
-  if (created.status !== 201 || !assessment.data) throw new Error(`creating the assessment failed: ${created.status} ${JSON.stringify(assessment)}`);
-  const assessmentId = assessment.data.id;
+  const assessmentIds: string[] = [];
+  for (let index = 0; index < assessments; index += 1) assessmentIds.push(await createAssessment(service, credentials[0] ?? ''));
   const setupSeconds = (performance.now() - setupStarted) / 1000;
-  logger.info({ keys: KEYS, seconds: setupSeconds }, `invitations (${label}): workspace, ${KEYS} API keys and an assessment made through the service in ${setupSeconds.toFixed(1)}s`);
+  logger.info({ keys: KEYS, seconds: setupSeconds }, `invitations (${label}): workspace, ${KEYS} API keys and ${assessments} assessment(s) made through the service in ${setupSeconds.toFixed(1)}s`);
 
   // Skip the key the assessment creation used a place of.
   const pool = new CredentialPool(credentials.slice(1));
@@ -63,7 +74,7 @@ const measureInvitations = async (service: Service, label: string, keyIds: strin
     if (authorization === null) return null;
     return {
       method: 'POST',
-      path: `/v1/assessments/${assessmentId}/invitations`,
+      path: `/v1/assessments/${assessmentIds[index % assessmentIds.length]}/invitations`,
       headers: { authorization },
       body: JSON.stringify({ candidates: [{ email: `bench-${run}-${index}@example.com`, firstName: 'Bench', surname: `Candidate ${index}` }] }),
     };
@@ -78,14 +89,14 @@ const measureInvitations = async (service: Service, label: string, keyIds: strin
     name: `invitations one at a time (${label})`, baseUrl: service.baseUrl, concurrency: 1, seconds: Math.min(3, MEASURE_SECONDS), warmupSeconds: 0.5,
     request: (index) => invite(1_000_000 + index), check, cpu,
   });
-  return { label, setupSeconds, load, sequential };
+  return { label, assessments, setupSeconds, load, sequential };
 };
 
 /**
  * What one decision spends folding the assessment stream (every invitation decision loads it whole):
  * the domain's own evolveAssessment over AssessmentCreated + n CandidateInvited, in this process.
  */
-const foldCosts = (sizes: readonly number[]): string[] => {
+export const foldCosts = (sizes: readonly number[]): { size: number; ms: number }[] => {
   const created: AssessmentEvent = {
     type: 'AssessmentCreated',
     data: { assessmentId: 'asm_fold', workspaceId: 'ws_fold', name: 'Fold', tests: [], deadline: null, inviteToken: 'token', createdAt: new Date(0).toISOString() },
@@ -106,7 +117,7 @@ const foldCosts = (sizes: readonly number[]): string[] => {
       times.push(performance.now() - started);
     }
     times.sort((a, b) => a - b);
-    return `${size} invitations ${(times[1] ?? 0).toFixed(1)} ms`;
+    return { size, ms: times[1] ?? 0 };
   });
 };
 
@@ -132,17 +143,21 @@ export async function benchInvitations(hello: HelloBaseline): Promise<{ rows: Be
     });
     logger.info({ deleted }, `invitations: removed ${deleted} Redis keys of the service`);
   };
+  /** One service, then one assessment and 20 assessments, each with a workspace of its own. */
+  const measureBoth = async (service: Service, label: string, watches: CpuWatch[] = []) => {
+    try {
+      runs.push(await measureInvitations(service, label, keyIds, watches));
+      runs.push(await measureInvitations(service, label, keyIds, watches, SPREAD));
+    } finally {
+      await service.stop();
+      await cleanRedis(service);
+    }
+  };
 
   logger.info('invitations: starting the standalone service (embedded PGlite, first start runs initdb)...');
-  const embedded = await startStandalone();
-  try {
-    runs.push(await measureInvitations(embedded, 'embedded PGlite', keyIds));
-  } finally {
-    await embedded.stop();
-    await cleanRedis(embedded);
-  }
+  await measureBoth(await startStandalone(), 'embedded PGlite');
   const baseline = await hello.measure('invitations baseline: Nest hello world');
-  const folds = foldCosts([250, 500, 1_000, 2_000]);
+  const folds = foldCosts([250, 1_000, 3_000, 10_000]);
 
   if (process.env.BENCH_INVITATIONS_POSTGRES !== '0') {
     const database = `bench_${randomSuffix()}`;
@@ -151,36 +166,12 @@ export async function benchInvitations(hello: HelloBaseline): Promise<{ rows: Be
     try {
       await admin.query(`CREATE DATABASE ${database}`);
       logger.info({ database }, 'invitations: starting the standalone service on the PostgreSQL server...');
-      const server = await startStandalone({ EVENT_STORE_URL: databaseUrl(database) });
-      try {
-        runs.push(await measureInvitations(server, 'PostgreSQL server', keyIds, [watchPostgresBackends(admin, { database })]));
-      } finally {
-        await server.stop();
-        await cleanRedis(server);
-      }
+      await measureBoth(await startStandalone({ EVENT_STORE_URL: databaseUrl(database) }), 'PostgreSQL server', [watchPostgresBackends(admin, { database })]);
     } finally {
       await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch((error: unknown) => logger.warn({ err: error, database }, 'dropping the database failed'));
       await admin.end();
     }
   }
-
-  return {
-    rows: runs.map((run) => ({
-      name: `invitations, standalone on ${run.label} (1 address/request)`,
-      measured: httpCell(run.load),
-      baseline: httpCell(baseline, 'Nest hello'),
-      ratio: run.load.perSecond / baseline.perSecond,
-    })),
-    details: [
-      ...runs.flatMap((run) => [
-        `${run.label}: set-up through the service (workspace + ${KEYS} keys + 1 assessment) ${run.setupSeconds.toFixed(1)}s`,
-        `${run.label}: concurrency ${CONCURRENCY}: ${describeLoad(run.load)}`,
-        `${run.label}: invitations completed in each second: ${run.load.perSecondTimeline.join(' ')}`,
-        `${run.label}: one at a time:  ${describeLoad(run.sequential)}`,
-      ]),
-      `Nest hello world: ${describeLoad(baseline)}`,
-      'all requests go to one assessment: its decisions are serialized (one per assessment at a time) and each reads the whole assessment stream',
-      `folding an assessment stream (evolveAssessment, median of 3, in this process): ${folds.join(', ')}`,
-    ],
-  };
+  const growth = process.env.BENCH_INVITATION_GROWTH === '0' ? null : await benchInvitationGrowth();
+  return invitationRows({ runs, baseline, folds, growth, keys: KEYS });
 }

@@ -27,7 +27,11 @@ logger.info(
 const rows: BenchRow[] = [];
 const sections: { title: string; lines: string[] }[] = [];
 
+/** BENCH_ONLY=invitations,webhooks runs only the sections whose titles contain one of the words. */
+const only = (process.env.BENCH_ONLY ?? '').split(',').map((word) => word.trim()).filter((word) => word !== '');
+
 const section = async (title: string, work: () => Promise<{ rows: BenchRow[]; details: string[] }>): Promise<void> => {
+  if (only.length > 0 && !only.some((word) => title.includes(word))) return;
   const started = performance.now();
   logger.info({ benchmark: title }, `=== ${title}`);
   try {

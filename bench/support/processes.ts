@@ -116,10 +116,11 @@ export interface Service extends Child {
 }
 
 /** The whole service as `npm start` runs it (embedded PGlite in a temp DATA_DIR), as the e2e tests start it. */
-export const startStandalone = async (env: Record<string, string> = {}): Promise<Service> => {
+export const startStandalone = async (env: Record<string, string> = {}, keep?: { dataDir: string }): Promise<Service> => {
   const port = await freePort();
   const internalPort = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'hiring-bench-'));
+  // A DATA_DIR given by the caller outlives the process (a restart on the same data); the caller removes it.
+  const dataDir = keep?.dataDir ?? mkdtempSync(join(tmpdir(), 'hiring-bench-'));
   const internalToken = `bench-${randomSuffix()}${randomSuffix()}`;
   const queuePrefix = `bench-${randomSuffix()}`;
   const child = spawnNode('standalone service', [join(DIST, 'apps/standalone/src/main.js')], {
@@ -136,7 +137,7 @@ export const startStandalone = async (env: Record<string, string> = {}): Promise
     ...child, baseUrl: `http://127.0.0.1:${port}`, internalUrl, internalToken, queuePrefix,
     async stop() {
       await child.stop();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (keep === undefined) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 };

@@ -1,0 +1,56 @@
+import type { GrowthResult } from './invitation-growth.bench.js';
+import type { InvitationRun } from './invitations.bench.js';
+import { cpuMsPerRequest, httpCpuCell } from './support/cpu-per-request.js';
+import { CONCURRENCY, round } from './support/log.js';
+import { type LoadResult, describeLoad } from './support/load.js';
+import { type BenchRow, httpCell } from './support/results.js';
+
+/** A row whose target is a bound (latency, count) rather than a baseline: ratio = bound / measured, 1 or more meets it. */
+const boundRow = (name: string, measured: number, unit: string, bound: number, boundLabel: string): BenchRow => ({
+  name, measured: `${measured} ${unit}`, baseline: boundLabel, ratio: measured > 0 ? bound / measured : null,
+});
+
+export const invitationRows = (input: {
+  runs: InvitationRun[];
+  baseline: LoadResult;
+  folds: { size: number; ms: number }[];
+  growth: GrowthResult | null;
+  keys: number;
+}): { rows: BenchRow[]; details: string[] } => {
+  const { runs, baseline, folds, growth } = input;
+  const place = (run: InvitationRun) => (run.assessments === 1 ? 'one assessment' : `spread over ${run.assessments} assessments`);
+  const rows: BenchRow[] = runs.map((run) => ({
+    name: `invitations, standalone on ${run.label}, 1 address/request, ${place(run)}`,
+    measured: httpCpuCell(run.load),
+    baseline: httpCell(baseline, 'Nest hello'),
+    ratio: run.load.perSecond / baseline.perSecond,
+  }));
+  for (const run of runs.filter((candidate) => candidate.assessments === 1)) {
+    rows.push(boundRow(`one invitation at a time, p50, ${run.label} (${cpuMsPerRequest(run.sequential)} ms CPU/request)`, run.sequential.p50Ms, 'ms', 4, 'target ≤ 4 ms'));
+  }
+  const fold = folds.find((entry) => entry.size === 10_000);
+  if (fold) rows.push(boundRow('fold of an assessment holding 10,000 invitations', round(fold.ms, 1), 'ms', 50, 'target ≤ 50 ms'));
+  if (growth) {
+    rows.push(boundRow('one request inviting 100 new people, embedded, p50', growth.hundredPeopleP50Ms, 'ms', 100, 'target ≤ 100 ms'));
+    rows.push({
+      name: 'first invitation after a restart, assessment of 3,000 invitations, embedded',
+      measured: `${growth.firstAfterRestartBigMs} ms`,
+      baseline: `${growth.firstAfterRestartSmallMs} ms (small assessment; target ≤ 3×)`,
+      ratio: growth.firstAfterRestartBigMs > 0 ? (3 * growth.firstAfterRestartSmallMs) / growth.firstAfterRestartBigMs : null,
+    });
+    rows.push(boundRow('Redis commands per invitation (e-mail included)', growth.redisCommandsPerInvitation, 'commands', 10, 'target ≤ 10'));
+  }
+  const details = [
+    ...runs.flatMap((run) => [
+      `${run.label}, ${place(run)}: set-up through the service (workspace + ${input.keys} keys + ${run.assessments} assessment(s)) ${run.setupSeconds.toFixed(1)}s`,
+      `${run.label}, ${place(run)}: concurrency ${CONCURRENCY}: ${describeLoad(run.load)}`,
+      `${run.label}, ${place(run)}: invitations completed in each second: ${run.load.perSecondTimeline.join(' ')}`,
+      `${run.label}, ${place(run)}: one at a time:  ${describeLoad(run.sequential)}`,
+    ]),
+    `Nest hello world: ${describeLoad(baseline)}`,
+    'one assessment: its decisions are serialized in the process and decided in groups (group commit, one transaction per group)',
+    `folding an assessment stream (evolveAssessment, median of 3, in this process): ${folds.map((entry) => `${entry.size} invitations ${entry.ms.toFixed(1)} ms`).join(', ')}`,
+    ...(growth?.details ?? []),
+  ];
+  return { rows, details };
+};
