@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
+import { connect } from 'node:net';
 import { call, createAssessment } from './invitations.bench.js';
 import { CONCURRENCY, REDIS_URL, logger, mapLimit, randomSuffix, round } from './support/log.js';
 import { CredentialPool, runLoad } from './support/load.js';
@@ -96,10 +96,23 @@ export async function benchInvitationGrowth(): Promise<GrowthResult> {
 /** 200 single invitations at the usual concurrency, then 3 s for the side effects to finish. */
 const countRedisCommands = async (service: Service, workspace: Workspace, assessmentId: string, run: string): Promise<number> => {
   const invitations = 200;
-  const monitor = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  // A raw MONITOR connection: every command Redis runs, one `+<time> [<db> <client address>] "<command>" ...` line each.
+  const url = new URL(REDIS_URL);
+  const monitor = connect({ host: url.hostname, port: Number(url.port || 6379) });
   const lines: string[] = [];
-  const session = await monitor.monitor();
-  session.on('monitor', (_time: string, args: string[], source: string) => lines.push(source));
+  let partial = '';
+  monitor.on('data', (chunk: Buffer) => {
+    const text = partial + chunk.toString('utf8');
+    const parts = text.split('\r\n');
+    partial = parts.pop() ?? '';
+    for (const line of parts) {
+      const source = /^\+\d+\.\d+ \[\d+ ([^\]]+)\]/.exec(line)?.[1];
+      if (source) lines.push(source);
+    }
+  });
+  monitor.on('error', (error) => logger.warn({ err: error }, 'MONITOR connection failed'));
+  await new Promise<void>((resolve) => monitor.write('MONITOR\r\n', () => resolve()));
+  await sleep(200);
   try {
     await runLoad({
       name: 'invitations counted on Redis', baseUrl: service.baseUrl, concurrency: CONCURRENCY, seconds: 60, warmupSeconds: 0,
@@ -115,8 +128,7 @@ const countRedisCommands = async (service: Service, workspace: Workspace, assess
     });
     await sleep(3_000);
   } finally {
-    session.disconnect();
-    monitor.disconnect();
+    monitor.destroy();
   }
   const ports = await redisPortsOf(service.process.pid);
   const ours = lines.filter((source) => ports.has(Number(source.split(':').at(-1))));

@@ -78,6 +78,12 @@ export interface SubscribeOptions {
   handler: EventHandler;
   /** Called when the handler or the store fails; the subscription stops after it. */
   onError?: (error: unknown) => void;
+  /**
+   * Optional: the events about to be handed over, before the first of them, when the adapter reads
+   * in batches (PostgreSQL, PGlite). A hint for prefetching what they touch; the handler still gets
+   * each of them, in order. Adapters that read one event at a time never call it.
+   */
+  onBatch?: (events: readonly RecordedEvent[]) => Promise<void>;
   /** Optional: called with the last position handed over once the subscription has caught up. */
   onCaughtUp?: (position: bigint | null) => void;
 }

@@ -11,16 +11,28 @@ const ROTATION_OVERLAP_MS = 24 * 3600_000;
  * The webhook settings as of the log itself (not a read model that may lag behind the event being
  * dispatched), with the secrets opened: the new one first, the old one for 24 h after a rotation.
  */
-export const webhookSettingsFromLog = (infra: Infrastructure) => async (workspaceId: string): Promise<WebhookSettings | null> => {
-  const { state } = await infra.writer.load(workspaceStream(workspaceId), initialWorkspaceState, evolveWorkspace);
-  if (state.status !== 'active' || !state.webhook) return null;
-  const webhook = state.webhook;
-  const now = Date.parse(await infra.clock.now());
-  const secrets = [infra.secretBox.open(webhook.encryptedSecret)];
-  if (webhook.previousEncryptedSecret && webhook.rotatedAt && now - Date.parse(webhook.rotatedAt) < ROTATION_OVERLAP_MS) {
-    secrets.push(infra.secretBox.open(webhook.previousEncryptedSecret));
-  }
-  return { url: webhook.url, events: webhook.events, enabled: webhook.enabled, secrets, enabledAt: webhook.configuredAt };
+export const webhookSettingsFromLog = (infra: Infrastructure) => {
+  // Sealed secret -> opened secret: a sealed value never changes meaning, so opening it once per process is enough.
+  const opened = new Map<string, string>();
+  const open = (sealed: string): string => {
+    const known = opened.get(sealed);
+    if (known !== undefined) return known;
+    const secret = infra.secretBox.open(sealed);
+    if (opened.size >= 10_000) opened.clear();
+    opened.set(sealed, secret);
+    return secret;
+  };
+  return async (workspaceId: string): Promise<WebhookSettings | null> => {
+    const { state } = await infra.writer.load(workspaceStream(workspaceId), initialWorkspaceState, evolveWorkspace);
+    if (state.status !== 'active' || !state.webhook) return null;
+    const webhook = state.webhook;
+    const now = Date.parse(await infra.clock.now());
+    const secrets = [open(webhook.encryptedSecret)];
+    if (webhook.previousEncryptedSecret && webhook.rotatedAt && now - Date.parse(webhook.rotatedAt) < ROTATION_OVERLAP_MS) {
+      secrets.push(open(webhook.previousEncryptedSecret));
+    }
+    return { url: webhook.url, events: webhook.events, enabled: webhook.enabled, secrets, enabledAt: webhook.configuredAt };
+  };
 };
 
 /**

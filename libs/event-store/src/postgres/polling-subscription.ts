@@ -48,6 +48,7 @@ export class PollingSubscription implements Subscription {
       while (!this.stopped) {
         const version = wakeSignal.version;
         const batch = await this.source.readAll({ after, maxCount: batchSize });
+        if (batch.length > 0 && !this.stopped) await this.options.onBatch?.(batch);
         for (const event of batch) {
           if (this.stopped) return;
           await handler(event);

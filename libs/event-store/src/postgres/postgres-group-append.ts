@@ -58,8 +58,12 @@ export class GroupAppender {
   constructor(private readonly pool: pg.Pool, private readonly tables: PostgresTables, private readonly notify: boolean) {}
 
   append(appends: StreamAppend[]): Promise<AppendResult> {
-    // A check without events needs the stream's revision back: the one-caller transaction does that.
-    if (appends.length === 0 || appends.some((append) => append.events.length === 0)) return appendInTransaction(this.pool, this.tables, appends, this.notify);
+    // A check without events needs the stream's revision back, and a stream named twice needs its
+    // appends one after another: the one-caller transaction of postgres-append.ts does both.
+    const streams = new Set(appends.map((append) => append.streamId));
+    if (appends.length === 0 || streams.size < appends.length || appends.some((append) => append.events.length === 0)) {
+      return appendInTransaction(this.pool, this.tables, appends, this.notify);
+    }
     return new Promise<AppendResult>((resolve, reject) => {
       this.queue.push({ appends, resolve, reject });
       if (!this.writing) void this.drain();

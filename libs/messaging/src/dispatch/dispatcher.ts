@@ -21,6 +21,12 @@ export interface DispatcherOptions {
    * sends it): the outbox is part of what a write waits for, so it reads back at once.
    */
   outbox?: EmailOutbox;
+  /**
+   * Enqueue a BullMQ job per invitation e-mail. Default true. With an outbox and no SMTP server to
+   * hand the e-mail to, the outbox row IS the e-mail and a job would only record it again (64 Redis
+   * commands per invitation, measured): the wiring turns jobs off then.
+   */
+  emailJobs?: boolean;
   getSigningSecrets: GetSigningSecrets;
   appUrl: string;
   logger?: Logger;
@@ -29,6 +35,8 @@ export interface DispatcherOptions {
   /** Pause before following the store again after a failure. */
   retryDelayMs?: number;
 }
+
+const SAVE_EVERY = 100;
 
 /** The checkpoint name of the dispatcher; one dispatcher follows the log per deployment. */
 export const DISPATCHER_NAME = 'messaging';
@@ -46,6 +54,9 @@ export class Dispatcher {
   private restartTimer: NodeJS.Timeout | null = null;
   private stopped = true;
   private handled: bigint | null = null;
+  /** Dispatched but not yet in the stored checkpoint (saved when caught up, every SAVE_EVERY events, at stop). */
+  private unsaved = 0;
+  private saving: Promise<void> = Promise.resolve();
   private waiters: Waiter[] = [];
   private readonly name: string;
 
@@ -70,6 +81,7 @@ export class Dispatcher {
     this.subscription = null;
     // Let the event in hand finish, so the checkpoint matches what was enqueued.
     await this.inFlight?.catch(() => undefined);
+    await this.saveCheckpoint().catch((error: unknown) => this.options.logger?.warn({ err: error }, 'dispatch checkpoint not saved at stop; the events after it are dispatched again (idempotent)'));
   }
 
   /** Resolves once every event up to `position` is dispatched. */
@@ -101,15 +113,20 @@ export class Dispatcher {
     const { email, firstName, assessmentName, deadline, assessmentId, invitationToken } = event.data;
     const job: EmailJob = { eventId: event.id, to: email, firstName, assessmentName, deadline, invitationUrl: invitationUrl(this.options.appUrl, assessmentId, invitationToken) };
     await this.options.outbox?.record({ eventId: event.id, to: email, sentAt: time, ...renderInvitationEmail(job) });
+    if (this.options.emailJobs === false && this.options.outbox) return;
     await enqueueInvitationEmail(this.options.emailQueue, job);
   }
 
   private async follow(): Promise<void> {
     const after = await this.options.checkpoints.read(this.name);
     this.handled = after;
+    this.unsaved = 0;
     this.subscription = this.options.eventStore.subscribeToAll({
       after,
       handler: (event) => this.handle(event),
+      onCaughtUp: () => {
+        this.saveCheckpoint().catch((error: unknown) => this.options.logger?.warn({ err: error }, 'dispatch checkpoint not saved; saved with the next events'));
+      },
       onError: (error) => this.restartAfter(error),
     });
   }
@@ -117,9 +134,10 @@ export class Dispatcher {
   private async handle(event: RecordedEvent): Promise<void> {
     const work = (async () => {
       await this.dispatch(event);
-      await this.options.checkpoints.save(this.name, event.position);
       this.handled = event.position;
+      this.unsaved += 1;
       this.releaseWaiters();
+      if (this.unsaved >= SAVE_EVERY) await this.saveCheckpoint();
     })();
     this.inFlight = work;
     try {
@@ -127,6 +145,22 @@ export class Dispatcher {
     } finally {
       this.inFlight = null;
     }
+  }
+
+  /**
+   * The stored checkpoint trails what was dispatched by at most one read batch (it is saved when the
+   * subscription catches up): a crash repeats those events, and every side effect of an event has a
+   * deterministic id, so repeating sends nothing twice. One write per batch instead of per event.
+   */
+  private saveCheckpoint(): Promise<void> {
+    this.saving = this.saving.catch(() => undefined).then(async () => {
+      const position = this.handled;
+      if (this.unsaved === 0 || position === null) return;
+      const unsaved = this.unsaved;
+      await this.options.checkpoints.save(this.name, position);
+      this.unsaved = Math.max(0, this.unsaved - unsaved);
+    });
+    return this.saving;
   }
 
   private releaseWaiters(): void {

@@ -107,7 +107,7 @@ export const startMessaging = async (options: StartMessagingOptions): Promise<Me
       .catch((error: unknown) => logger.error({ err: error }, 'queue workers could not start'));
 
     dispatcher = new Dispatcher({
-      eventStore: options.eventStore, checkpoints, deliveries, emailQueue: queues.email, outbox,
+      eventStore: options.eventStore, checkpoints, deliveries, emailQueue: queues.email, outbox, emailJobs: options.smtpUrl !== null,
       getSigningSecrets: options.getSigningSecrets, appUrl: options.appUrl, logger,
     });
     await dispatcher.start();
