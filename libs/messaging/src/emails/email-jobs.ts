@@ -5,3 +5,9 @@ import { EMAIL_QUEUE, emailJobId, keepJobs, retryJobOptions, type EmailJob } fro
 export const enqueueInvitationEmail = async (queue: Queue<EmailJob>, job: EmailJob): Promise<void> => {
   await queue.add(EMAIL_QUEUE, job, { jobId: emailJobId(job.eventId), ...retryJobOptions, ...keepJobs });
 };
+
+/** The jobs of a whole batch of invitation events in one round trip (`addBulk`); ids as above, so a repeat adds nothing. */
+export const enqueueInvitationEmails = async (queue: Queue<EmailJob>, jobs: readonly EmailJob[]): Promise<void> => {
+  if (jobs.length === 0) return;
+  await queue.addBulk(jobs.map((job) => ({ name: EMAIL_QUEUE, data: job, opts: { jobId: emailJobId(job.eventId), ...retryJobOptions, ...keepJobs } })));
+};

@@ -38,7 +38,7 @@ const emailOf = (row: Row): StoredEmail => ({
 
 const COLUMNS = 'id, recipient, subject, body_text, body_html, sent_at, event_id, smtp_accepted_at';
 
-/** The outbox of the internal application: every e-mail the service sends, SMTP or not. One statement per call. */
+/** The outbox of the internal application: every e-mail the service sends, SMTP or not. One statement per call (two when `record` meets an existing row). */
 export class EmailOutbox {
   private readonly table: string;
 
@@ -69,6 +69,19 @@ export class EmailOutbox {
     const existingRow = existing.rows[0] as Row | undefined;
     if (!existingRow) throw new Error(`e-mail of event ${input.eventId} vanished while it was being recorded`);
     return emailOf(existingRow);
+  }
+
+  /** Many at once, one statement: idempotent on the event id like `record` (the first record wins). */
+  async recordMany(inputs: readonly ({ eventId: string; to: string; sentAt: string } & RenderedEmail)[]): Promise<void> {
+    if (inputs.length === 0) return;
+    const column = <T>(pick: (input: (typeof inputs)[number]) => T): T[] => inputs.map(pick);
+    await this.pool.query(
+      `INSERT INTO ${this.table} (id, event_id, recipient, subject, body_text, body_html, sent_at)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
+       ON CONFLICT (event_id) DO NOTHING`,
+      [column((input) => emailId(input.eventId)), column((input) => input.eventId), column((input) => input.to), column((input) => input.subject),
+        column((input) => input.text), column((input) => input.html), column((input) => input.sentAt)],
+    );
   }
 
   async markSmtpAccepted(id: string, at: string): Promise<void> {
