@@ -128,7 +128,8 @@ export const createInfrastructure = async (config: ServiceConfig, logger: Logger
       pendingInvitations: async (workspaceId, email) =>
         (await listPendingInvitations(documents, workspaceId, email)).map(({ assessmentId, invitationId }) => ({ assessmentId, invitationId })),
     };
-    const writer = new EventWriter(eventStore, clock, readSide, config, logger);
+    // The embedded store admits one process (DATA_DIR lock): this writer is the only one.
+    const writer = new EventWriter(eventStore, clock, readSide, config, logger, { exclusiveWriter: !config.eventStoreUrl });
     const infra: Infrastructure = {
       config, logger, eventStore, documents, sidePool: sqlPool, redis, clock, simulatedClock,
       secretBox: new SecretBox(serviceSecret), serviceSecret, cursors: new CursorCodec(deriveKey(serviceSecret, 'cursors')),

@@ -21,6 +21,15 @@ interface StateCache {
   evolve: (state: never, event: never) => unknown;
 }
 
+export interface EventWriterOptions {
+  /**
+   * This process is the only writer of the store (the embedded store: its DATA_DIR admits one
+   * process), so a cached state is current and a decision need not read the stream again. A conflict
+   * still drops the cached states of the streams involved, should something else have appended.
+   */
+  exclusiveWriter?: boolean;
+}
+
 /** One decision waiting for its turn on a stream; `tries` counts conflicts it went through. */
 interface Job {
   attempt: (batch: WriteBatch) => Promise<unknown>;
@@ -48,6 +57,7 @@ export class EventWriter implements CommittedStates {
     @Inject(READ_SIDE) private readonly readSide: ReadSideWaiter,
     @Inject(CONFIG) private readonly config: ServiceConfig,
     @Inject(LOGGER) private readonly logger: Logger,
+    private readonly options: EventWriterOptions = {},
   ) {}
 
   now(): Promise<string> {
@@ -62,6 +72,7 @@ export class EventWriter implements CommittedStates {
   async loadCommitted<State, Event>(streamId: string, initial: () => State, evolve: (state: State, event: Event) => State): Promise<Loaded<State>> {
     const cached = this.states.get(streamId);
     const usable = cached && cached.evolve === evolve ? cached : undefined;
+    if (usable && this.options.exclusiveWriter) return { state: usable.state as State, revision: usable.revision };
     const events = await this.store.readStream(streamId, usable ? { fromRevision: usable.revision + 1 } : undefined);
     let state = usable ? (usable.state as State) : initial();
     for (const event of events) state = evolve(state, { type: event.type, data: event.data } as Event);
@@ -136,6 +147,8 @@ export class EventWriter implements CommittedStates {
       try {
         position = (await this.store.appendToStreams(appends)).position;
       } catch (error) {
+        // The states this batch read may be stale (another writer): read them afresh next time.
+        if (error instanceof WrongExpectedRevisionError) for (const streamId of batch.streams.keys()) this.states.delete(streamId);
         return this.afterFailedAppend(error, decided.map(({ job }) => job), deferred);
       }
       for (const committed of batch.committedStates()) {
@@ -172,6 +185,9 @@ export class EventWriter implements CommittedStates {
   }
 
   private remember(streamId: string, entry: StateCache): void {
+    // Another lane may have cached a newer state of a stream this batch only read: keep the newer.
+    const known = this.states.get(streamId);
+    if (known !== undefined && known.evolve === entry.evolve && known.revision > entry.revision) return;
     shareState(entry.state);
     this.states.delete(streamId);
     this.states.set(streamId, entry);

@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import pg from 'pg';
+import { pino } from 'pino';
+import { type AssessmentEvent, DomainError, assessmentStream, evolveAssessment, initialAssessmentState, requireAssessment } from '../../../domain/src/index.js';
+import { createPostgresEventStore, type PostgresEventStore } from '../../../event-store/src/index.js';
+import { systemClock } from '../../../platform/src/clock/clock.js';
+import { loadConfig } from '../../../platform/src/config/config.js';
+import { EventWriter } from './event-writer.js';
+import { systemContext } from './ports.js';
+
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const created = (assessmentId: string): AssessmentEvent => ({
+  type: 'AssessmentCreated',
+  data: { assessmentId, workspaceId: 'ws', name: 'Writer', tests: [], deadline: null, inviteToken: 'token', createdAt: new Date(0).toISOString() },
+});
+const invited = (assessmentId: string, index: number): AssessmentEvent => ({
+  type: 'CandidateInvited',
+  data: {
+    assessmentId, workspaceId: 'ws', assessmentName: 'Writer', deadline: null, invitationId: `inv-${index}`, invitationToken: `tok-${index}`,
+    mode: 'live', email: `person-${index}@example.com`, firstName: 'P', surname: `${index}`, invitedAt: new Date(0).toISOString(),
+  },
+});
+
+describe('EventWriter: one write path with group commit (PostgreSQL server)', () => {
+  const schema = `writer_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+  const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 4 });
+  let store: PostgresEventStore;
+  const writerOf = (exclusiveWriter = false) =>
+    new EventWriter(store, systemClock, { waitForPosition: async () => true }, loadConfig({}), pino({ level: 'silent' }), { exclusiveWriter });
+
+  beforeAll(async () => {
+    store = await createPostgresEventStore({ pool, schema, listen: false });
+  });
+  afterAll(async () => {
+    await store.close();
+    await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await pool.end();
+  });
+
+  /** Invites `person` (refused when it is `refused`); answers how many invitations the decision saw. */
+  const inviteNext = (writer: EventWriter, assessmentId: string, person: number, refused = -1) =>
+    writer.decide(assessmentStream(assessmentId), async (batch) => {
+      const loaded = await batch.load(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment);
+      const seen = Object.keys(requireAssessment(loaded.state).invitations).length;
+      if (person === refused) throw new DomainError('refused_here', 422, 'refused on purpose');
+      batch.append([{ streamId: assessmentStream(assessmentId), expectedRevision: loaded.revision, events: [invited(assessmentId, person)] }], systemContext('test'), await batch.now());
+      return seen;
+    });
+
+  it('decides concurrent requests on one stream one after another, each seeing the ones before', async () => {
+    const assessmentId = `a-${randomUUID()}`;
+    await store.appendToStream(assessmentStream(assessmentId), [{ id: randomUUID(), type: 'AssessmentCreated', data: created(assessmentId).data, metadata: systemMetadata() }], { expectedRevision: 'no_stream' });
+    const writer = writerOf();
+    const seen = await Promise.all(Array.from({ length: 20 }, (_, person) => inviteNext(writer, assessmentId, person)));
+    expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, index) => index));
+    const events = await store.readStream(assessmentStream(assessmentId));
+    expect(events.map((event) => event.revision)).toEqual(Array.from({ length: 21 }, (_, index) => index));
+  });
+
+  it('fails only the refused request of a batch; the others are appended', async () => {
+    const assessmentId = `a-${randomUUID()}`;
+    await store.appendToStream(assessmentStream(assessmentId), [{ id: randomUUID(), type: 'AssessmentCreated', data: created(assessmentId).data, metadata: systemMetadata() }], { expectedRevision: 'no_stream' });
+    const writer = writerOf();
+    const outcomes = await Promise.allSettled(Array.from({ length: 10 }, (_, person) => inviteNext(writer, assessmentId, person, 4)));
+    const refused = outcomes.filter((outcome) => outcome.status === 'rejected');
+    expect(refused).toHaveLength(1);
+    expect((refused[0] as PromiseRejectedResult).reason).toMatchObject({ code: 'refused_here' });
+    expect(await store.readStream(assessmentStream(assessmentId))).toHaveLength(10);
+  });
+
+  it('an exclusive writer whose cache went stale (an append behind its back) decides again on the fresh stream', async () => {
+    const assessmentId = `a-${randomUUID()}`;
+    await store.appendToStream(assessmentStream(assessmentId), [{ id: randomUUID(), type: 'AssessmentCreated', data: created(assessmentId).data, metadata: systemMetadata() }], { expectedRevision: 'no_stream' });
+    const writer = writerOf(true);
+    expect(await inviteNext(writer, assessmentId, 0)).toBe(0);
+    await store.appendToStream(assessmentStream(assessmentId), [{ id: randomUUID(), type: 'CandidateInvited', data: invited(assessmentId, 1).data, metadata: systemMetadata() }], { expectedRevision: 1 });
+    expect(await inviteNext(writer, assessmentId, 2)).toBe(2);
+    expect(await store.readStream(assessmentStream(assessmentId))).toHaveLength(4);
+  });
+});
+
+const systemMetadata = () => ({ correlationId: 'test', causationId: null, actor: 'system', requestId: 'test', time: new Date(0).toISOString() });
