@@ -147,8 +147,8 @@ export async function benchWebhooks(): Promise<{ rows: BenchRow[]; details: stri
         `  ${describeCpu(real.cpu, cpus().length)}`,
         `${count} no-op jobs in ${baseline.seconds.toFixed(1)}s = ${round(baselinePerSecond, 1)}/s (same Redis, prefix, concurrency and job options)`,
         `  ${describeCpu(baseline.cpu, cpus().length)}`,
-        'per delivery: SELECT the row, sign, POST (new socket each time: agent false), UPDATE the row with the attempt, BullMQ bookkeeping; ' +
-          'signing secrets come from a constant here (the product folds the workspace stream for them on every attempt)',
+        'per delivery: SELECT the row, sign, POST (keep-alive sockets pooled per checked address), UPDATE the row with the attempt, BullMQ bookkeeping; ' +
+          'signing secrets come from a constant here (the product opens them once per process)',
       ],
     };
   } finally {

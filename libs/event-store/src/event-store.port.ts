@@ -102,6 +102,11 @@ export interface EventStore {
   appendToStreams(appends: StreamAppend[]): Promise<AppendResult>;
   /** Events of one stream in revision order; [] when the stream does not exist. */
   readStream(streamId: string, options?: { fromRevision?: number }): Promise<RecordedEvent[]>;
+  /**
+   * Optional: several whole streams in one read (PostgreSQL, PGlite), each in revision order, [] for
+   * a missing one. Callers fall back to readStream per stream where an adapter has none.
+   */
+  readStreams?(streamIds: readonly string[]): Promise<Map<string, RecordedEvent[]>>;
   /** Events of all streams in global order. A reader following positions never misses an event. */
   readAll(options: ReadAllOptions): Promise<RecordedEvent[]>;
   /** Catch-up subscription to all events, one at a time, in global order, with backpressure. */

@@ -48,11 +48,13 @@ export class InviteCandidatesHandler implements ICommandHandler<InviteCandidates
       if (workspaceLoaded.state.status !== 'active') throw notFound('workspace');
       const workspace = workspaceLoaded.state;
       const knownCandidates: Record<string, { candidateId: string; mode: Mode }> = {};
-      for (const email of addressesOf(candidates)) {
-        const registry = await batch.load<ReturnType<typeof initialCandidateEmailState>, CandidateEmailEvent>(
-          candidateEmailStream(workspaceId, email), initialCandidateEmailState, evolveCandidateEmail,
-        );
-        if (registry.state.claim) knownCandidates[email] = registry.state.claim;
+      const addresses = addressesOf(candidates);
+      const registries = await batch.loadMany<ReturnType<typeof initialCandidateEmailState>, CandidateEmailEvent>(
+        addresses.map((email) => candidateEmailStream(workspaceId, email)), initialCandidateEmailState, evolveCandidateEmail,
+      );
+      for (const email of addresses) {
+        const claim = registries.get(candidateEmailStream(workspaceId, email))?.state.claim;
+        if (claim) knownCandidates[email] = claim;
       }
       const now = await batch.now();
       const decision = decideInvitations({

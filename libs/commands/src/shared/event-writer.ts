@@ -82,6 +82,27 @@ export class EventWriter implements CommittedStates {
     return { state, revision };
   }
 
+  /** Several streams at once: those without a cached state in one read where the store allows it. */
+  async loadCommittedMany<State, Event>(streamIds: readonly string[], initial: () => State, evolve: (state: State, event: Event) => State): Promise<Map<string, Loaded<State>>> {
+    const loaded = new Map<string, Loaded<State>>();
+    const cold = streamIds.filter((streamId) => this.states.get(streamId)?.evolve !== evolve);
+    const warm = streamIds.filter((streamId) => !cold.includes(streamId));
+    const read = cold.length > 1 && this.store.readStreams ? await this.store.readStreams(cold) : null;
+    await Promise.all([
+      ...warm.map(async (streamId) => loaded.set(streamId, await this.loadCommitted(streamId, initial, evolve))),
+      ...cold.map(async (streamId) => {
+        if (read === null) return loaded.set(streamId, await this.loadCommitted(streamId, initial, evolve));
+        let state = initial();
+        const events = read.get(streamId) ?? [];
+        for (const event of events) state = evolve(state, { type: event.type, data: event.data } as Event);
+        const revision = events.at(-1)?.revision;
+        if (revision !== undefined) this.remember(streamId, { revision, state, evolve: evolve as StateCache['evolve'] });
+        return loaded.set(streamId, { state, revision: revision ?? 'no_stream' });
+      }),
+    ]);
+    return loaded;
+  }
+
   /** A committed state outside any decision (lookups before deciding, messaging wiring). */
   load<State, Event>(streamId: string, initial: () => State, evolve: (state: State, event: Event) => State): Promise<Loaded<State>> {
     return this.loadCommitted(streamId, initial, evolve);

@@ -33,6 +33,7 @@ export interface BatchStream {
 /** What the batch needs from the writer: committed states (cached) and the clock. */
 export interface CommittedStates {
   loadCommitted<State, Event>(streamId: string, initial: () => State, evolve: (state: State, event: Event) => State): Promise<Loaded<State>>;
+  loadCommittedMany<State, Event>(streamIds: readonly string[], initial: () => State, evolve: (state: State, event: Event) => State): Promise<Map<string, Loaded<State>>>;
   now(): Promise<string>;
 }
 
@@ -66,6 +67,18 @@ export class WriteBatch {
     }
     const loaded = await this.committed.loadCommitted(streamId, initial, evolve);
     this.streams.set(streamId, { streamId, base: loaded.revision, state: loaded.state, evolve: evolve as AnyEvolve, private: false, events: [] });
+    return loaded;
+  }
+
+  /** `load` for several streams of one kind, reading those the batch has not seen in one go. */
+  async loadMany<State, Event>(streamIds: readonly string[], initial: () => State, evolve: (state: State, event: Event) => State): Promise<Map<string, Loaded<State>>> {
+    const unseen = streamIds.filter((streamId) => !this.streams.has(streamId));
+    const read = await this.committed.loadCommittedMany(unseen, initial, evolve);
+    for (const [streamId, loaded] of read) {
+      if (!this.streams.has(streamId)) this.streams.set(streamId, { streamId, base: loaded.revision, state: loaded.state, evolve: evolve as AnyEvolve, private: false, events: [] });
+    }
+    const loaded = new Map<string, Loaded<State>>();
+    for (const streamId of streamIds) loaded.set(streamId, await this.load(streamId, initial, evolve));
     return loaded;
   }
 

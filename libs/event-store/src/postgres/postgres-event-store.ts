@@ -55,7 +55,7 @@ export class PostgresEventStore implements EventStore {
   private readonly pollIntervalMs: number;
   private readonly batchSize: number;
   private readonly logger: Logger;
-  private readonly sql: { readStream: pg.QueryConfig; readAll: pg.QueryConfig; head: pg.QueryConfig };
+  private readonly sql: { readStream: pg.QueryConfig; readStreams: pg.QueryConfig; readAll: pg.QueryConfig; head: pg.QueryConfig };
   private readonly appender: GroupAppender;
 
   constructor(readonly tables: PostgresTables, options: PostgresEventStoreOptions) {
@@ -71,6 +71,7 @@ export class PostgresEventStore implements EventStore {
     const statement = (name: string, text: string): pg.QueryConfig => (named ? { name: `es_${name}_${tables.appendLock[1]}`, text } : { text });
     this.sql = {
       readStream: statement('read_stream', `SELECT ${EVENT_COLUMNS} FROM ${tables.events} WHERE stream_id = $1 AND revision >= $2 ORDER BY revision`),
+      readStreams: statement('read_streams', `SELECT ${EVENT_COLUMNS} FROM ${tables.events} WHERE stream_id = ANY($1::text[]) ORDER BY stream_id, revision`),
       readAll: statement('read_all', `SELECT ${EVENT_COLUMNS} FROM ${tables.events} WHERE position > $1 ORDER BY position LIMIT $2`),
       head: statement('head', `SELECT max(position) AS position FROM ${tables.events}`),
     };
@@ -91,6 +92,14 @@ export class PostgresEventStore implements EventStore {
   async readStream(streamId: string, options?: { fromRevision?: number }): Promise<RecordedEvent[]> {
     const result = await this.pool.query<EventRow>({ ...this.sql.readStream, values: [streamId, options?.fromRevision ?? 0] });
     return result.rows.map(toRecordedEvent);
+  }
+
+  async readStreams(streamIds: readonly string[]): Promise<Map<string, RecordedEvent[]>> {
+    const streams = new Map<string, RecordedEvent[]>(streamIds.map((streamId) => [streamId, []]));
+    if (streamIds.length === 0) return streams;
+    const result = await this.pool.query<EventRow>({ ...this.sql.readStreams, values: [[...streams.keys()]] });
+    for (const row of result.rows) streams.get(row.stream_id)?.push(toRecordedEvent(row));
+    return streams;
   }
 
   async readAll(options: ReadAllOptions): Promise<RecordedEvent[]> {
