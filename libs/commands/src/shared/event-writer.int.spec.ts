@@ -43,7 +43,7 @@ describe('EventWriter: one write path with group commit (PostgreSQL server)', ()
     writer.decide(assessmentStream(assessmentId), async (batch) => {
       const loaded = await batch.load(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment);
       const seen = Object.keys(requireAssessment(loaded.state).invitations).length;
-      if (person === refused) throw new DomainError('refused_here', 422, 'refused on purpose');
+      if (person === refused) throw new DomainError('validation_failed', 'refused on purpose');
       batch.append([{ streamId: assessmentStream(assessmentId), expectedRevision: loaded.revision, events: [invited(assessmentId, person)] }], systemContext('test'), await batch.now());
       return seen;
     });
@@ -65,7 +65,7 @@ describe('EventWriter: one write path with group commit (PostgreSQL server)', ()
     const outcomes = await Promise.allSettled(Array.from({ length: 10 }, (_, person) => inviteNext(writer, assessmentId, person, 4)));
     const refused = outcomes.filter((outcome) => outcome.status === 'rejected');
     expect(refused).toHaveLength(1);
-    expect((refused[0] as PromiseRejectedResult).reason).toMatchObject({ code: 'refused_here' });
+    expect((refused[0] as PromiseRejectedResult).reason).toMatchObject({ code: 'validation_failed', message: 'refused on purpose' });
     expect(await store.readStream(assessmentStream(assessmentId))).toHaveLength(10);
   });
 
