@@ -45,11 +45,11 @@ export class AssessmentsController {
   async list(@Req() request: AuthenticatedRequest, @Query() query: ListAssessmentsQuery) {
     const { limit, status } = query;
     const filters = { status: status ?? null };
-    const cursor = readCursorParam(this.cursors, 'assessments', query.cursor, filters);
+    const cursor = readCursorParam(this.cursors, 'assessments', query.cursor, filters, request.apiKey);
     const after = cursor ? [String(cursor.t), String(cursor.id)] : undefined;
     const { workspaceId, mode } = request.apiKey;
     const page = await listAssessments(this.documents, workspaceId, { status, limit, after });
-    const next = page.next ? this.cursors.encodeFor('assessments', { t: String(page.next[0]), id: String(page.next[1]) }, filters) : null;
+    const next = page.next ? this.cursors.encodeFor('assessments', { t: String(page.next[0]), id: String(page.next[1]) }, filters, request.apiKey) : null;
     return { data: page.items.map((doc) => toAssessmentView(doc, mode, this.config.appUrl)), meta: { nextCursor: next } };
   }
 

@@ -30,12 +30,12 @@ export class CandidatesController {
     const { limit, assessment: assessmentId, updated_since: updatedSince } = query;
     const email = query.email?.trim().toLowerCase();
     const filters = { assessmentId: assessmentId ?? null, email: email ?? null, updatedSince: updatedSince ?? null, mode };
-    const cursor = readCursorParam(this.cursors, 'candidates', query.cursor, filters);
+    const cursor = readCursorParam(this.cursors, 'candidates', query.cursor, filters, request.apiKey);
     if (assessmentId !== undefined && !(await getAssessment(this.documents, workspaceId, assessmentId))) throw apiError('not_found');
     const page = await listServedCandidates(this.documents, {
       workspaceId, mode, assessmentId, email, updatedSince, limit, after: cursor ? [String(cursor.t), String(cursor.id)] : undefined,
     });
-    const nextCursor = page.next ? this.cursors.encodeFor('candidates', { t: String(page.next[0]), id: String(page.next[1]) }, filters) : null;
+    const nextCursor = page.next ? this.cursors.encodeFor('candidates', { t: String(page.next[0]), id: String(page.next[1]) }, filters, request.apiKey) : null;
     // Rows are sent as the JSON text the read model stored: nothing is parsed or stringified again.
     void reply.type(SERVED_CONTENT_TYPE);
     return servedList(page.rows, { nextCursor }, this.config.appUrl);

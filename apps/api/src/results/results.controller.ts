@@ -30,13 +30,13 @@ export class ResultsController {
     const { workspaceId, mode } = request.apiKey;
     const { limit, since, unlocked_since: unlockedSince, order, assessment: assessmentId } = query;
     const filters = { since: since ?? null, order, assessmentId: assessmentId ?? null, mode };
-    const cursor = unlockedSince === undefined ? readCursorParam(this.cursors, 'results', query.cursor, filters) : null;
+    const cursor = unlockedSince === undefined ? readCursorParam(this.cursors, 'results', query.cursor, filters, request.apiKey) : null;
     if (assessmentId !== undefined && !(await getAssessment(this.documents, workspaceId, assessmentId))) throw apiError('not_found');
     const page = await listServedResults(this.documents, {
       workspaceId, mode, assessmentId, since, unlockedSince, order, limit, after: cursor ? [String(cursor.t), String(cursor.id)] : undefined,
     });
     const nextCursor = page.next && unlockedSince === undefined
-      ? this.cursors.encodeFor('results', { t: String(page.next[0]), id: String(page.next[1]) }, filters)
+      ? this.cursors.encodeFor('results', { t: String(page.next[0]), id: String(page.next[1]) }, filters, request.apiKey)
       : null;
     // Rows are sent as the JSON text the read model stored: nothing is parsed or stringified again.
     void reply.type(SERVED_CONTENT_TYPE);

@@ -4,11 +4,16 @@ import { canonicalJson } from '../json/canonical-json.js';
 export type CursorValue = string | number | null;
 export type CursorPayload = Record<string, CursorValue>;
 export type CursorFilters = Record<string, string | number | boolean | null | undefined>;
+/** Who a cursor was issued to: a cursor of another workspace or mode is refused, even though no row would leak. */
+export interface CursorScope {
+  workspaceId: string;
+  mode: string;
+}
 
 const MAC_BYTES = 32;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 // Fields encodeFor adds itself; a position using them would be silently overwritten.
-const RESERVED = ['kind', 'filters'] as const;
+const RESERVED = ['kind', 'filters', 'scope'] as const;
 
 /**
  * Opaque, signed list cursors: base64url of an HMAC-SHA256 tag followed by the JSON payload.
@@ -43,17 +48,17 @@ export class CursorCodec {
    * A cursor for one list (`kind`) and one set of filters: decodeFor refuses it on another list
    * or with other filters, where its keyset position would mean nothing.
    */
-  encodeFor(list: string, position: CursorPayload, filters: CursorFilters = {}): string {
+  encodeFor(list: string, position: CursorPayload, filters: CursorFilters, scope: CursorScope): string {
     for (const field of RESERVED) {
       if (field in position) throw new Error(`cursor position cannot use the reserved field ${field}`);
     }
-    return this.encode({ ...position, kind: list, filters: hashFilters(filters) });
+    return this.encode({ ...position, kind: list, filters: hashFilters(filters), scope: scopeOf(scope) });
   }
 
-  decodeFor(list: string, cursor: string, filters: CursorFilters = {}): CursorPayload | null {
+  decodeFor(list: string, cursor: string, filters: CursorFilters, scope: CursorScope): CursorPayload | null {
     const payload = this.decode(cursor);
-    if (!payload || payload.kind !== list || payload.filters !== hashFilters(filters)) return null;
-    const { kind: _kind, filters: _filters, ...position } = payload;
+    if (!payload || payload.kind !== list || payload.filters !== hashFilters(filters) || payload.scope !== scopeOf(scope)) return null;
+    const { kind: _kind, filters: _filters, scope: _scope, ...position } = payload;
     return position;
   }
 
@@ -61,6 +66,9 @@ export class CursorCodec {
     return createHmac('sha256', this.secret).update(data).digest();
   }
 }
+
+// Hashed like the filters: the cursor stays short and does not spell out the workspace id.
+const scopeOf = (scope: CursorScope): string => hashFilters({ workspaceId: scope.workspaceId, mode: scope.mode });
 
 /** Absent filters (undefined) hash like omitted ones; key order does not matter. */
 export const hashFilters = (filters: CursorFilters): string =>

@@ -5,6 +5,7 @@ import { readCursorParam } from './cursor-param.js';
 
 const codec = new CursorCodec('a-test-secret-of-enough-length');
 const position = { t: '2026-10-01T09:00:00.123Z', id: 'cand_01' };
+const S = { workspaceId: 'ws_01', mode: 'live' };
 
 // Changes one base64url character into another valid one.
 const flip = (cursor: string, index: number): string => {
@@ -72,34 +73,41 @@ describe('CursorCodec', () => {
 
 describe('cursors per list and filters', () => {
   it('round-trips the position without the reserved fields', () => {
-    const cursor = codec.encodeFor('candidates', position, { assessment: 'a1' });
-    expect(codec.decodeFor('candidates', cursor, { assessment: 'a1' })).toEqual(position);
+    const cursor = codec.encodeFor('candidates', position, { assessment: 'a1' }, S);
+    expect(codec.decodeFor('candidates', cursor, { assessment: 'a1' }, S)).toEqual(position);
   });
 
   it('refuses a cursor of another list', () => {
-    const cursor = codec.encodeFor('candidates', position);
-    expect(codec.decodeFor('results', cursor)).toBeNull();
-    expect(codec.decodeFor('assessments', cursor)).toBeNull();
+    const cursor = codec.encodeFor('candidates', position, {}, S);
+    expect(codec.decodeFor('results', cursor, {}, S)).toBeNull();
+    expect(codec.decodeFor('assessments', cursor, {}, S)).toBeNull();
   });
 
   it('refuses a cursor used with other filters', () => {
-    const cursor = codec.encodeFor('results', position, { assessment: 'a1', order: 'asc' });
-    expect(codec.decodeFor('results', cursor, { assessment: 'a2', order: 'asc' })).toBeNull();
-    expect(codec.decodeFor('results', cursor, { assessment: 'a1', order: 'desc' })).toBeNull();
-    expect(codec.decodeFor('results', cursor, { assessment: 'a1' })).toBeNull();
-    expect(codec.decodeFor('results', cursor, {})).toBeNull();
+    const cursor = codec.encodeFor('results', position, { assessment: 'a1', order: 'asc' }, S);
+    expect(codec.decodeFor('results', cursor, { assessment: 'a2', order: 'asc' }, S)).toBeNull();
+    expect(codec.decodeFor('results', cursor, { assessment: 'a1', order: 'desc' }, S)).toBeNull();
+    expect(codec.decodeFor('results', cursor, { assessment: 'a1' }, S)).toBeNull();
+    expect(codec.decodeFor('results', cursor, {}, S)).toBeNull();
   });
 
   it('treats filter order and absent filters as the same filters', () => {
-    const cursor = codec.encodeFor('results', position, { order: 'asc', assessment: 'a1', since: undefined });
-    expect(codec.decodeFor('results', cursor, { assessment: 'a1', order: 'asc' })).toEqual(position);
+    const cursor = codec.encodeFor('results', position, { order: 'asc', assessment: 'a1', since: undefined }, S);
+    expect(codec.decodeFor('results', cursor, { assessment: 'a1', order: 'asc' }, S)).toEqual(position);
     expect(hashFilters({ a: 1, b: undefined })).toBe(hashFilters({ a: 1 }));
     expect(hashFilters({ a: '1' })).not.toBe(hashFilters({ a: 1 }));
   });
 
+  it('refuses a cursor issued to another workspace or in another mode', () => {
+    const cursor = codec.encodeFor('candidates', position, { assessment: 'a1' }, S);
+    expect(codec.decodeFor('candidates', cursor, { assessment: 'a1' }, { workspaceId: 'ws_other', mode: 'live' })).toBeNull();
+    expect(codec.decodeFor('candidates', cursor, { assessment: 'a1' }, { workspaceId: S.workspaceId, mode: 'sandbox' })).toBeNull();
+  });
+
   it('refuses positions that use a reserved field', () => {
-    expect(() => codec.encodeFor('results', { kind: 'x' })).toThrow();
-    expect(() => codec.encodeFor('results', { filters: 'x' })).toThrow();
+    expect(() => codec.encodeFor('results', { kind: 'x' }, {}, S)).toThrow();
+    expect(() => codec.encodeFor('results', { scope: 'x' }, {}, S)).toThrow();
+    expect(() => codec.encodeFor('results', { filters: 'x' }, {}, S)).toThrow();
   });
 });
 
@@ -108,21 +116,23 @@ describe('readCursorParam', () => {
   const filters = { status: 'active' };
 
   it('answers null for the first page', () => {
-    expect(readCursorParam(codec, list, undefined, filters)).toBeNull();
+    expect(readCursorParam(codec, list, undefined, filters, S)).toBeNull();
   });
 
   it('answers the position of a valid cursor', () => {
-    expect(readCursorParam(codec, list, codec.encodeFor(list, position, filters), filters)).toEqual(position);
+    expect(readCursorParam(codec, list, codec.encodeFor(list, position, filters, S), filters, S)).toEqual(position);
   });
 
   it.each([
-    ['an edited cursor', flip(codec.encodeFor(list, position, { status: 'active' }), 3)],
+    ['an edited cursor', flip(codec.encodeFor(list, position, { status: 'active' }, S), 3)],
     ['an empty cursor', ''],
     ['a repeated cursor', ['a', 'b']],
-    ['a cursor of another list', codec.encodeFor('candidates', position, { status: 'active' })],
-    ['a cursor of other filters', codec.encodeFor(list, position, { status: 'archived' })],
+    ['a cursor of another list', codec.encodeFor('candidates', position, { status: 'active' }, S)],
+    ['a cursor of other filters', codec.encodeFor(list, position, { status: 'archived' }, S)],
+    ['a cursor of another workspace', codec.encodeFor(list, position, filters, { workspaceId: 'ws_other', mode: 'live' })],
+    ['a cursor of the other mode', codec.encodeFor(list, position, filters, { workspaceId: S.workspaceId, mode: 'sandbox' })],
   ])('throws 400 invalid_cursor for %s', (_label, value) => {
-    const error = catchError(() => readCursorParam(codec, list, value, filters));
+    const error = catchError(() => readCursorParam(codec, list, value, filters, S));
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 400, code: 'invalid_cursor' });
   });

@@ -1,18 +1,20 @@
 import { apiError } from '../errors/api-error.js';
-import type { CursorCodec, CursorFilters, CursorPayload } from './cursor-codec.js';
+import type { CursorCodec, CursorFilters, CursorPayload, CursorScope } from './cursor-codec.js';
 
 /**
  * Reads the `cursor` query parameter of a list: absent means the first page (null); anything that
- * is not a cursor this list issued for these filters is 400 invalid_cursor (API document 4.2).
+ * is not a cursor this list issued for these filters, to this workspace and mode, is 400
+ * invalid_cursor (API document 4.2).
  */
 export const readCursorParam = (
   codec: CursorCodec,
   list: string,
   value: unknown,
-  filters: CursorFilters = {},
+  filters: CursorFilters,
+  scope: CursorScope,
 ): CursorPayload | null => {
   if (value === undefined) return null;
-  const position = typeof value === 'string' ? codec.decodeFor(list, value, filters) : null;
+  const position = typeof value === 'string' ? codec.decodeFor(list, value, filters, scope) : null;
   if (!position) throw apiError('invalid_cursor');
   return position;
 };
