@@ -1,17 +1,23 @@
 import { LuaScript } from '../redis/lua-script.js';
 
 /*
- * One hash per (workspace, key): `state` (in_progress | completed), `fingerprint`, `mode`, and for
- * a completed record `status` and `body`. Each script reads and writes in one atomic step, so two
- * requests racing on a fresh key cannot both start.
+ * One hash per (workspace, key): `state` (in_progress | completed), `fingerprint`, `mode`, `started`
+ * (Redis time in ms), and for a completed record `status` and `body`. Each script reads and writes in
+ * one atomic step, so two requests racing on a fresh key cannot both start. KEYS[2] holds the
+ * running average duration of completed requests (ms), shared by every key of the deployment: it is
+ * what a request still in progress can be expected to take, for Retry-After.
  */
 
-/** ARGV: fingerprint, mode, lock seconds. */
+const NOW_MS = `local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)`;
+
+/** KEYS: record, duration average. ARGV: fingerprint, mode, lock seconds. */
 export const BEGIN = new LuaScript(`
-local record = redis.call('HMGET', KEYS[1], 'state', 'fingerprint', 'mode', 'status', 'body')
+${NOW_MS}
+local record = redis.call('HMGET', KEYS[1], 'state', 'fingerprint', 'mode', 'status', 'body', 'started')
 local state = record[1]
 if not state then
-  redis.call('HSET', KEYS[1], 'state', 'in_progress', 'fingerprint', ARGV[1], 'mode', ARGV[2])
+  redis.call('HSET', KEYS[1], 'state', 'in_progress', 'fingerprint', ARGV[1], 'mode', ARGV[2], 'started', now)
   redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
   return {'started'}
 end
@@ -21,20 +27,27 @@ end
 if state == 'completed' then
   return {'replay', record[4], record[5]}
 end
-return {'in_progress', redis.call('PTTL', KEYS[1])}
+local elapsed = record[6] and (now - tonumber(record[6])) or -1
+return {'in_progress', redis.call('PTTL', KEYS[1]), elapsed, tonumber(redis.call('GET', KEYS[2]) or '-1')}
 `);
 
 /*
- * ARGV: fingerprint, mode, status, body, ttl seconds. Writes only over nothing (the lock expired)
+ * KEYS: record, duration average. ARGV: fingerprint, mode, status, body, ttl seconds. Writes only over nothing (the lock expired)
  * or over the caller's own marker: a completed record is never replaced, and a marker left by a
  * different request after our lock expired is not ours to overwrite.
  */
 export const COMPLETE = new LuaScript(`
-local record = redis.call('HMGET', KEYS[1], 'state', 'fingerprint', 'mode')
+${NOW_MS}
+local record = redis.call('HMGET', KEYS[1], 'state', 'fingerprint', 'mode', 'started')
 if record[1] then
   if record[1] ~= 'in_progress' or record[2] ~= ARGV[1] or record[3] ~= ARGV[2] then
     return 0
   end
+end
+if record[4] then
+  local took = now - tonumber(record[4])
+  local average = tonumber(redis.call('GET', KEYS[2]) or tostring(took))
+  redis.call('SET', KEYS[2], math.floor(average * 0.8 + took * 0.2), 'EX', 86400)
 end
 redis.call('DEL', KEYS[1])
 redis.call('HSET', KEYS[1], 'state', 'completed', 'fingerprint', ARGV[1], 'mode', ARGV[2], 'status', ARGV[3], 'body', ARGV[4])

@@ -41,15 +41,33 @@ describe('RedisIdempotencyStore (real Redis)', () => {
     expect(ttl).toBeLessThanOrEqual(60);
   });
 
-  it('answers in_progress with the remaining lock time to the same request while the first runs', async () => {
+  it('answers in_progress with the time the first request can be expected to take, not the lock time', async () => {
     await store.begin(scope, live);
-    expect(await store.begin(scope, live)).toEqual({ kind: 'in_progress', retryAfterSeconds: 60 });
+    // Nothing completed yet: about twice a typical second, far below the 60 s lock.
+    const first = await store.begin(scope, live);
+    expect(first).toMatchObject({ kind: 'in_progress' });
+    expect(first.kind === 'in_progress' && first.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect(first.kind === 'in_progress' && first.retryAfterSeconds).toBeLessThanOrEqual(3);
+    // Requests that complete in ~100 ms make the expected wait the minimum, 1 s.
+    for (const key of ['fast-1', 'fast-2', 'fast-3']) {
+      const quick = { workspaceId: 'ws_1', key };
+      await store.begin(quick, live);
+      await sleep(100);
+      await store.complete(quick, live, answer);
+    }
+    const again = { workspaceId: 'ws_1', key: 'again' };
+    await store.begin(again, live);
+    expect(await store.begin(again, live)).toEqual({ kind: 'in_progress', retryAfterSeconds: 1 });
+  });
+
+  it('never answers past the expiry of the lock', async () => {
     const shortLock = new RedisIdempotencyStore(redis, { prefix, lockSeconds: 5 });
     const other = { workspaceId: 'ws_1', key: 'short' };
+    await redis.set(`${prefix}duration-ms`, '60000');
     await shortLock.begin(other, live);
     await sleep(1200);
     const second = await shortLock.begin(other, live);
-    // About 3.8 s are left: rounded up, and clearly not the full lock time.
+    // About 3.8 s of lock are left: rounded up, never the full expected minute.
     expect(second).toMatchObject({ kind: 'in_progress' });
     expect(second.kind === 'in_progress' && second.retryAfterSeconds).toBeGreaterThanOrEqual(3);
     expect(second.kind === 'in_progress' && second.retryAfterSeconds).toBeLessThanOrEqual(4);

@@ -32,6 +32,23 @@ export interface IdempotencyStoreOptions {
   lockSeconds?: number;
 }
 
+/** Before any request has completed: what an invitation request usually takes, with room to spare. */
+const DEFAULT_DURATION_MS = 1000;
+
+/**
+ * Retry-After for a request still in progress: when it can be expected to finish (twice the average
+ * duration of completed requests, from when it started), at least 1 s, and never past the lock's
+ * expiry (a crashed request frees the key then). Not the lock time itself: that is a crash bound,
+ * a minute, while a request takes milliseconds to seconds.
+ */
+export const expectedWaitSeconds = (lockRemainingMs: number, elapsedMs: number, averageMs: number, lockSeconds: number): number => {
+  const expectedMs = 2 * (averageMs > 0 ? averageMs : DEFAULT_DURATION_MS);
+  const waitMs = elapsedMs >= 0 ? expectedMs - elapsedMs : expectedMs;
+  // PTTL is negative only when the marker has no expiry, which begin never leaves.
+  const ceilingMs = lockRemainingMs > 0 ? lockRemainingMs : lockSeconds * 1000;
+  return Math.max(1, Math.ceil(Math.min(waitMs, ceilingMs) / 1000));
+};
+
 /**
  * Idempotency records in Redis, shared by every API process. Keys belong to the workspace, so
  * every API key of one workspace sees the same records (API document 4.3, rule 4).
@@ -56,7 +73,7 @@ export class RedisIdempotencyStore {
   /** Claims the key for this request, or says why the request must not run. */
   async begin(scope: IdempotencyScope, request: IdempotentRequest): Promise<IdempotencyBegin> {
     const reply = replyArray(
-      await BEGIN.run(this.redis, [this.redisKey(scope)], [request.fingerprint, request.mode, this.lockSeconds]),
+      await BEGIN.run(this.redis, [this.redisKey(scope), this.durationKey()], [request.fingerprint, request.mode, this.lockSeconds]),
     );
     const kind = replyString(reply[0]);
     switch (kind) {
@@ -65,12 +82,8 @@ export class RedisIdempotencyStore {
         return { kind };
       case 'replay':
         return { kind, response: { status: 200, body: JSON.parse(replyString(reply[2])) as unknown } };
-      case 'in_progress': {
-        // PTTL is negative only when the marker has no expiry, which begin never leaves.
-        const remainingMs = replyInteger(reply[1]);
-        const seconds = remainingMs > 0 ? Math.ceil(remainingMs / 1000) : this.lockSeconds;
-        return { kind, retryAfterSeconds: Math.max(1, seconds) };
-      }
+      case 'in_progress':
+        return { kind, retryAfterSeconds: expectedWaitSeconds(replyInteger(reply[1]), replyInteger(reply[2]), replyInteger(reply[3]), this.lockSeconds) };
       default:
         throw new Error(`unexpected idempotency reply: ${kind}`);
     }
@@ -80,7 +93,7 @@ export class RedisIdempotencyStore {
   async complete(scope: IdempotencyScope, request: IdempotentRequest, response: StoredResponse): Promise<boolean> {
     const stored = await COMPLETE.run(
       this.redis,
-      [this.redisKey(scope)],
+      [this.redisKey(scope), this.durationKey()],
       [request.fingerprint, request.mode, response.status, JSON.stringify(response.body) ?? 'null', this.ttlSeconds],
     );
     return replyInteger(stored) === 1;
@@ -93,6 +106,11 @@ export class RedisIdempotencyStore {
   async abandon(scope: IdempotencyScope, request?: IdempotentRequest): Promise<void> {
     const args = request ? [request.fingerprint, request.mode] : [];
     await ABANDON.run(this.redis, [this.redisKey(scope)], args);
+  }
+
+  // No colon: a record key always has one after the workspace id, so the two can never meet.
+  private durationKey(): string {
+    return `${this.prefix}duration-ms`;
   }
 
   // The workspace id is URI-encoded so a colon in it cannot make two scopes share a key.
