@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import {
-  type ActiveWorkspace, type WorkspaceCommand, type WorkspaceState, decideWorkspace, evolveWorkspace, initialWorkspaceState, notFound, workspaceStream,
+  type ActiveWorkspace, type WorkspaceCommand, type WorkspaceState, decideWorkspace, evolveWorkspace, initialWorkspaceState, notFound, validationFailed, workspaceStream,
 } from '../../../domain/src/index.js';
 import { generateApiKey, hashSecret } from '../../../http/src/index.js';
+import { nonPublicAddressOf } from '../../../messaging/src/webhooks/address-guard.js';
 import type { ServiceConfig } from '../../../platform/src/config/config.js';
 import type { SecretBox } from '../../../platform/src/crypto/secret-box.js';
 import { ids } from '../../../platform/src/ids/ids.js';
@@ -92,6 +93,10 @@ const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString('base64
 export class ConfigureWebhookHandler implements ICommandHandler<ConfigureWebhook> {
   constructor(private readonly writer: EventWriter, @Inject(SECRET_BOX) private readonly box: SecretBox, @Inject(CONFIG) private readonly config: ServiceConfig) {}
   async execute({ workspaceId, body, context }: ConfigureWebhook): Promise<WebhookSettingsView> {
+    // The decider checks the URL's shape; what its name resolves to needs I/O, so it is checked here.
+    if (!this.config.webhookAllowInsecure && typeof body.url === 'string' && (await nonPublicAddressOf(body.url))) {
+      throw validationFailed('url must point at a public host');
+    }
     const command = { type: 'ConfigureWebhook' as const, url: body.url, events: body.events, allowInsecure: this.config.webhookAllowInsecure, newEncryptedSecret: this.box.seal(newWebhookSecret()) };
     return webhookSettingsView(await runWorkspaceCommand(this.writer, workspaceId, command, context), this.box);
   }

@@ -12,14 +12,17 @@ export const isPublicAddress = (address: string): boolean => {
 };
 
 const isPublicIPv4 = (address: string): boolean => {
-  const [a = 0, b = 0] = address.split('.').map(Number);
+  const [a = 0, b = 0, c = 0] = address.split('.').map(Number);
   if (a === 0 || a === 10 || a === 127) return false;
   if (a === 100 && b >= 64 && b <= 127) return false;
   if (a === 169 && b === 254) return false;
   if (a === 172 && b >= 16 && b <= 31) return false;
   if (a === 192 && b === 168) return false;
-  if (a === 192 && b === 0) return false;
+  // Only 192.0.0.0/24 (IETF protocol assignments) and 192.0.2.0/24 (documentation) are special: the
+  // rest of 192.0.0.0/16 is ordinary public address space.
+  if (a === 192 && b === 0 && (c === 0 || c === 2)) return false;
   if (a === 198 && (b === 18 || b === 19)) return false;
+  if ((a === 198 && b === 51 && c === 100) || (a === 203 && b === 0 && c === 113)) return false; // documentation
   return a < 224;
 };
 
@@ -37,18 +40,26 @@ const ipv6Groups = (address: string): number[] => {
   return tail === undefined ? left : [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
 };
 
-const embeddedIPv4 = (groups: number[]): string =>
-  [groups[6] ?? 0, groups[7] ?? 0].flatMap((group) => [group >> 8, group & 0xff]).join('.');
+const embeddedIPv4 = (groups: number[], at = 6): string =>
+  [groups[at] ?? 0, groups[at + 1] ?? 0].flatMap((group) => [group >> 8, group & 0xff]).join('.');
 
 const isPublicIPv6 = (address: string): boolean => {
   const groups = ipv6Groups(address);
   const [first = 0, second = 0] = groups;
   const zeroUpTo = (count: number): boolean => groups.slice(0, count).every((group) => group === 0);
-  // IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d, also :: and ::1) and NAT64 (64:ff9b::a.b.c.d)
-  // reach the embedded IPv4 address, whichever way the URL parser wrote them (it writes hex groups).
-  if ((zeroUpTo(5) && groups[5] === 0xffff) || zeroUpTo(6) || (first === 0x64 && second === 0xff9b && groups.slice(2, 6).every((group) => group === 0))) {
-    return isPublicIPv4(embeddedIPv4(groups));
-  }
+  // Forms that carry an IPv4 address reach it, whichever way the URL parser wrote them (hex groups):
+  // IPv4-mapped ::ffff:a.b.c.d, IPv4-translated ::ffff:0:a.b.c.d, IPv4-compatible ::a.b.c.d (also ::
+  // and ::1), NAT64 64:ff9b::a.b.c.d. 6to4 2002:AABB:CCDD:: carries it in groups 1-2.
+  const mapped = zeroUpTo(5) && groups[5] === 0xffff;
+  const translated = zeroUpTo(4) && groups[4] === 0xffff && groups[5] === 0;
+  const nat64 = first === 0x64 && second === 0xff9b && groups.slice(2, 6).every((group) => group === 0);
+  if (mapped || translated || zeroUpTo(6) || nat64) return isPublicIPv4(embeddedIPv4(groups));
+  if (first === 0x2002) return isPublicIPv4(embeddedIPv4(groups, 1));
+  // Teredo 2001:0::/32 hides the client's IPv4 (obfuscated): refused outright, as are NAT64's local-use
+  // prefix 64:ff9b:1::/48, documentation 2001:db8::/32, discard-only 100::/64 and ORCHIDs 2001:10::/28, 2001:20::/28.
+  if (first === 0x2001 && (second === 0 || second === 0xdb8 || (second & 0xfff0) === 0x10 || (second & 0xfff0) === 0x20)) return false;
+  if (first === 0x64 && second === 0xff9b && groups[2] === 1) return false;
+  if (first === 0x100 && groups.slice(1, 4).every((group) => group === 0)) return false;
   if ((first & 0xfe00) === 0xfc00) return false; // unique local fc00::/7
   if ((first & 0xffc0) === 0xfe80) return false; // link-local fe80::/10
   if ((first & 0xffc0) === 0xfec0) return false; // site-local fec0::/10 (deprecated)
