@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { link, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { tryOsFileLock } from './os-file-lock.js';
 
 export class DataDirInUseError extends Error {
   constructor(
     readonly dataDir: string,
-    readonly pid: number,
+    readonly pid: number | null,
   ) {
-    super(`DATA_DIR ${dataDir} is in use by another process (pid ${pid}); stop it or set DATA_DIR to another folder`);
+    super(`DATA_DIR ${dataDir} is in use by another process (pid ${pid ?? 'unknown'}); stop it or set DATA_DIR to another folder`);
     this.name = 'DataDirInUseError';
   }
 }
@@ -21,6 +22,10 @@ interface LockHolder {
 }
 
 /*
+ * The lock is an OS-level flock on DATA_DIR/event-store.lock (see os-file-lock.ts): released by the
+ * kernel however the holder ends. The PID lock file below is only the fallback where the `flock`
+ * command does not exist (macOS without util-linux), with the limits described here.
+ *
  * Why a PID lock file rather than the listening socket: the lock must be taken before PGlite opens
  * the data folder, seconds before the socket listens, and a socket probe cannot tell "still
  * starting" from "dead". The file is created atomically (hard link of a fully written temp file:
@@ -68,25 +73,31 @@ async function readHolder(lockPath: string): Promise<LockHolder | 'missing' | 'u
 }
 
 export class DataDirLock {
-  private released = false;
+  private released: Promise<void> | null = null;
 
-  constructor(
-    readonly dataDir: string,
-    private readonly lockPath: string,
-    private readonly token: string,
-  ) {}
+  constructor(readonly dataDir: string, private readonly releaseOnce: () => Promise<void>) {}
 
-  async release(): Promise<void> {
-    if (this.released) return;
-    this.released = true;
-    heldByThisProcess.delete(this.dataDir);
-    const holder = await readHolder(this.lockPath);
-    if (typeof holder === 'object' && holder.token === this.token) await unlink(this.lockPath).catch(() => undefined);
+  release(): Promise<void> {
+    this.released ??= this.releaseOnce();
+    return this.released;
   }
 }
 
 /** Takes the folder for this process, or throws DataDirInUseError naming the live holder. */
 export async function acquireDataDirLock(dataDir: string): Promise<DataDirLock> {
+  const attempt = await tryOsFileLock(join(dataDir, LOCK_FILE));
+  if (attempt.kind === 'held') return new DataDirLock(dataDir, attempt.release);
+  if (attempt.kind === 'busy') throw new DataDirInUseError(dataDir, attempt.holderPid);
+  return acquirePidLock(dataDir);
+}
+
+const releasePidLock = async (dataDir: string, lockPath: string, token: string): Promise<void> => {
+  heldByThisProcess.delete(dataDir);
+  const holder = await readHolder(lockPath);
+  if (typeof holder === 'object' && holder.token === token) await unlink(lockPath).catch(() => undefined);
+};
+
+async function acquirePidLock(dataDir: string): Promise<DataDirLock> {
   const lockPath = join(dataDir, LOCK_FILE);
   const token = randomUUID();
   const candidate = `${lockPath}.${token}`;
@@ -96,7 +107,7 @@ export async function acquireDataDirLock(dataDir: string): Promise<DataDirLock> 
       try {
         await link(candidate, lockPath);
         heldByThisProcess.add(dataDir);
-        return new DataDirLock(dataDir, lockPath, token);
+        return new DataDirLock(dataDir, () => releasePidLock(dataDir, lockPath, token));
       } catch (error) {
         if (!(typeof error === 'object' && error !== null && 'code' in error && error.code === 'EEXIST')) throw error;
       }
