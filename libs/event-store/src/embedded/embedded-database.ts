@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { pino, type Logger } from 'pino';
 import { acquireDataDirLock } from './data-dir-lock.js';
+import { createEmbeddedPool } from './embedded-pool.js';
 import { resolveWorkerScript } from './worker-script.js';
 
 export interface EmbeddedDatabase {
@@ -110,9 +111,7 @@ export async function startEmbeddedDatabase(options: EmbeddedDatabaseOptions): P
       if (stopping === null) logger.error({ code }, 'embedded PGlite worker exited unexpectedly; the event store is unavailable');
     });
     const { config, connectionString } = connection(endpoint);
-    // idleTimeoutMillis 0: keep the one connection rather than reconnect, since the server admits one.
-    const pool = new pg.Pool({ ...config, max: 1, idleTimeoutMillis: 0 });
-    pool.on('error', (error) => logger.warn({ err: error }, 'embedded PGlite connection failed'));
+    const pool = createEmbeddedPool(config, logger);
     const stop = (): Promise<void> => {
       stopping ??= (async () => {
         await pool.end();
