@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { REDIS } from '../../../libs/commands/src/shared/tokens.js';
-import { RedisIdempotencyStore, RedisRateLimiter } from '../../../libs/http/src/index.js';
+import { CONFIG, REDIS } from '../../../libs/commands/src/shared/tokens.js';
+import { FailedAuthThrottle, RedisIdempotencyStore, RedisRateLimiter } from '../../../libs/http/src/index.js';
+import type { ServiceConfig } from '../../../libs/platform/src/config/config.js';
 import { ApiKeyCache } from '../../../libs/read-models/src/index.js';
 import type { DocumentStore } from '../../../libs/read-models/src/shared/document-store.port.js';
 import { DOCUMENTS } from '../../../libs/runtime/src/infrastructure.js';
@@ -30,6 +31,8 @@ import { TestsController } from './tests/tests.controller.js';
     { provide: ApiKeyCache, useFactory: (documents: DocumentStore) => new ApiKeyCache(documents), inject: [DOCUMENTS] },
     { provide: RedisRateLimiter, useFactory: (redis: Redis) => new RedisRateLimiter(redis, { prefix: 'ratelimit:' }), inject: [REDIS] },
     { provide: RedisIdempotencyStore, useFactory: (redis: Redis) => new RedisIdempotencyStore(redis, { prefix: 'idem:' }), inject: [REDIS] },
+    // Per deployment: services sharing one Redis must not throttle each other's callers.
+    { provide: FailedAuthThrottle, useFactory: (redis: Redis, config: ServiceConfig) => new FailedAuthThrottle(redis, { prefix: `${config.queuePrefix}:authfail:`, limit: config.authFailuresPerMinute }), inject: [REDIS, CONFIG] },
   ],
 })
 export class ApiModule {}

@@ -8,7 +8,7 @@ import { SimulatorModule } from './simulator.module.js';
 /** The internal application on INTERNAL_PORT, with its OpenAPI document and the queue dashboard. */
 export const startInternalApp = (infra: Infrastructure): Promise<NestFastifyApplication> =>
   startHttpApp(infra, SimulatorModule, {
-    port: infra.config.internalPort, altBasePath: '', legacy: false, name: 'internal',
+    port: infra.config.internalPort, altBasePath: '', legacy: false, name: 'internal', strictText: true,
     configure: async (instance, app) => {
       mountInternalDocument(app);
       if (infra.messaging) await mountQueueDashboard(instance, infra.messaging, infra.config.internalToken);

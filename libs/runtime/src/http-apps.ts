@@ -4,7 +4,7 @@ import { type DynamicModule, Module, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiErrorFilter, EdgeValidationPipe, configureFastify, createFastifyAdapter } from '../../http/src/index.js';
+import { ApiErrorFilter, EdgeValidationPipe, configureFastify, createFastifyAdapter, refuseUnstorableInput } from '../../http/src/index.js';
 import { CoreModule } from './core.module.js';
 import type { Infrastructure } from './infrastructure.js';
 
@@ -25,10 +25,12 @@ export const startHttpApp = async (
   feature: Type<unknown>,
   options: {
     port: number; altBasePath: string; legacy: boolean; name: string;
+    /** Refuse text no store can hold in query strings and bodies (the internal app: unstorable-input.ts). */
+    strictText?: boolean;
     configure?: (instance: FastifyInstance, app: NestFastifyApplication) => Promise<void> | void;
   },
 ): Promise<NestFastifyApplication> => {
-  const adapter = createFastifyAdapter(options.altBasePath);
+  const adapter = createFastifyAdapter(options.altBasePath, infra.config.httpRequestTimeoutMs);
   const app = await NestFactory.create<NestFastifyApplication>(rootModule(infra, feature), adapter, {
     logger: false,
     bodyParser: false,
@@ -37,6 +39,7 @@ export const startHttpApp = async (
   const isLegacy = options.legacy ? isLegacyRequest : undefined;
   const instance = app.getHttpAdapter().getInstance();
   configureFastify(instance);
+  if (options.strictText) refuseUnstorableInput(instance);
   instance.setGenReqId((raw: IncomingMessage) => {
     const header = raw.headers['x-request-id'];
     return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();

@@ -1,7 +1,7 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { type Mode } from '../../../../libs/domain/src/index.js';
-import { apiError, hashSecret, parseAuthorization, secretMatches } from '../../../../libs/http/src/index.js';
+import { FailedAuthThrottle, apiError, hashSecret, parseAuthorization, secretMatches } from '../../../../libs/http/src/index.js';
 import { ApiKeyCache } from '../../../../libs/read-models/src/index.js';
 
 export interface AuthenticatedKey {
@@ -18,16 +18,20 @@ const DECOY_HASH = hashSecret('decoy-secret-for-unknown-keys');
 /** Authenticates (both header forms); the rate limit is RateLimitGuard's, which runs next. */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
-  constructor(private readonly keys: ApiKeyCache) {}
+  constructor(private readonly keys: ApiKeyCache, private readonly failedAuth: FailedAuthThrottle) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    // Per address, before any credential is looked at: failed-auth-throttle.ts.
+    await this.failedAuth.assertAllowed(request.ip);
     const header = request.headers.authorization;
     const credential = parseAuthorization(typeof header === 'string' ? header : undefined);
-    if (!credential) throw apiError('unauthorized');
-    const key = await this.keys.find(credential.key);
-    const matches = secretMatches(credential.secret, key?.secretHash ?? DECOY_HASH);
-    if (!key || !matches) throw apiError('unauthorized');
+    const key = credential ? await this.keys.find(credential.key) : null;
+    const matches = credential ? secretMatches(credential.secret, key?.secretHash ?? DECOY_HASH) : false;
+    if (!key || !matches) {
+      await this.failedAuth.recordFailure(request.ip);
+      throw apiError('unauthorized');
+    }
     request.apiKey = { apiKeyId: key.id, workspaceId: key.workspaceId, mode: key.mode };
     return true;
   }

@@ -1,3 +1,4 @@
+import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import {
   type CandidateEmailEvent, type CandidateEvent, type CandidateState, type ExpectedRevisionLike, type RegistrationVia, assessmentStream,
@@ -5,7 +6,9 @@ import {
   initialCandidateEmailState, initialCandidateState, isPlainObject, type LinkKind, notFound, parseLink, requireAssessment, resolveRegistrant, validationFailed,
 } from '../../../domain/src/index.js';
 import { ids } from '../../../platform/src/ids/ids.js';
+import type { ServiceConfig } from '../../../platform/src/config/config.js';
 import { EventWriter } from '../shared/event-writer.js';
+import { CONFIG } from '../shared/tokens.js';
 import type { RequestContext } from '../shared/ports.js';
 
 export interface RegistrationResult { created: boolean; candidateId: string; assessmentId: string }
@@ -14,32 +17,32 @@ export class RegisterCandidate extends Command<RegistrationResult> {
   constructor(readonly body: unknown, readonly context: RequestContext) { super(); }
 }
 
-const readLink = (value: unknown, kind: LinkKind): { assessmentId: string; token: string } => {
+const readLink = (value: unknown, kind: LinkKind, appUrl: string): { assessmentId: string; token: string } => {
   const name = kind === 'invite' ? 'inviteUrl' : 'invitationUrl';
   if (typeof value !== 'string') throw validationFailed(`${name} must be a link the service issued`);
-  const link = parseLink(value, kind);
+  const link = parseLink(value, kind, appUrl);
   if (link === undefined) throw validationFailed(`${name} is not a URL`);
   if (link === null) throw notFound(kind === 'invite' ? 'invite link' : 'invitation');
   return link;
 };
 
-const parseVia = (body: unknown): { assessmentId: string; via: RegistrationVia } => {
+const parseVia = (body: unknown, appUrl: string): { assessmentId: string; via: RegistrationVia } => {
   if (!isPlainObject(body)) throw validationFailed('body must be a JSON object');
   if (body.invitationUrl !== undefined) {
-    const { assessmentId, token } = readLink(body.invitationUrl, 'invitation');
+    const { assessmentId, token } = readLink(body.invitationUrl, 'invitation', appUrl);
     return { assessmentId, via: { kind: 'invitation', token } };
   }
   if (body.inviteUrl === undefined) throw validationFailed('invitationUrl, or inviteUrl with email, is required');
-  const { assessmentId, token } = readLink(body.inviteUrl, 'invite');
+  const { assessmentId, token } = readLink(body.inviteUrl, 'invite', appUrl);
   return { assessmentId, via: { kind: 'inviteUrl', token, email: body.email, firstName: body.firstName, surname: body.surname } };
 };
 
 @CommandHandler(RegisterCandidate)
 export class RegisterCandidateHandler implements ICommandHandler<RegisterCandidate> {
-  constructor(private readonly writer: EventWriter) {}
+  constructor(private readonly writer: EventWriter, @Inject(CONFIG) private readonly config: ServiceConfig) {}
 
   async execute({ body, context }: RegisterCandidate): Promise<RegistrationResult> {
-    const { assessmentId, via } = parseVia(body);
+    const { assessmentId, via } = parseVia(body, this.config.appUrl);
     const streamId = assessmentStream(assessmentId);
     return this.writer.decide(streamId, async (batch) => {
       const assessmentLoaded = await batch.load(streamId, initialAssessmentState, evolveAssessment);

@@ -10,18 +10,32 @@ export type LinkKind = 'invitation' | 'invite';
 
 const SEGMENT: Record<LinkKind, string> = { invitation: 'invitations', invite: 'join' };
 
+const decodeSegment = (segment: string): string | null => {
+  try {
+    const decoded = decodeURIComponent(segment);
+    // Ids and tokens are printable: a control character (U+0000 above all) names nothing we issued.
+    return /[\u0000-\u001f\u007f]/.test(decoded) || !decoded.isWellFormed() ? null : decoded;
+  } catch {
+    return null;
+  }
+};
+
 /**
  * The assessment and token of a personal invitation link or a public sign-up link; null when the
- * value is a URL but not one of ours; undefined when it is not a URL at all. The host is not
- * compared: links keep working when APP_URL changes.
+ * value is a URL but not one of ours (another host than APP_URL's, another path, or segments that
+ * are not ids); undefined when it is not a URL at all.
  */
-export const parseLink = (value: string, kind: LinkKind): { assessmentId: string; token: string } | null | undefined => {
-  let path: string[];
+export const parseLink = (value: string, kind: LinkKind, appUrl: string): { assessmentId: string; token: string } | null | undefined => {
+  let url: URL;
   try {
-    path = new URL(value).pathname.split('/').filter(Boolean).map(decodeURIComponent);
+    url = new URL(value);
   } catch {
     return undefined;
   }
-  const [assessmentId, token] = path.slice(-2);
-  return path.length >= 3 && path.at(-3) === SEGMENT[kind] && assessmentId && token ? { assessmentId, token } : null;
+  const base = new URL(appUrl);
+  const basePath = base.pathname.replace(/\/+$/, '');
+  if (url.origin !== base.origin || !url.pathname.startsWith(`${basePath}/`)) return null;
+  const path = url.pathname.slice(basePath.length).split('/').filter(Boolean).map(decodeSegment);
+  const [segment, assessmentId, token] = path;
+  return path.length === 3 && segment === SEGMENT[kind] && assessmentId && token ? { assessmentId, token } : null;
 };

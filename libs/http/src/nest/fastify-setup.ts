@@ -15,12 +15,38 @@ type MarkedRequest = IncomingMessage & { [ALT_BASE_MARK]?: boolean };
 
 export const cameThroughAltBase = (raw: IncomingMessage): boolean => (raw as MarkedRequest)[ALT_BASE_MARK] === true;
 
+const clientErrorAnswer = (code: string | undefined): [string, ReturnType<typeof errorBody>] => {
+  if (code === 'HPE_HEADER_OVERFLOW') return ['431 Request Header Fields Too Large', errorBody('request_too_large', 'The request line or headers are too large.')];
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT' || code === 'ERR_HTTP_HEADERS_TIMEOUT') {
+    return ['408 Request Timeout', errorBody('request_timeout', 'The request did not arrive in time.')];
+  }
+  return ['400 Bad Request', errorBody('bad_request', 'The request is not valid HTTP.')];
+};
+
+/**
+ * Time limits against slow clients (slowloris): a request must arrive whole, headers and body, within
+ * `requestTimeoutMs` (headers alone within 10 s at most), and an idle keep-alive connection is closed
+ * after 5 s. Node checks them once a second (its default is every 30 s, which would let a slow client
+ * hold a socket half a minute past its limit). A request cut short is answered 408 when the socket
+ * can still take it.
+ */
+export const httpTimeouts = (requestTimeoutMs: number) => {
+  const headersTimeout = Math.min(10_000, requestTimeoutMs);
+  return {
+    requestTimeout: requestTimeoutMs,
+    keepAliveTimeout: Math.min(5_000, requestTimeoutMs),
+    connectionTimeout: requestTimeoutMs + 5_000,
+    http: { headersTimeout, requestTimeout: requestTimeoutMs, connectionsCheckingInterval: 1_000 },
+  };
+};
+
 /**
  * Every public path is also served under ALT_BASE_PATH: the prefix is stripped before routing, so
  * both bases run the same routes (and share idempotency keys and rate limits).
  */
-export const createFastifyAdapter = (altBasePath: string): FastifyAdapter =>
+export const createFastifyAdapter = (altBasePath: string, requestTimeoutMs = 30_000): FastifyAdapter =>
   new FastifyAdapter({
+    ...httpTimeouts(requestTimeoutMs),
     bodyLimit: BODY_LIMIT_BYTES,
     // Idle keep-alive connections must not hold a graceful shutdown open.
     forceCloseConnections: 'idle',
@@ -44,11 +70,9 @@ export const createFastifyAdapter = (altBasePath: string): FastifyAdapter =>
         socket.destroy();
         return;
       }
-      const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-      const body = JSON.stringify(tooLarge
-        ? errorBody('request_too_large', 'The request line or headers are too large.')
-        : errorBody('bad_request', 'The request is not valid HTTP.'));
-      socket.end(`HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      const [statusLine, body] = clientErrorAnswer(error.code);
+      const text = JSON.stringify(body);
+      socket.end(`HTTP/1.1 ${statusLine}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
     },
     rewriteUrl: (request: IncomingMessage) => {
       const url = request.url ?? '/';

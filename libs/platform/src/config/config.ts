@@ -13,6 +13,8 @@ export interface ServiceConfig {
   eventStoreUrl: string | null;
   readStoreUrl: string | null;
   redisUrl: string;
+  /** False when REDIS_URL is unset: the standalone service may then start a redis-server of its own. */
+  redisUrlGiven: boolean;
   smtpUrl: string | null;
   webhookAllowInsecure: boolean;
   webhookBackoffMs: number;
@@ -23,6 +25,10 @@ export interface ServiceConfig {
   /** Read-your-writes: the longest a write waits for the read side before answering. */
   readYourWritesTimeoutMs: number;
   logLevel: string;
+  /** Failed authentications allowed per client address and minute before it is answered 429. */
+  authFailuresPerMinute: number;
+  /** Longest a client may take to send a whole request, headers and body (slow clients hold sockets). */
+  httpRequestTimeoutMs: number;
   /**
    * BullMQ key prefix. Deployments sharing one Redis must not share queues (a worker would pick up
    * jobs about another deployment's deliveries): by default it is derived from where the log lives.
@@ -60,6 +66,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     eventStoreUrl: env.EVENT_STORE_URL || null,
     readStoreUrl: env.READ_STORE_URL || null,
     redisUrl: env.REDIS_URL || 'redis://127.0.0.1:6379',
+    redisUrlGiven: Boolean(env.REDIS_URL),
     smtpUrl: env.SMTP_URL || null,
     webhookAllowInsecure: flag(env.WEBHOOK_ALLOW_INSECURE),
     webhookBackoffMs: positiveInt(env.WEBHOOK_BACKOFF_MS, 60_000, 'WEBHOOK_BACKOFF_MS'),
@@ -68,6 +75,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     host: env.HOST || '0.0.0.0',
     readYourWritesTimeoutMs: positiveInt(env.READ_YOUR_WRITES_TIMEOUT_MS, 10_000, 'READ_YOUR_WRITES_TIMEOUT_MS'),
     logLevel: env.LOG_LEVEL || 'info',
+    authFailuresPerMinute: Math.max(1, positiveInt(env.AUTH_FAILURES_PER_MINUTE, 100, 'AUTH_FAILURES_PER_MINUTE')),
+    httpRequestTimeoutMs: Math.max(1000, positiveInt(env.HTTP_REQUEST_TIMEOUT_MS, 30_000, 'HTTP_REQUEST_TIMEOUT_MS')),
     queuePrefix: env.QUEUE_PREFIX || `ht-${createHash('sha256').update(env.EVENT_STORE_URL || resolve(env.DATA_DIR || './data')).digest('hex').slice(0, 10)}`,
   };
 };

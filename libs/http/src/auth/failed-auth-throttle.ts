@@ -1,0 +1,61 @@
+import type { Redis } from 'ioredis';
+import { apiError } from '../errors/api-error.js';
+import { LuaScript, replyArray, replyInteger } from '../redis/lua-script.js';
+
+export interface FailedAuthThrottleOptions {
+  /** Failed authentications allowed per address and window. */
+  limit?: number;
+  windowMs?: number;
+  prefix?: string;
+}
+
+/** KEYS[1] the address's counter. ARGV: window ms. Counts one failure; the window starts with the first. */
+const COUNT_FAILURE = new LuaScript(`
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[1])) end
+return {count, redis.call('PTTL', KEYS[1])}
+`);
+
+/** KEYS[1] the address's counter. */
+const READ_FAILURES = new LuaScript(`
+return {tonumber(redis.call('GET', KEYS[1]) or '0'), redis.call('PTTL', KEYS[1])}
+`);
+
+/**
+ * A per-address limit on failed authentication, shared by every API process through Redis: past
+ * `limit` failures (wrong, unknown or malformed credentials) within the window, every request from
+ * that address is answered 429 `rate_limited` with Retry-After until the window ends, before any
+ * credential is looked at, so guessing keys costs the guesser time and the service nothing.
+ * Generous on purpose (100 a minute by default): a client with a wrong key retrying every second never
+ * reaches it, while a guesser is held to under two tries a second.
+ * When Redis cannot answer, authentication goes on unthrottled rather than failing honest callers.
+ */
+export class FailedAuthThrottle {
+  private readonly limit: number;
+  private readonly windowMs: number;
+  private readonly prefix: string;
+
+  constructor(private readonly redis: Redis, options: FailedAuthThrottleOptions = {}) {
+    this.limit = options.limit ?? 100;
+    this.windowMs = options.windowMs ?? 60_000;
+    this.prefix = options.prefix ?? 'authfail:';
+  }
+
+  /** Throws 429 rate_limited while the address is over its limit. */
+  async assertAllowed(address: string): Promise<void> {
+    const reply = await READ_FAILURES.run(this.redis, [this.key(address)], []).catch(() => null);
+    if (reply === null) return;
+    const [count, ttlMs] = replyArray(reply).map(replyInteger);
+    if ((count ?? 0) < this.limit) return;
+    const retryAfter = String(Math.max(1, Math.ceil((ttlMs ?? this.windowMs) / 1000)));
+    throw apiError('rate_limited', 'Too many failed authentication attempts from this address; retry after Retry-After seconds.', { 'Retry-After': retryAfter });
+  }
+
+  async recordFailure(address: string): Promise<void> {
+    await COUNT_FAILURE.run(this.redis, [this.key(address)], [this.windowMs]).catch(() => undefined);
+  }
+
+  private key(address: string): string {
+    return `${this.prefix}${address}`;
+  }
+}
