@@ -18,11 +18,27 @@ import type { ResultDocument } from '../../read-models/src/results/results.proje
 import type { DocumentStore } from '../../read-models/src/shared/document-store.port.js';
 import type { Infrastructure } from './infrastructure.js';
 import { CompositeReadSide } from './read-side.js';
+import { RedisHealth } from './redis-health.js';
 
 export interface InfrastructureOptions {
   /** Run the projections in this process (standalone and worker); API processes only wait for them. */
   runProjections: boolean;
 }
+
+const REDIS_READY_WAIT_MS = 3000;
+
+/** Waits a moment for the first connection, so the first requests do not fail for nothing; never for long. */
+const redisReady = (redis: Redis, timeoutMs: number): Promise<void> =>
+  new Promise((resolveReady) => {
+    if (redis.status === 'ready') return resolveReady();
+    const timer = setTimeout(done, timeoutMs);
+    redis.once('ready', done);
+    function done(): void {
+      clearTimeout(timer);
+      redis.off('ready', done);
+      resolveReady();
+    }
+  });
 
 const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//.test(url);
 
@@ -105,9 +121,13 @@ export const createInfrastructure = async (config: ServiceConfig, logger: Logger
     for (const stop of stops.reverse()) await stop().catch((error: unknown) => logger.error({ err: error }, 'stop failed'));
   };
   try {
-    const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
-    redis.on('error', (error: Error) => logger.warn({ err: error.message }, 'redis error'));
+    // Requests never queue behind an outage: offline, a command fails at once (503); a Redis that
+    // accepts the connection but does not answer fails it after a second. BullMQ's connections are
+    // duplicates with their own settings (start-messaging.ts).
+    const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 1000, lazyConnect: false });
+    const redisHealth = new RedisHealth(redis, logger, config.redisUrl);
     stops.push(async () => { redis.disconnect(); });
+    await redisReady(redis, REDIS_READY_WAIT_MS);
 
     const readSide = new CompositeReadSide();
     if (options.runProjections) {
@@ -131,7 +151,7 @@ export const createInfrastructure = async (config: ServiceConfig, logger: Logger
     // The embedded store admits one process (DATA_DIR lock): this writer is the only one.
     const writer = new EventWriter(eventStore, clock, readSide, config, logger, { exclusiveWriter: !config.eventStoreUrl });
     const infra: Infrastructure = {
-      config, logger, eventStore, documents, sidePool: sqlPool, redis, clock, simulatedClock,
+      config, logger, eventStore, documents, sidePool: sqlPool, redis, redisHealth, clock, simulatedClock,
       secretBox: new SecretBox(serviceSecret), serviceSecret, cursors: new CursorCodec(deriveKey(serviceSecret, 'cursors')),
       readSide, lookups, writer, messaging: null,
       stop: async () => {

@@ -5,6 +5,7 @@ import type { EventWriter } from '../../commands/src/shared/event-writer.js';
 import type { WriteLookups } from '../../commands/src/shared/ports.js';
 import type { Messaging } from '../../messaging/src/index.js';
 import type { CompositeReadSide } from './read-side.js';
+import type { RedisHealth } from './redis-health.js';
 import type { EventStore } from '../../event-store/src/event-store.port.js';
 import type { CursorCodec } from '../../http/src/index.js';
 import type { Clock, SimulatedClock } from '../../platform/src/clock/clock.js';
@@ -21,6 +22,8 @@ export interface Infrastructure {
   /** Where side-effect tables live (delivery log, outbox, dispatch checkpoint). */
   sidePool: pg.Pool;
   redis: Redis;
+  /** Logs an outage once; lets writes stop waiting for side effects that cannot move. */
+  redisHealth: RedisHealth;
   clock: Clock;
   simulatedClock: SimulatedClock | null;
   secretBox: SecretBox;

@@ -58,8 +58,16 @@ export const startMessagingFor = async (infra: Infrastructure, options: { runWor
   });
   infra.messaging = messaging;
   const dispatcher = messaging.dispatcher;
-  infra.readSide.add(dispatcher
-    ? { waitForPosition: (position, timeoutMs) => dispatcher.waitForPosition(position, timeoutMs).then(() => true, () => false) }
-    : new PolledPosition(() => messaging.dispatchedPosition()));
+  // A write waits for the dispatcher only while Redis is up: without it the dispatcher cannot enqueue
+  // and would hold every write for the whole timeout. The side effects are recorded from the log and
+  // catch up once Redis is back; the write answers as soon as the read models show it.
+  const health = infra.redisHealth;
+  const dispatched = dispatcher
+    ? (position: bigint, timeoutMs: number) => dispatcher.waitForPosition(position, timeoutMs).then(() => true, () => false)
+    : (position: bigint, timeoutMs: number) => new PolledPosition(() => messaging.dispatchedPosition()).waitForPosition(position, timeoutMs);
+  infra.readSide.add({
+    waitForPosition: (position, timeoutMs) =>
+      health.isUp ? Promise.race([dispatched(position, timeoutMs), health.untilDown().then(() => true)]) : Promise.resolve(true),
+  });
   return messaging;
 };

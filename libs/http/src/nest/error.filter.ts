@@ -2,6 +2,7 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException } from '
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { ERROR_MESSAGES } from '../errors/error-codes.js';
+import { isRedisConnectionError } from '../redis/redis-unavailable.js';
 import { type ErrorResponse, errorBody, legacyErrorBody, toErrorResponse } from '../errors/api-error.js';
 
 /** The original endpoint answers in its own shape, and any credential problem with 403. */
@@ -24,8 +25,15 @@ const fromFastifyError = (error: unknown): ErrorResponse | null => {
   return { status: 400, body: errorBody('invalid_json', ERROR_MESSAGES.invalid_json), headers: {} };
 };
 
+// Rate limits and idempotency records live in Redis: while it is unreachable, requests that need it
+// are answered at once with 503 (not a 500 and a stack trace per request; the outage is logged once).
+const REDIS_RETRY_AFTER_SECONDS = '5';
+
 export const errorResponseFor = (exception: unknown): ErrorResponse => {
   if (exception instanceof HttpException) return fromHttpException(exception);
+  if (isRedisConnectionError(exception)) {
+    return { status: 503, body: errorBody('service_unavailable', ERROR_MESSAGES.service_unavailable), headers: { 'Retry-After': REDIS_RETRY_AFTER_SECONDS } };
+  }
   const mapped = toErrorResponse(exception);
   if (mapped.status !== 500) return mapped;
   return fromFastifyError(exception) ?? mapped;

@@ -1,6 +1,7 @@
 import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { logQueueError } from '../shared/redis-errors.js';
 import type { Clock } from '../../../platform/src/clock/clock.js';
 import { MAINTENANCE_QUEUE, PURGE_JOB } from '../shared/queues.js';
 import type { DeliveryLog } from '../webhooks/delivery-log.js';
@@ -30,6 +31,6 @@ export const createPurgeWorker = (options: { connection: Redis; prefix: string; 
     },
     { connection: options.connection, prefix: options.prefix, concurrency: 1 },
   );
-  worker.on('error', (error) => options.logger?.error({ err: error }, 'maintenance worker error'));
+  worker.on('error', logQueueError(options.logger, 'maintenance worker error'));
   return worker;
 };

@@ -10,9 +10,11 @@ import { EMAIL_QUEUE, MAINTENANCE_QUEUE, WEBHOOK_QUEUE, type EmailJob, type Queu
 import { DeliveryLog, type WebhookDelivery } from '../webhooks/delivery-log.js';
 import { WebhookDeliveries } from '../webhooks/webhook-deliveries.js';
 import { createWebhookWorker } from '../webhooks/webhook-delivery.worker.js';
+import { DeliverySweeper } from '../webhooks/delivery-sweeper.js';
 import type { DisableWebhook, GetSigningSecrets } from '../webhooks/webhook-settings.js';
 import { createPurgeWorker, schedulePurge } from './delivery-purge.js';
 import { DispatchCheckpoints } from './dispatch-checkpoints.js';
+import { logQueueError } from '../shared/redis-errors.js';
 import { DISPATCHER_NAME, Dispatcher } from './dispatcher.js';
 
 export interface StartMessagingOptions {
@@ -34,6 +36,8 @@ export interface StartMessagingOptions {
   logger: Logger;
   deliveryTimeoutMs?: number;
   purgeEveryMs?: number;
+  /** How often pending deliveries are compared with the queue besides every reconnection (5 min). */
+  sweepEveryMs?: number;
   emailFrom?: string;
   /** False in processes that only read the log and enqueue resends (the internal app of a multi-process set-up). */
   runWorkers?: boolean;
@@ -75,7 +79,10 @@ export const startMessaging = async (options: StartMessagingOptions): Promise<Me
   // BullMQ workers need connections that retry forever; one per user keeps blocking calls apart.
   const connections: Redis[] = [];
   const connection = (): Redis => {
-    const created: Redis = options.redis.duplicate({ maxRetriesPerRequest: null });
+    // Unlike the request path's connection, these wait out an outage (offline queue, no command
+    // timeout: workers block on Redis by design) and reconnect forever.
+    const created: Redis = options.redis.duplicate({ maxRetriesPerRequest: null, enableOfflineQueue: true, commandTimeout: undefined });
+    created.on('error', () => undefined);
     connections.push(created);
     return created;
   };
@@ -85,6 +92,7 @@ export const startMessaging = async (options: StartMessagingOptions): Promise<Me
     email: new Queue<EmailJob>(EMAIL_QUEUE, { connection: queueConnection, prefix }),
     maintenance: new Queue(MAINTENANCE_QUEUE, { connection: queueConnection, prefix }),
   };
+  for (const queue of Object.values(queues)) queue.on('error', logQueueError(logger, 'queue error'));
   const deliveries = new WebhookDeliveries({ log, queue: queues.webhooks, clock, getSigningSecrets: options.getSigningSecrets });
   const runWorkers = options.runWorkers ?? true;
   const workers: Worker[] = [];
@@ -103,8 +111,24 @@ export const startMessaging = async (options: StartMessagingOptions): Promise<Me
     // 500 and the health route says so); the workers connect, and the purge is scheduled, once it answers.
     // Jobs enqueued before then wait in Redis for the workers.
     void Promise.all(workers.map((worker) => worker.waitUntilReady()))
-      .then(() => schedulePurge(queues.maintenance, options.purgeEveryMs ?? 3600_000))
       .catch((error: unknown) => logger.error({ err: error }, 'queue workers could not start'));
+    // Every time the queue connection is (re)established: Redis may have come back empty, so the
+    // repeatable purge is registered again (an upsert: no duplicate) and the delivery rows in SQL are
+    // compared with the queue. Also every few minutes, for data lost without a reconnection (FLUSHALL).
+    const sweeper = new DeliverySweeper({ log, queue: queues.webhooks, clock, backoffMs: options.backoffMs, logger });
+    const repair = (): void => {
+      void schedulePurge(queues.maintenance, options.purgeEveryMs ?? 3600_000)
+        .then(() => sweeper.sweep())
+        .catch((error: unknown) => logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'queue repair after (re)connecting failed; retried at the next one'));
+    };
+    queueConnection.on('ready', repair);
+    if (queueConnection.status === 'ready') repair();
+    const sweepTimer = setInterval(repair, options.sweepEveryMs ?? 300_000);
+    sweepTimer.unref();
+    closers.push(async () => {
+      clearInterval(sweepTimer);
+      queueConnection.off('ready', repair);
+    });
 
     dispatcher = new Dispatcher({
       eventStore: options.eventStore, checkpoints, deliveries, emailQueue: queues.email, outbox, emailJobs: options.smtpUrl !== null,

@@ -2,6 +2,7 @@ import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { createTransport, type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
+import { logQueueError } from '../shared/redis-errors.js';
 import type { Clock } from '../../../platform/src/clock/clock.js';
 import { EMAIL_QUEUE, crashRecoveryOptions, retryDelayMs, type EmailJob } from '../shared/queues.js';
 import { renderInvitationEmail } from './invitation-email.js';
@@ -71,7 +72,7 @@ export const createEmailWorker = (options: EmailWorkerOptions): EmailWorker => {
     },
   );
   worker.on('failed', (job, error) => options.logger?.warn({ err: error, jobId: job?.id, attemptsMade: job?.attemptsMade }, 'e-mail attempt failed'));
-  worker.on('error', (error) => options.logger?.error({ err: error }, 'e-mail worker error'));
+  worker.on('error', logQueueError(options.logger, 'e-mail worker error'));
   return {
     worker,
     close: async () => {

@@ -26,6 +26,7 @@ export const deliveryLogDdl = (schema: string): string[] => {
     `CREATE INDEX IF NOT EXISTS ${DELIVERIES_TABLE}__workspace ON ${table} (workspace_id, created_at DESC, seq DESC)`,
     `CREATE INDEX IF NOT EXISTS ${DELIVERIES_TABLE}__address ON ${table} (workspace_id, url)`,
     `CREATE INDEX IF NOT EXISTS ${DELIVERIES_TABLE}__created ON ${table} (created_at)`,
+    `CREATE INDEX IF NOT EXISTS ${DELIVERIES_TABLE}__pending ON ${table} (updated_at, seq) WHERE status = 'pending'`,
   ];
 };
 

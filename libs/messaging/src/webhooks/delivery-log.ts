@@ -170,6 +170,15 @@ export class DeliveryLog {
     return (result.rows as Row[]).map((row) => publicDelivery(deliveryOf(row)));
   }
 
+  /** Deliveries still to be sent (oldest first): what the sweeper checks against the queue. */
+  async listPending(limit: number): Promise<{ id: string; attempts: number; updatedAt: string }[]> {
+    const result = await this.pool.query(
+      `SELECT id, attempts, updated_at FROM ${this.table} WHERE status = 'pending' ORDER BY updated_at, seq LIMIT $1`,
+      [limit],
+    );
+    return (result.rows as Row[]).map((row) => ({ id: String(row.id), attempts: Number(row.attempts), updatedAt: isoTime(row.updated_at) }));
+  }
+
   /** Deletes deliveries created before `before` (domain time); returns how many went. */
   async purgeOlderThan(before: string | Date): Promise<number> {
     const cutoff = before instanceof Date ? before.toISOString() : before;

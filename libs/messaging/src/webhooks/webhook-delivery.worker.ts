@@ -1,6 +1,7 @@
 import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { logQueueError } from '../shared/redis-errors.js';
 import type { Clock } from '../../../platform/src/clock/clock.js';
 import { MAX_ATTEMPTS, WEBHOOK_QUEUE, crashRecoveryOptions, retryDelayMs, type WebhookJob } from '../shared/queues.js';
 import { ENDPOINT_DISABLED, type AttemptRecord, type DeliveryLog, type StoredDelivery } from './delivery-log.js';
@@ -131,6 +132,6 @@ export const createWebhookWorker = (options: WebhookWorkerOptions): Worker<Webho
       .then((at) => options.log.failWithoutAttempt(job.data.deliveryId, at, 'delivery_error'))
       .catch((failure: unknown) => options.logger?.error({ err: failure, jobId: job.id }, 'could not end a delivery'));
   });
-  worker.on('error', (error) => options.logger?.error({ err: error }, 'webhook worker error'));
+  worker.on('error', logQueueError(options.logger, 'webhook worker error'));
   return worker;
 };

@@ -1,0 +1,59 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+
+/** host:port (or the socket path) of a Redis URL, without credentials, for the log. */
+export const redisAddress = (url: string): string => {
+  try {
+    const parsed = new URL(url);
+    return parsed.host || parsed.pathname;
+  } catch {
+    return 'the configured address';
+  }
+};
+
+/**
+ * Watches the service's Redis connection and says ONCE that Redis is unreachable (and once that it
+ * is back), instead of one stack trace per reconnection attempt and per request. What depends on it
+ * asks `isUp` to fail fast, or `untilDown()` to stop waiting for something that cannot move.
+ */
+export class RedisHealth {
+  private up = false;
+  private announcedDown = false;
+  // One promise per period of being up, shared by every waiter (no list that grows with each write).
+  private down: Promise<void> = Promise.resolve();
+  private signalDown: () => void = () => undefined;
+
+  constructor(redis: Redis, logger: Logger, url: string) {
+    const address = redisAddress(url);
+    redis.on('ready', () => {
+      if (this.announcedDown) logger.info({ redis: address }, 'Redis is reachable again; queued side effects catch up');
+      if (!this.up) this.down = new Promise((resolveDown) => { this.signalDown = resolveDown; });
+      this.up = true;
+      this.announcedDown = false;
+    });
+    const down = (error?: Error): void => {
+      const wasUp = this.up;
+      this.up = false;
+      if (wasUp) this.signalDown();
+      if (this.announcedDown || redis.status === 'ready') return;
+      this.announcedDown = true;
+      logger.warn({ redis: address, reason: error?.message ?? 'connection closed' },
+        'Redis is unreachable: API requests answer 503 service_unavailable, webhooks and e-mails wait, writes still succeed; retrying in the background');
+    };
+    redis.on('error', (error: Error) => down(error));
+    redis.on('close', () => down());
+    if (redis.status === 'ready') {
+      this.up = true;
+      this.down = new Promise((resolveDown) => { this.signalDown = resolveDown; });
+    }
+  }
+
+  get isUp(): boolean {
+    return this.up;
+  }
+
+  /** Resolves when the connection is lost (at once if it is down). */
+  untilDown(): Promise<void> {
+    return this.up ? this.down : Promise.resolve();
+  }
+}
