@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DataDirInUseError } from '../../event-store/src/index.js';
 import type { Logger } from 'pino';
 import type { Infrastructure } from './infrastructure.js';
+import { RedisNotAvailableError } from './local-redis.js';
 
 const SHUTDOWN_DEADLINE_MS = 20_000;
 
@@ -27,7 +28,8 @@ export const stopOnSignals = (logger: Logger, infra: Infrastructure, apps: INest
 
 export const runMain = (main: () => Promise<void>): void => {
   main().catch((error: unknown) => {
-    if (error instanceof DataDirInUseError) process.stderr.write(`\n${error.message}\n\n`);
+    // Refusals an operator can act on are one line, not a stack trace.
+    if (error instanceof DataDirInUseError || error instanceof RedisNotAvailableError) process.stderr.write(`\n${error.message}\n\n`);
     else process.stderr.write(`failed to start: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
     process.exit(1);
   });
