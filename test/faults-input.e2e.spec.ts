@@ -109,14 +109,20 @@ describe('faults: bad input, slow clients, address checks, cursors, idempotency'
     const assessment = await createAssessment(service, ws.live);
     const candidates = Array.from({ length: 100 }, (_, index) => ({ email: email(`idem-${index}`) }));
     const key = `faults-${Date.now()}`;
+    const started = Date.now();
     const answers = await Promise.all(Array.from({ length: 6 }, () => invite(service, ws.live, assessment.id, candidates, { 'idempotency-key': key })));
+    // The first request's own duration, as this (possibly busy) machine ran it.
+    const tookSeconds = (Date.now() - started) / 1000;
     const inProgress = answers.filter((answer) => answer.status === 409);
     expect(answers.filter((answer) => answer.status === 200).length).toBeGreaterThanOrEqual(1);
     expect(inProgress.length).toBeGreaterThanOrEqual(1);
     for (const answer of inProgress) {
       expect(answer.body.error.code).toBe('idempotency_request_in_progress');
-      expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
-      expect(Number(answer.headers.get('retry-after'))).toBeLessThanOrEqual(5);
+      const retryAfter = Number(answer.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      // Seconds, in line with what requests really take here: not the 60 s lock.
+      expect(retryAfter).toBeLessThanOrEqual(Math.max(5, Math.ceil(2 * tookSeconds) + 1));
+      expect(retryAfter).toBeLessThan(60);
     }
   }, 60_000);
 

@@ -121,7 +121,7 @@ export const createInfrastructure = async (config: ServiceConfig, logger: Logger
     for (const stop of stops.reverse()) await stop().catch((error: unknown) => logger.error({ err: error }, 'stop failed'));
   };
   try {
-    // Requests never queue behind an outage: offline, a command fails at once (503); a Redis that
+    // Requests never queue behind an outage: offline, a command fails at once (500); a Redis that
     // accepts the connection but does not answer fails it after a second. BullMQ's connections are
     // duplicates with their own settings (start-messaging.ts).
     const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 1000, lazyConnect: false });

@@ -38,7 +38,7 @@ export class RedisHealth {
       if (this.announcedDown || redis.status === 'ready') return;
       this.announcedDown = true;
       logger.warn({ redis: address, reason: error?.message ?? 'connection closed' },
-        'Redis is unreachable: API requests answer 503 service_unavailable, webhooks and e-mails wait, writes still succeed; retrying in the background');
+        'Redis is unreachable: API requests answer 500 server_error at once, webhooks and e-mails wait, internal writes still succeed; retrying in the background');
     };
     redis.on('error', (error: Error) => down(error));
     redis.on('close', () => down());

@@ -26,13 +26,14 @@ const fromFastifyError = (error: unknown): ErrorResponse | null => {
 };
 
 // Rate limits and idempotency records live in Redis: while it is unreachable, requests that need it
-// are answered at once with 503 (not a 500 and a stack trace per request; the outage is logged once).
+// are answered at once with the contract's 500 server_error (section 7 has no 503) and a Retry-After
+// hint, without a stack trace per request: the outage itself is logged once (redis-health.ts).
 const REDIS_RETRY_AFTER_SECONDS = '5';
 
 export const errorResponseFor = (exception: unknown): ErrorResponse => {
   if (exception instanceof HttpException) return fromHttpException(exception);
   if (isRedisConnectionError(exception)) {
-    return { status: 503, body: errorBody('service_unavailable', ERROR_MESSAGES.service_unavailable), headers: { 'Retry-After': REDIS_RETRY_AFTER_SECONDS } };
+    return { status: 500, body: errorBody('server_error', ERROR_MESSAGES.server_error), headers: { 'Retry-After': REDIS_RETRY_AFTER_SECONDS } };
   }
   const mapped = toErrorResponse(exception);
   if (mapped.status !== 500) return mapped;
@@ -41,7 +42,7 @@ export const errorResponseFor = (exception: unknown): ErrorResponse => {
 
 export const sendError = (reply: FastifyReply, request: FastifyRequest, exception: unknown, logger: Logger, isLegacy?: LegacyMatcher): void => {
   const response = errorResponseFor(exception);
-  if (response.status === 500) logger.error({ err: exception, method: request.method, url: request.url, requestId: request.id }, 'request failed');
+  if (response.status === 500 && !isRedisConnectionError(exception)) logger.error({ err: exception, method: request.method, url: request.url, requestId: request.id }, 'request failed');
   for (const [name, value] of Object.entries(response.headers)) void reply.header(name, value);
   if (isLegacy?.(request)) {
     const status = response.status === 401 ? 403 : response.status;

@@ -8,6 +8,15 @@ const LONE_SURROGATE_ESCAPE = /(?:^|[^\\])(?:\\\\)*(?:\\ud[89ab][0-9a-f]{2}(?!\\
 
 const unstorable = (text: string): boolean => text.includes('\u0000') || !text.isWellFormed();
 
+const isJson = (text: string): boolean => {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 const queryValues = (query: unknown): string[] => {
   if (typeof query !== 'object' || query === null) return [];
   return Object.entries(query).flatMap(([name, value]) => [name, ...(Array.isArray(value) ? value : [value])]).filter((item): item is string => typeof item === 'string');
@@ -25,8 +34,10 @@ export const refuseUnstorableInput = (instance: FastifyInstance): void => {
     if (queryValues(request.query).some(unstorable)) {
       throw apiError('invalid_parameter', 'A query parameter contains a character that cannot be stored (U+0000 or an unpaired surrogate).');
     }
+    // Raw control characters and bad UTF-8 are not JSON at all: the handlers answer those invalid_json.
+    // Only escapes that JSON.parse would turn into such characters are refused here, and only in JSON.
     const body = request.body;
-    if (typeof body === 'string' && (unstorable(body) || NUL_ESCAPE.test(body) || LONE_SURROGATE_ESCAPE.test(body))) {
+    if (typeof body === 'string' && (NUL_ESCAPE.test(body) || LONE_SURROGATE_ESCAPE.test(body)) && isJson(body)) {
       throw apiError('validation_failed', 'The body contains a character that cannot be stored (U+0000 or an unpaired surrogate).');
     }
   });

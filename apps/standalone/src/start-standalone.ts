@@ -1,0 +1,21 @@
+import 'reflect-metadata';
+import type { Logger } from 'pino';
+import { startPublicApi } from '../../api/src/public-api.js';
+import { startInternalApp } from '../../simulator/src/internal-app.js';
+import type { ServiceConfig } from '../../../libs/platform/src/config/config.js';
+import { createInfrastructure } from '../../../libs/runtime/src/create-infrastructure.js';
+import { ensureDemoWorkspace } from '../../../libs/runtime/src/demo-workspace.js';
+import { startMessagingFor } from '../../../libs/runtime/src/messaging-wiring.js';
+import { stopOnSignals } from '../../../libs/runtime/src/process-main.js';
+import { printBanner } from './banner.js';
+
+/** The whole service in one process (API, internal app, projections, dispatcher, workers). */
+export const startStandalone = async (config: ServiceConfig, logger: Logger): Promise<void> => {
+  const infra = await createInfrastructure(config, logger, { runProjections: true });
+  await startMessagingFor(infra, { runWorkers: true });
+  const api = await startPublicApi(infra);
+  const internal = await startInternalApp(infra);
+  const demo = process.env.DEMO_WORKSPACE === 'false' ? null : await ensureDemoWorkspace(infra, internal);
+  printBanner(config, demo);
+  stopOnSignals(logger, infra, [api, internal]);
+};
