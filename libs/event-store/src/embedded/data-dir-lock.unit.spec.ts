@@ -20,7 +20,7 @@ const processState = async (pid: number): Promise<string> =>
  * it, so a kill -9 leaves a zombie with a live-looking PID behind.
  */
 const startHolder = async (lockPath: string): Promise<{ parent: ChildProcess; holderPid: number }> => {
-  const holder = `exec 9>>"${lockPath}"; flock -x 9; printf %s $$ > "${lockPath}"; echo $$; exec sleep 60`;
+  const holder = `exec 9>>"${lockPath}"; flock -x 9; printf '{"pid":%s}' $$ > "${lockPath}"; echo $$; exec sleep 60`;
   const reaperless = 'import subprocess, sys, time\np = subprocess.Popen(["sh", "-c", sys.argv[1]])\ntime.sleep(60)';
   const parent = spawn('python3', ['-c', reaperless, holder], { stdio: ['ignore', 'pipe', 'inherit'] });
   return { parent, holderPid: Number(await firstLine(parent)) };
@@ -66,7 +66,7 @@ describe('DATA_DIR lock', () => {
     while ((await processState(holderPid)) !== 'Z') await new Promise((resolveWait) => setTimeout(resolveWait, 10));
 
     const lock = await acquireDataDirLock(dataDir);
-    expect(await readFile(lockFile(), 'utf8')).toBe(String(process.pid));
+    expect(JSON.parse(await readFile(lockFile(), 'utf8'))).toEqual({ pid: process.pid });
     await lock.release();
   });
 

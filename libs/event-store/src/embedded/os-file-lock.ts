@@ -21,7 +21,7 @@ export type OsLockAttempt =
  */
 export const tryOsFileLock = (lockPath: string): Promise<OsLockAttempt> =>
   new Promise((resolveAttempt) => {
-    const script = 'printf "%s" "$HOLDER_PID" > "$0" && echo locked && exec cat > /dev/null';
+    const script = 'printf \'{"pid":%s}\' "$HOLDER_PID" > "$0" && echo locked && exec cat > /dev/null';
     const child = spawn('flock', ['--exclusive', '--nonblock', '--conflict-exit-code', String(CONFLICT), lockPath, 'sh', '-c', script, lockPath], {
       stdio: ['pipe', 'pipe', 'ignore'],
       detached: true,
@@ -55,8 +55,9 @@ export const tryOsFileLock = (lockPath: string): Promise<OsLockAttempt> =>
     });
   });
 
+// The holder writes `{"pid":N}`, the shape the PID-file fallback also uses.
 const readHolderPid = async (lockPath: string): Promise<number | null> => {
   const text = await readFile(lockPath, 'utf8').catch(() => '');
-  const pid = Number.parseInt(text, 10);
-  return Number.isInteger(pid) && pid > 0 ? pid : null;
+  const pid = /"pid":\s*(\d+)/.exec(text)?.[1];
+  return pid ? Number(pid) : null;
 };
