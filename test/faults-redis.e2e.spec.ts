@@ -61,6 +61,9 @@ describe('faults: the service\'s Redis stops, and comes back empty', () => {
 
     await redis.start();
     await eventually(async () => (await ws.live.get('/v1/me')).status, (status) => status === 200, 15_000, 'the API after Redis is back');
+    // Log lines reach us asynchronously: wait for the line, then check it came once.
+    await eventually(async () => lines(service.output(), 'Redis is reachable again'), (count) => count >= 1, 5000, 'the log line saying Redis is back');
+    await sleep(1000);
     expect(lines(service.output(), 'Redis is reachable again')).toBe(1);
   }, 60_000);
 
