@@ -50,20 +50,23 @@ const ERROR = {
   properties: { error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } } },
 };
 const REFUSALS: Record<number, string> = {
-  400: 'invalid_json: the body is not a JSON object',
+  400: 'invalid_json: the body is not a JSON object; invalid_parameter: a query parameter holds U+0000 or an unpaired surrogate',
   401: 'unauthorized: the internal token is missing or wrong',
   413: 'payload_too_large: the body is over 1 MB',
   404: 'not_found',
   409: 'invalid_state, already_completed, live_candidate, sandbox_candidate or not_a_test_candidate',
-  422: 'validation_failed',
+  422: 'validation_failed (also a body holding U+0000 or an unpaired surrogate)',
   500: 'server_error',
 };
 
-/** One internal route in the document: its success, its refusals (401 and 500 on every route) and its body. */
+/**
+ * One internal route in the document: its success, its refusals (400, 401 and 500 on every route:
+ * a query string holding U+0000 is refused on any route) and its body (400, 413 and 422 with one).
+ */
 export const InternalRoute = (summary: string, success: number, refusals: number[] = [], body?: Type<unknown>) =>
   applyDecorators(
     ApiOperation({ summary }),
     ApiResponse({ status: success, description: success === 204 ? 'Done' : '`{ data }`', ...(success === 204 ? {} : { content: { 'application/json': { schema: DATA } } }) }),
-    ...[...refusals, 401, 500].map((status) => ApiResponse({ status, description: REFUSALS[status] ?? '', content: { 'application/json': { schema: ERROR } } })),
-    ...(body ? [ApiBody({ type: body }), ...[400, 413].map((status) => ApiResponse({ status, description: REFUSALS[status] ?? '', content: { 'application/json': { schema: ERROR } } }))] : []),
+    ...[...refusals, 400, 401, 500].map((status) => ApiResponse({ status, description: REFUSALS[status] ?? '', content: { 'application/json': { schema: ERROR } } })),
+    ...(body ? [ApiBody({ type: body }), ...[400, 413, 422].map((status) => ApiResponse({ status, description: REFUSALS[status] ?? '', content: { 'application/json': { schema: ERROR } } }))] : []),
   );

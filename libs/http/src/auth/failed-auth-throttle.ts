@@ -48,7 +48,10 @@ export class FailedAuthThrottle {
     const [count, ttlMs] = replyArray(reply).map(replyInteger);
     if ((count ?? 0) < this.limit) return;
     const retryAfter = String(Math.max(1, Math.ceil((ttlMs ?? this.windowMs) / 1000)));
-    throw apiError('rate_limited', 'Too many failed authentication attempts from this address; retry after Retry-After seconds.', { 'Retry-After': retryAfter });
+    // The documented 429 headers, describing the limit that was hit: this address's failed attempts.
+    throw apiError('rate_limited', 'Too many failed authentication attempts from this address; retry after Retry-After seconds.', {
+      'Retry-After': retryAfter, 'X-RateLimit-Limit': String(this.limit), 'X-RateLimit-Remaining': '0',
+    });
   }
 
   async recordFailure(address: string): Promise<void> {

@@ -34,6 +34,7 @@ export const ERROR_STATUS = {
   bad_request: 400,
   payload_too_large: 413,
   request_too_large: 431,
+  request_timeout: 408,
 } as const satisfies Record<DomainErrorCode, number> & Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -68,4 +69,5 @@ export const ERROR_MESSAGES: Readonly<Record<ErrorCode, string>> = {
   bad_request: 'The request is not valid HTTP.',
   payload_too_large: 'The request body is too large.',
   request_too_large: 'The request line or headers are too large.',
+  request_timeout: 'The request did not arrive in time.',
 };

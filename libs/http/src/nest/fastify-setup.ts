@@ -18,7 +18,7 @@ export const cameThroughAltBase = (raw: IncomingMessage): boolean => (raw as Mar
 const clientErrorAnswer = (code: string | undefined): [string, ReturnType<typeof errorBody>] => {
   if (code === 'HPE_HEADER_OVERFLOW') return ['431 Request Header Fields Too Large', errorBody('request_too_large', 'The request line or headers are too large.')];
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT' || code === 'ERR_HTTP_HEADERS_TIMEOUT') {
-    return ['408 Request Timeout', errorBody('request_timeout', 'The request did not arrive in time.')];
+    return ['408 Request Timeout', errorBody('request_timeout', ERROR_MESSAGES.request_timeout)];
   }
   return ['400 Bad Request', errorBody('bad_request', 'The request is not valid HTTP.')];
 };
