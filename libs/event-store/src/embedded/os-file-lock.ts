@@ -43,6 +43,8 @@ export const tryOsFileLock = (lockPath: string): Promise<OsLockAttempt> =>
       settle({
         kind: 'held',
         release: async () => {
+          // Held again while releasing, so the wait for the lock to go is not cut short by an empty loop.
+          child.ref();
           child.stdin?.end();
           await exited;
         },
