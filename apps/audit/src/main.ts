@@ -1,60 +1,90 @@
 import 'reflect-metadata';
+import { createWriteStream, readFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { exportLines, fileLines, linesSource, type LogSeal } from '../../../libs/event-store/src/integrity/index.js';
 import { loadConfig } from '../../../libs/platform/src/config/config.js';
 import { createLogger } from '../../../libs/platform/src/logging/logger.js';
 import { allProjections, rebuildReadModels } from '../../../libs/read-models/src/index.js';
-import { openStores } from '../../../libs/runtime/src/create-infrastructure.js';
 import { runMain } from '../../../libs/runtime/src/process-main.js';
+import { knownKeys, openAccess } from './audit-access.js';
 import { progressReporter } from './progress-bar.js';
 import { foldStream, verifyLog } from './verify-log.js';
 
 const USAGE = `usage: npm run audit -- <command>
+  verify [--file <export>] [--seal <kept seal>] [--public-key <key>]
+                          recompute every hash chain and seal, check positions, revisions, types, metadata and folds;
+                          exits 1 and names the first broken link on any finding. --file checks an export offline
+  seal                    seal every event not sealed yet and print the latest seal (keep it outside the system)
+  export [--out <file>]   the log with its hashes and seals, as JSON lines
   rebuild                 rebuild every read model from the log into fresh tables and switch over
-  verify                  replay the whole log and check positions, revisions, types, metadata and folds
   replay [fromPosition]   print every event in global order (JSON lines)
   history <streamId>      print one stream's events (JSON lines)
   as-of <streamId> <time> the stream's state folded from the events recorded up to <time> (domain time)`;
 
+const COMMANDS = ['rebuild', 'verify', 'seal', 'export', 'replay', 'history', 'as-of'];
 const json = (value: unknown): string => JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item));
+const option = (args: string[], name: string): string | null => {
+  const index = args.indexOf(name);
+  return index === -1 ? null : (args[index + 1] ?? null);
+};
+/** A kept seal: the JSON `seal` printed, one seal per line or a single document. */
+const keptSeals = (path: string | null): LogSeal[] =>
+  path === null ? [] : readFileSync(path, 'utf8').split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as LogSeal);
 
-/** The auditors' command line. It opens the stores directly (for the embedded store: stop the service first). */
+/** The auditors' command line: beside a running service too (through it when it holds the embedded DATA_DIR). */
 runMain(async () => {
   const [command, ...args] = process.argv.slice(2);
   const config = loadConfig();
   const logger = createLogger(process.env.LOG_LEVEL || 'warn', 'audit');
-  if (!command || !['rebuild', 'verify', 'replay', 'history', 'as-of'].includes(command)) {
+  if (!command || !COMMANDS.includes(command)) {
     process.stderr.write(`${USAGE}\n`);
     process.exit(2);
   }
-  const stores = await openStores(config, logger);
+  const file = option(args, '--file');
+  if (command === 'verify' && file !== null) {
+    const keys = knownKeys(config);
+    const source = await linesSource(fileLines(file));
+    await verifyCommand(source, keys?.eventKey ?? null, option(args, '--public-key') ?? keys?.signer.publicKey ?? null, keptSeals(option(args, '--seal')));
+    return;
+  }
+  const access = await openAccess(config, logger);
   try {
-    if (command === 'rebuild') {
+    if (command === 'verify') {
+      const keys = knownKeys(config);
+      await verifyCommand(await access.source(), keys?.eventKey ?? null, option(args, '--public-key') ?? keys?.signer.publicKey ?? null, keptSeals(option(args, '--seal')));
+    } else if (command === 'seal') {
+      const seal = await access.sealNow();
+      if (seal === null) throw new Error('the log is empty: nothing to seal');
+      process.stdout.write(`${JSON.stringify(seal)}\n`);
+    } else if (command === 'export') {
+      const source = await access.source();
+      const head = await source.head();
+      const report = progressReporter('export');
+      const started = Date.now();
+      const out = option(args, '--out');
+      const target = out === null ? process.stdout : createWriteStream(out);
+      for await (const chunk of exportLines(source, (done) => report(done, head === null ? null : Number(head), done / Math.max(0.001, (Date.now() - started) / 1000), null))) {
+        if (!target.write(chunk)) await once(target, 'drain');
+      }
+      if (target !== process.stdout) await new Promise<void>((resolve) => target.end(() => resolve()));
+    } else if (command === 'rebuild') {
+      if (access.stores === null) throw new Error('rebuild opens the stores itself: stop the service holding DATA_DIR first');
       const report = progressReporter('rebuild');
       const result = await rebuildReadModels({
-        eventStore: stores.eventStore, documentStore: stores.documents, projections: allProjections, logger,
+        eventStore: access.stores.eventStore, documentStore: access.stores.documents, projections: allProjections, logger,
         onProgress: (p) => report(p.eventsDone, p.headPosition === null ? null : Number(p.headPosition), p.eventsPerSecond, p.etaSeconds),
       });
       report(result.eventsDone, result.eventsDone, result.eventsPerSecond, 0, true);
       process.stdout.write(`rebuilt ${allProjections.length} read models from ${result.eventsDone} events (${Math.round(result.eventsPerSecond)} events/s)\n`);
-    } else if (command === 'verify') {
-      const head = await stores.eventStore.headPosition();
-      const report = progressReporter('verify');
-      const started = Date.now();
-      const result = await verifyLog(stores.eventStore, (done) => report(done, head === null ? 0 : Number(head), done / Math.max(0.001, (Date.now() - started) / 1000), null));
-      process.stdout.write(`${result.events} events in ${result.streams} streams, ${result.problems.length} problems\n`);
-      for (const problem of result.problems) process.stdout.write(`  ${problem}\n`);
-      if (result.problems.length > 0) process.exitCode = 1;
     } else if (command === 'replay') {
-      let after: bigint | null = args[0] ? BigInt(args[0]) - 1n : null;
-      for (;;) {
-        const batch = await stores.eventStore.readAll({ after, maxCount: 1000 });
-        if (batch.length === 0) break;
-        for (const event of batch) process.stdout.write(`${json(event)}\n`);
-        after = batch.at(-1)?.position ?? after;
+      const from = args[0] ? BigInt(args[0]) : null;
+      for await (const batch of (await access.source()).batches()) {
+        for (const event of batch) if (from === null || event.position >= from) process.stdout.write(`${json(event)}\n`);
       }
-    } else if (command === 'history' || command === 'as-of') {
+    } else {
       const [streamId, time] = args;
       if (!streamId || (command === 'as-of' && (!time || Number.isNaN(Date.parse(time))))) throw new Error(USAGE);
-      const events = await stores.eventStore.readStream(streamId);
+      const events = await access.readStream(streamId);
       if (command === 'history') {
         for (const event of events) process.stdout.write(`${json(event)}\n`);
       } else {
@@ -64,6 +94,20 @@ runMain(async () => {
       }
     }
   } finally {
-    await stores.stop();
+    await access.stop();
   }
 });
+
+async function verifyCommand(source: Awaited<ReturnType<typeof linesSource>>, eventKey: Buffer | null, publicKey: string | null, kept: LogSeal[]): Promise<void> {
+  const head = await source.head();
+  const report = progressReporter('verify');
+  const started = Date.now();
+  const result = await verifyLog(source, { eventKey, trustedPublicKey: publicKey, keptSeals: kept }, (done) =>
+    report(done, head === null ? 0 : Number(head), done / Math.max(0.001, (Date.now() - started) / 1000), null));
+  report(result.events, result.events, result.events / Math.max(0.001, (Date.now() - started) / 1000), 0, true);
+  if (eventKey === null) process.stdout.write('no service secret here: hashes checked for linkage only, not recomputed (set SERVICE_SECRET)\n');
+  process.stdout.write(`${result.events} events in ${result.streams} streams, ${result.seals} seals, ${result.unsealedEvents} events after the last seal, ${result.problems.length} problems\n`);
+  if (result.problems.length > 0) process.stdout.write(`first broken link: ${result.problems[0]}\n`);
+  for (const problem of result.problems) process.stdout.write(`  ${problem}\n`);
+  if (result.problems.length > 0) process.exitCode = 1;
+}

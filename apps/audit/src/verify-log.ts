@@ -1,13 +1,18 @@
-import type { EventStore, RecordedEvent } from '../../../libs/event-store/src/event-store.port.js';
+import type { RecordedEvent } from '../../../libs/event-store/src/event-store.port.js';
+import { LogVerifier, type IntegrityOptions } from '../../../libs/event-store/src/integrity/index.js';
 import {
   type AssessmentEvent, type CandidateEmailEvent, type CandidateEvent, type DomainEvent, type WorkspaceEvent, evolveAssessment, evolveCandidate,
   evolveCandidateEmail, evolveWorkspace, initialAssessmentState, initialCandidateEmailState, initialCandidateState, initialWorkspaceState,
 } from '../../../libs/domain/src/index.js';
 import { isDomainEventType } from '../../../libs/read-models/src/shared/recorded-domain-event.js';
+import type { LogSource } from '../../../libs/event-store/src/integrity/index.js';
 
 export interface VerifyReport {
   events: number;
   streams: number;
+  seals: number;
+  unsealedEvents: number;
+  /** In the order found: the first one is the first broken link. */
   problems: string[];
 }
 
@@ -26,26 +31,21 @@ export const foldStream = (streamId: string, events: readonly RecordedEvent[]): 
 /**
  * Replays the whole log in global order and checks what auditors rely on: positions strictly
  * increase, each stream's revisions run 0, 1, 2… without a gap, every event is of a known type and
- * carries its metadata, and every stream folds through its decider's evolve.
+ * carries its metadata, every event's hash links it to the one before in its stream, the seals cover
+ * exactly the events they sealed, and every stream folds through its decider's evolve.
  */
-export const verifyLog = async (store: EventStore, onProgress: (done: number) => void): Promise<VerifyReport> => {
+export const verifyLog = async (source: LogSource, integrity: IntegrityOptions, onProgress: (done: number) => void): Promise<VerifyReport> => {
+  const verifier = new LogVerifier(integrity);
+  for (const seal of await source.seals()) verifier.addSeal(seal);
   const problems: string[] = [];
-  const nextRevision = new Map<string, number>();
   const byStream = new Map<string, RecordedEvent[]>();
-  let after: bigint | null = null;
   let events = 0;
-  for (;;) {
-    const batch = await store.readAll({ after, maxCount: 1000 });
-    if (batch.length === 0) break;
+  for await (const batch of source.batches()) {
     for (const event of batch) {
-      if (after !== null && event.position <= after) problems.push(`position ${event.position} does not increase after ${after}`);
-      after = event.position;
-      const expected = nextRevision.get(event.streamId) ?? 0;
-      if (event.revision !== expected) problems.push(`${event.streamId}: revision ${event.revision} where ${expected} was expected`);
-      nextRevision.set(event.streamId, event.revision + 1);
-      if (!isKnownType(event.type)) problems.push(`${event.streamId}@${event.revision}: unknown event type ${event.type}`);
+      verifier.add(event);
+      if (!isKnownType(event.type)) problems.push(`${event.streamId} revision ${event.revision}: unknown event type ${event.type}`);
       const { correlationId, actor, requestId, time } = event.metadata;
-      if (!correlationId || !actor || !requestId || !time || Number.isNaN(Date.parse(time))) problems.push(`${event.streamId}@${event.revision}: incomplete metadata`);
+      if (!correlationId || !actor || !requestId || !time || Number.isNaN(Date.parse(time))) problems.push(`${event.streamId} revision ${event.revision}: incomplete metadata`);
       const list = byStream.get(event.streamId) ?? [];
       list.push(event);
       byStream.set(event.streamId, list);
@@ -60,5 +60,6 @@ export const verifyLog = async (store: EventStore, onProgress: (done: number) =>
       problems.push(`${streamId}: does not fold: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-  return { events, streams: byStream.size, problems };
+  const report = verifier.finish();
+  return { events, streams: report.streams, seals: report.seals, unsealedEvents: report.unsealedEvents, problems: [...report.findings, ...problems] };
 };

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AssessmentsController } from './assessments/assessments.controller.js';
+import { LogIntegrityController } from './audit/log-integrity.controller.js';
 import { StreamsController } from './audit/streams.controller.js';
 import { InternalTokenGuard } from './auth/internal-token.guard.js';
 import { CandidatesController } from './candidates/candidates.controller.js';
@@ -11,7 +12,10 @@ import { WorkspacesController } from './workspaces/workspaces.controller.js';
 
 /** The internal application (simulator, integrations page, audit views) on INTERNAL_PORT. */
 @Module({
-  controllers: [WorkspacesController, AssessmentsController, CandidatesController, StreamsController, ClockController, HealthController, MessagingController, InternalDocumentController],
+  controllers: [
+    WorkspacesController, AssessmentsController, CandidatesController, StreamsController, LogIntegrityController, ClockController, HealthController,
+    MessagingController, InternalDocumentController,
+  ],
   providers: [InternalTokenGuard, InternalDocument],
 })
 export class SimulatorModule {}

@@ -20,6 +20,14 @@ export interface NewEvent<Type extends string = string, Data extends object = Re
   type: Type;
   data: Data;
   metadata: EventMetadata;
+  /** Set by the integrity layer (integrity/): adapters record both exactly as given. */
+  integrity?: IntegrityStamp;
+}
+
+/** The recorded time (decided before the insert, so the hash can cover it) and the chained hash. */
+export interface IntegrityStamp {
+  recordedAt: string;
+  hash: string;
 }
 
 export interface RecordedEvent<Type extends string = string, Data extends object = Record<string, unknown>> {
@@ -34,6 +42,8 @@ export interface RecordedEvent<Type extends string = string, Data extends object
   metadata: EventMetadata;
   /** Wall-clock time the store recorded it (ISO 8601). */
   recordedAt: string;
+  /** The event's link in its stream's hash chain (see integrity/); absent for events recorded without one. */
+  hash?: string;
 }
 
 /** `no_stream`: the stream must not exist; `any`: no check; a number: the stream's current last revision. */

@@ -9,3 +9,4 @@ export { createEmbeddedEventStore } from './embedded/embedded-event-store.js';
 export type { EmbeddedEventStore } from './embedded/embedded-event-store.js';
 export { DataDirInUseError } from './embedded/data-dir-lock.js';
 export { createEsdbEventStore, EsdbEventStore } from './esdb/esdb-event-store.js';
+export * from './integrity/index.js';

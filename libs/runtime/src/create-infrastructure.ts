@@ -16,6 +16,8 @@ import {
 } from '../../read-models/src/index.js';
 import type { ResultDocument } from '../../read-models/src/results/results.projection.js';
 import type { DocumentStore } from '../../read-models/src/shared/document-store.port.js';
+import { IntegrityEventStore } from '../../event-store/src/integrity/index.js';
+import { type AuditStores, openAuditStores, startSealer } from './audit-wiring.js';
 import type { Infrastructure } from './infrastructure.js';
 import { CompositeReadSide } from './read-side.js';
 import { RedisHealth } from './redis-health.js';
@@ -51,6 +53,8 @@ export interface Stores {
   documents: DocumentStore;
   /** Where side-effect tables live (delivery log, outbox, dispatch checkpoint). */
   sqlPool: pg.Pool;
+  /** Chain keys and the seals (docs/audit.md); `eventStore` already stamps every append. */
+  audit: AuditStores;
   stop(): Promise<void>;
 }
 
@@ -106,7 +110,8 @@ export const openStores = async (config: ServiceConfig, logger: Logger): Promise
     stops.push(() => documents.close());
     await documents.prepare(allProjections);
 
-    return { eventStore, documents, sqlPool, stop: stopAll };
+    const audit = await openAuditStores(config, sqlPool);
+    return { eventStore: new IntegrityEventStore(eventStore, audit.keys.eventKey), documents, sqlPool, audit, stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;
@@ -135,6 +140,8 @@ export const createInfrastructure = async (config: ServiceConfig, logger: Logger
       await runner.start();
       stops.push(() => runner.stop());
       readSide.add(runner);
+      const sealer = startSealer(stores, config, logger);
+      stops.push(() => sealer.stop());
     } else {
       readSide.add(new CheckpointWaiter({ documentStore: documents, projectionNames: allProjectionNames }));
     }
@@ -151,7 +158,7 @@ export const createInfrastructure = async (config: ServiceConfig, logger: Logger
     // The embedded store admits one process (DATA_DIR lock): this writer is the only one.
     const writer = new EventWriter(eventStore, clock, readSide, config, logger, { exclusiveWriter: !config.eventStoreUrl });
     const infra: Infrastructure = {
-      config, logger, eventStore, documents, sidePool: sqlPool, redis, redisHealth, clock, simulatedClock,
+      config, logger, eventStore, documents, sidePool: sqlPool, audit: stores.audit, redis, redisHealth, clock, simulatedClock,
       secretBox: new SecretBox(serviceSecret), serviceSecret, cursors: new CursorCodec(deriveKey(serviceSecret, 'cursors')),
       readSide, lookups, writer, messaging: null,
       stop: async () => {

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { EventWriter } from '../../commands/src/shared/event-writer.js';
 import type { WriteLookups } from '../../commands/src/shared/ports.js';
 import type { Messaging } from '../../messaging/src/index.js';
+import type { AuditStores } from './audit-wiring.js';
 import type { CompositeReadSide } from './read-side.js';
 import type { RedisHealth } from './redis-health.js';
 import type { EventStore } from '../../event-store/src/event-store.port.js';
@@ -21,6 +22,7 @@ export interface Infrastructure {
   documents: DocumentStore;
   /** Where side-effect tables live (delivery log, outbox, dispatch checkpoint). */
   sidePool: pg.Pool;
+  audit: AuditStores;
   redis: Redis;
   /** Logs an outage once; lets writes stop waiting for side effects that cannot move. */
   redisHealth: RedisHealth;

@@ -40,8 +40,17 @@ export function toEventData(event: NewEvent): EventData {
     id: event.id,
     type: event.type,
     data: { ...event.data },
-    metadata: { ...event.metadata },
+    // EventStoreDB sets its own `created` time and has no column of ours: the recorded time the hash
+    // covers and the hash itself travel in the metadata, and toRecordedEvent takes them out again.
+    metadata: event.integrity === undefined ? { ...event.metadata } : { ...event.metadata, [INTEGRITY_KEY]: event.integrity },
   });
+}
+
+const INTEGRITY_KEY = '$integrity';
+
+function integrityOf(metadata: Record<string, unknown>): { recordedAt: string; hash: string } | null {
+  const stamp = metadata[INTEGRITY_KEY];
+  return isObject(stamp) && typeof stamp.recordedAt === 'string' && typeof stamp.hash === 'string' ? { recordedAt: stamp.recordedAt, hash: stamp.hash } : null;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -58,6 +67,8 @@ function isEventMetadata(value: unknown): value is EventMetadata {
  */
 export function toRecordedEvent(event: EsdbRecordedEvent): RecordedEvent | null {
   if (!event.isJson || !isObject(event.data) || !isEventMetadata(event.metadata)) return null;
+  const integrity = integrityOf(event.metadata as EventMetadata & Record<string, unknown>);
+  const { [INTEGRITY_KEY]: _stamp, ...metadata } = event.metadata as EventMetadata & Record<string, unknown>;
   return {
     id: event.id,
     streamId: event.streamId,
@@ -66,7 +77,8 @@ export function toRecordedEvent(event: EsdbRecordedEvent): RecordedEvent | null 
     position: event.position?.commit ?? -1n,
     type: event.type,
     data: event.data,
-    metadata: event.metadata,
-    recordedAt: event.created.toISOString(),
+    metadata: metadata as EventMetadata,
+    recordedAt: integrity?.recordedAt ?? event.created.toISOString(),
+    hash: integrity?.hash,
   };
 }

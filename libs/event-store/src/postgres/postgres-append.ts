@@ -34,8 +34,9 @@ function appendSql(tables: PostgresTables): string {
       SELECT coalesce(revision, -1) AS revision FROM current
       WHERE $2::text = 'any' OR ($2::text = 'no_stream' AND revision IS NULL) OR revision = $3::bigint
     )
-    INSERT INTO ${tables.events} (id, stream_id, revision, type, data, metadata)
-    SELECT (e.event->>'id')::uuid, $1, checked.revision + e.ord, e.event->>'type', e.event->'data', e.event->'metadata'
+    INSERT INTO ${tables.events} (id, stream_id, revision, type, data, metadata, recorded_at, hash)
+    SELECT (e.event->>'id')::uuid, $1, checked.revision + e.ord, e.event->>'type', e.event->'data', e.event->'metadata',
+      coalesce((e.event->'integrity'->>'recordedAt')::timestamptz, now()), e.event->'integrity'->>'hash'
     FROM checked CROSS JOIN jsonb_array_elements($4::jsonb) WITH ORDINALITY AS e(event, ord)
     ORDER BY e.ord
     RETURNING position, revision`;
@@ -75,7 +76,7 @@ async function appendOne(
     return { revision: actual, position: null };
   }
   const [kind, revision] = expectedParams(append.expectedRevision);
-  const events = append.events.map(({ id, type, data, metadata }) => ({ id, type, data, metadata }));
+  const events = append.events.map(({ id, type, data, metadata, integrity }) => ({ id, type, data, metadata, integrity }));
   const result = await client.query<AppendedRow>(appendSql(tables), [append.streamId, kind, revision, JSON.stringify(events)]);
   const last = result.rows.at(-1);
   if (last === undefined) throw wrongRevision(append, await currentRevision(client, tables, append.streamId));

@@ -10,9 +10,10 @@ export interface EventRow {
   data: Record<string, unknown>;
   metadata: EventMetadata;
   recorded_at: Date;
+  hash: string | null;
 }
 
-export const EVENT_COLUMNS = 'position, id, stream_id, revision, type, data, metadata, recorded_at';
+export const EVENT_COLUMNS = 'position, id, stream_id, revision, type, data, metadata, recorded_at, hash';
 
 export function toRecordedEvent(row: EventRow): RecordedEvent {
   return {
@@ -24,5 +25,6 @@ export function toRecordedEvent(row: EventRow): RecordedEvent {
     data: row.data,
     metadata: row.metadata,
     recordedAt: row.recorded_at.toISOString(),
+    hash: row.hash ?? undefined,
   };
 }

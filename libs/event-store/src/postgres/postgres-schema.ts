@@ -63,7 +63,8 @@ function ddl(tables: PostgresTables): string {
       metadata jsonb NOT NULL,
       recorded_at timestamptz NOT NULL DEFAULT now(),
       CONSTRAINT events_stream_revision_unique UNIQUE (stream_id, revision)
-    );`;
+    );
+    ALTER TABLE ${tables.events} ADD COLUMN IF NOT EXISTS hash text;`;
 }
 
 export const STREAM_REVISION_CONSTRAINT = 'events_stream_revision_unique';

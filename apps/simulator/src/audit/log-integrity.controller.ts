@@ -1,0 +1,40 @@
+import { Readable } from 'node:stream';
+import { Controller, Get, Header, HttpCode, Inject, Post, StreamableFile, UseGuards } from '@nestjs/common';
+import { exportLines, storeSource } from '../../../../libs/event-store/src/integrity/index.js';
+import { apiError } from '../../../../libs/http/src/index.js';
+import { createSealer } from '../../../../libs/runtime/src/audit-wiring.js';
+import { INFRASTRUCTURE, type Infrastructure } from '../../../../libs/runtime/src/infrastructure.js';
+import { InternalTokenGuard } from '../auth/internal-token.guard.js';
+
+/**
+ * The audit command line's way in while the service holds the embedded store's DATA_DIR (a second
+ * process may not open it): the export it verifies, and sealing on demand.
+ */
+@Controller('internal/audit')
+@UseGuards(InternalTokenGuard)
+export class LogIntegrityController {
+  constructor(@Inject(INFRASTRUCTURE) private readonly infra: Infrastructure) {}
+
+  @Get('seal')
+  async latestSeal() {
+    const seal = await this.infra.audit.seals.latest();
+    if (seal === null) throw apiError('not_found');
+    return { data: seal };
+  }
+
+  /** Seals every event not sealed yet, then answers the latest seal: what an auditor keeps. */
+  @Post('seal')
+  @HttpCode(200)
+  async sealNow() {
+    const seal = await createSealer(this.infra, this.infra.config, this.infra.logger).sealPending();
+    if (seal === null) throw apiError('not_found');
+    return { data: seal };
+  }
+
+  @Get('export')
+  @Header('Content-Type', 'application/x-ndjson; charset=utf-8')
+  exportLog(): StreamableFile {
+    const { eventStore, audit } = this.infra;
+    return new StreamableFile(Readable.from(exportLines(storeSource(eventStore, audit.seals, audit.keys.signer.publicKey))));
+  }
+}

@@ -1,0 +1,19 @@
+/**
+ * One byte sequence per value, whatever order its keys were written or stored in: JSONB reorders
+ * keys, so a hash over JSON.stringify would change between the append and a later read. Objects are
+ * written with their keys sorted; `undefined` members are left out, as JSON.stringify does.
+ */
+export const canonicalJson = (value: unknown): string => {
+  if (value === null || typeof value !== 'object') {
+    if (typeof value === 'bigint') return value.toString();
+    return JSON.stringify(value) ?? 'null';
+  }
+  if (Array.isArray(value)) return `[${value.map((item: unknown) => canonicalJson(item === undefined ? null : item)).join(',')}]`;
+  const record = value as Record<string, unknown>;
+  const members: string[] = [];
+  for (const key of Object.keys(record).sort()) {
+    const item = record[key];
+    if (item !== undefined) members.push(`${JSON.stringify(key)}:${canonicalJson(item)}`);
+  }
+  return `{${members.join(',')}}`;
+};

@@ -1,0 +1,128 @@
+import { WrongExpectedRevisionError } from '../event-store.port.js';
+import type {
+  AppendResult, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, RecordedEvent, StreamAppend, SubscribeOptions, Subscription,
+} from '../event-store.port.js';
+import { GENESIS_HASH, eventHash } from './event-hash.js';
+
+interface StreamHead {
+  revision: number;
+  hash: string;
+}
+
+const MAX_CACHED_HEADS = 50_000;
+const ANY_RETRIES = 12;
+
+/**
+ * Stamps every appended event with its recorded time and its link in the stream's hash chain, for
+ * any adapter. The link needs the hash of the stream's event at the expected revision: the command
+ * path has just read the stream (readStream passes through here), so it is nearly always cached;
+ * otherwise one read of that single event fetches it. Entries are immutable facts (the event at
+ * revision N of a committed stream never changes), so a stale cache can only miss, never lie.
+ */
+export class IntegrityEventStore implements EventStore {
+  private readonly heads = new Map<string, StreamHead>();
+
+  constructor(
+    private readonly inner: EventStore,
+    private readonly key: Buffer,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  appendToStream(streamId: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
+    return this.appendToStreams([{ streamId, events, expectedRevision: options.expectedRevision }]);
+  }
+
+  async appendToStreams(appends: StreamAppend[]): Promise<AppendResult> {
+    // `any` does not say which event the chain continues from: it becomes the revision read just
+    // before, and a race with another writer is retried here, so callers still never see a conflict.
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.appendStamped(appends);
+      } catch (error) {
+        const retriable = error instanceof WrongExpectedRevisionError && attempt < ANY_RETRIES &&
+          appends.some((append) => append.streamId === error.streamId && append.expectedRevision === 'any');
+        if (!retriable) throw error;
+      }
+    }
+  }
+
+  async readStream(streamId: string, options?: { fromRevision?: number }): Promise<RecordedEvent[]> {
+    const events = await this.inner.readStream(streamId, options);
+    const last = events.at(-1);
+    if (last?.hash !== undefined) this.remember(streamId, { revision: last.revision, hash: last.hash });
+    return events;
+  }
+
+  readAll(options: ReadAllOptions): Promise<RecordedEvent[]> {
+    return this.inner.readAll(options);
+  }
+
+  subscribeToAll(options: SubscribeOptions): Subscription {
+    return this.inner.subscribeToAll(options);
+  }
+
+  headPosition(): Promise<bigint | null> {
+    return this.inner.headPosition();
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  private async appendStamped(appends: StreamAppend[]): Promise<AppendResult> {
+    const recordedAt = this.now().toISOString();
+    const stamped: StreamAppend[] = [];
+    const lastHeads: [string, StreamHead][] = [];
+    for (const append of appends) {
+      const { expected, head } = await this.chainStart(append);
+      let previous = head;
+      const events = append.events.map((event): NewEvent => {
+        const revision = previous.revision + 1;
+        const hash = eventHash(this.key, previous.hash, { ...event, streamId: append.streamId, revision, recordedAt });
+        previous = { revision, hash };
+        return { id: event.id, type: event.type, data: event.data, metadata: event.metadata, integrity: { recordedAt, hash } };
+      });
+      stamped.push({ streamId: append.streamId, expectedRevision: expected, events });
+      if (events.length > 0) lastHeads.push([append.streamId, previous]);
+    }
+    try {
+      const result = await this.inner.appendToStreams(stamped);
+      for (const [streamId, head] of lastHeads) this.remember(streamId, head);
+      return result;
+    } catch (error) {
+      for (const append of appends) this.heads.delete(append.streamId);
+      throw error;
+    }
+  }
+
+  /** The event the new ones chain onto (revision -1 for a new stream) and the expected revision to send. */
+  private async chainStart(append: StreamAppend): Promise<{ expected: ExpectedRevision; head: StreamHead }> {
+    const genesis = { revision: -1, hash: GENESIS_HASH };
+    if (append.expectedRevision === 'no_stream') return { expected: 'no_stream', head: genesis };
+    if (append.expectedRevision === 'any') {
+      const last = (await this.inner.readStream(append.streamId)).at(-1);
+      if (last === undefined) return { expected: 'no_stream', head: genesis };
+      return { expected: last.revision, head: { revision: last.revision, hash: last.hash ?? GENESIS_HASH } };
+    }
+    const expected = append.expectedRevision;
+    const cached = this.heads.get(append.streamId);
+    if (cached?.revision === expected) return { expected, head: cached };
+    const read = await this.inner.readStream(append.streamId, { fromRevision: expected });
+    const atExpected = read[0];
+    if (atExpected?.revision !== expected) {
+      const actual = (await this.inner.readStream(append.streamId)).at(-1)?.revision;
+      throw new WrongExpectedRevisionError(append.streamId, expected, actual ?? 'no_stream');
+    }
+    // A longer stream is a conflict the adapter reports with its own check; the hash is then unused.
+    return { expected, head: { revision: expected, hash: atExpected.hash ?? GENESIS_HASH } };
+  }
+
+  private remember(streamId: string, head: StreamHead): void {
+    this.heads.delete(streamId);
+    this.heads.set(streamId, head);
+    if (this.heads.size > MAX_CACHED_HEADS) {
+      const oldest = this.heads.keys().next();
+      if (!oldest.done) this.heads.delete(oldest.value);
+    }
+  }
+}

@@ -1,0 +1,44 @@
+import type pg from 'pg';
+import { quoteIdentifier } from '../postgres/postgres-schema.js';
+import type { LogSeal } from './log-seal.js';
+
+/**
+ * Seals live in SQL beside the log (in the log's schema on PostgreSQL and PGlite; in the side
+ * database with EventStoreDB). Keeping them there is convenience, not trust: an auditor's own copy
+ * of a seal is what a rewrite cannot reach.
+ */
+export class SealStore {
+  private readonly table: string;
+
+  constructor(private readonly pool: pg.Pool, schema = 'public') {
+    this.table = `${quoteIdentifier(schema)}.audit_seals`;
+  }
+
+  async prepare(): Promise<void> {
+    await this.pool.query(`CREATE TABLE IF NOT EXISTS ${this.table} (sequence bigint PRIMARY KEY, seal jsonb NOT NULL)`).catch(async (error: unknown) => {
+      // Two processes creating the table at once: one loses the race on the catalog and finds it made.
+      if (!(await this.exists())) throw error;
+    });
+  }
+
+  async latest(): Promise<LogSeal | null> {
+    const result = await this.pool.query<{ seal: LogSeal }>(`SELECT seal FROM ${this.table} ORDER BY sequence DESC LIMIT 1`);
+    return result.rows[0]?.seal ?? null;
+  }
+
+  async list(): Promise<LogSeal[]> {
+    const result = await this.pool.query<{ seal: LogSeal }>(`SELECT seal FROM ${this.table} ORDER BY sequence`);
+    return result.rows.map((row) => row.seal);
+  }
+
+  /** False when another process recorded this sequence first. */
+  async add(seal: LogSeal): Promise<boolean> {
+    const result = await this.pool.query(`INSERT INTO ${this.table} (sequence, seal) VALUES ($1, $2) ON CONFLICT (sequence) DO NOTHING`, [seal.sequence, seal]);
+    return result.rowCount === 1;
+  }
+
+  private async exists(): Promise<boolean> {
+    const result = await this.pool.query<{ name: string | null }>('SELECT to_regclass($1)::text AS name', [this.table]);
+    return result.rows[0]?.name != null;
+  }
+}
