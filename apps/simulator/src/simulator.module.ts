@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AssessmentsController } from './assessments/assessments.controller.js';
+import { AsOfController } from './audit/as-of.controller.js';
 import { LogIntegrityController } from './audit/log-integrity.controller.js';
 import { StreamsController } from './audit/streams.controller.js';
 import { InternalTokenGuard } from './auth/internal-token.guard.js';
@@ -13,8 +14,8 @@ import { WorkspacesController } from './workspaces/workspaces.controller.js';
 /** The internal application (simulator, integrations page, audit views) on INTERNAL_PORT. */
 @Module({
   controllers: [
-    WorkspacesController, AssessmentsController, CandidatesController, StreamsController, LogIntegrityController, ClockController, HealthController,
-    MessagingController, InternalDocumentController,
+    WorkspacesController, AssessmentsController, CandidatesController, StreamsController, LogIntegrityController, AsOfController, ClockController,
+    HealthController, MessagingController, InternalDocumentController,
   ],
   providers: [InternalTokenGuard, InternalDocument],
 })

@@ -34,3 +34,4 @@ export * from './billing/billing.projection.js';
 export * from './billing/billing.queries.js';
 export * from './invitations/invitations.projection.js';
 export * from './invitations/invitations.queries.js';
+export * from './as-of/document-as-of.js';

@@ -1,0 +1,46 @@
+import { Controller, Get, Inject, Param, Query, UseGuards } from '@nestjs/common';
+import { assessmentStream, candidateStream } from '../../../../libs/domain/src/shared/streams.js';
+import { apiError, parseTime } from '../../../../libs/http/src/index.js';
+import {
+  assessmentsProjection, candidatesProjection, documentAsOf, toAssessmentView, toCandidateView, type AsOf,
+} from '../../../../libs/read-models/src/index.js';
+import { INFRASTRUCTURE, type Infrastructure } from '../../../../libs/runtime/src/infrastructure.js';
+import { InternalTokenGuard } from '../auth/internal-token.guard.js';
+
+/**
+ * Time travel for auditors: what `GET /v1/candidates/{id}` and `GET /v1/assessments/{id}` answered
+ * at a domain time, rebuilt from the events up to it through the read models' own projections (in
+ * memory, so nothing stored is touched). `at` follows the contract's time rules.
+ */
+@Controller('internal/as-of')
+@UseGuards(InternalTokenGuard)
+export class AsOfController {
+  constructor(@Inject(INFRASTRUCTURE) private readonly infra: Infrastructure) {}
+
+  @Get('candidates/:candidateId')
+  async candidate(@Param('candidateId') candidateId: string, @Query() query: Record<string, unknown>) {
+    const asOf = requiredTime(query.at);
+    const events = await this.infra.eventStore.readStream(candidateStream(candidateId));
+    const doc = documentAsOf(candidatesProjection, candidateId, events, asOf);
+    if (doc === null) throw apiError('not_found');
+    return { data: toCandidateView(doc, this.infra.config.appUrl) };
+  }
+
+  /** `mode` (live by default) picks whose `candidateCount` is shown, as the reading key's mode does in the API. */
+  @Get('assessments/:assessmentId')
+  async assessment(@Param('assessmentId') assessmentId: string, @Query() query: Record<string, unknown>) {
+    const asOf = requiredTime(query.at);
+    const mode = query.mode ?? 'live';
+    if (mode !== 'live' && mode !== 'sandbox') throw apiError('invalid_parameter', 'mode must be live or sandbox.');
+    const events = await this.infra.eventStore.readStream(assessmentStream(assessmentId));
+    const doc = documentAsOf(assessmentsProjection, assessmentId, events, asOf);
+    if (doc === null) throw apiError('not_found');
+    return { data: toAssessmentView(doc, mode, this.infra.config.appUrl) };
+  }
+}
+
+const requiredTime = (value: unknown): AsOf => {
+  const time = parseTime(value, 'at');
+  if (time === undefined) throw apiError('invalid_parameter', 'at is required: a date (YYYY-MM-DD) or an ISO 8601 date-time with Z or an offset.');
+  return { time };
+};
