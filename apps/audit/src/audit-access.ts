@@ -26,7 +26,7 @@ export const openAccess = async (config: ServiceConfig, logger: Logger): Promise
     const sealer = createSealer(stores, config, logger);
     return {
       stores,
-      source: async () => storeSource(stores.eventStore, stores.audit.seals, stores.audit.keys.signer.publicKey),
+      source: async () => storeSource(stores.audit.logStore, stores.audit.seals, stores.audit.keys.signer.publicKey),
       sealNow: () => sealer.sealPending(),
       latestSeal: () => stores.audit.seals.latest(),
       readStream: (streamId) => stores.eventStore.readStream(streamId),

@@ -10,3 +10,4 @@ export type { EmbeddedEventStore } from './embedded/embedded-event-store.js';
 export { DataDirInUseError } from './embedded/data-dir-lock.js';
 export { createEsdbEventStore, EsdbEventStore } from './esdb/esdb-event-store.js';
 export * from './integrity/index.js';
+export * from './personal-data/index.js';

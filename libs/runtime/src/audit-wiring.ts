@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { LogSealer, SealStore, integrityKeys, type IntegrityKeys } from '../../event-store/src/integrity/index.js';
+import { IntegrityEventStore, LogSealer, SealStore, integrityKeys, type IntegrityKeys } from '../../event-store/src/integrity/index.js';
+import { PersonKeyStore, PersonalDataEventStore } from '../../event-store/src/personal-data/index.js';
 import type { EventStore } from '../../event-store/src/event-store.port.js';
 import type { ServiceConfig } from '../../platform/src/config/config.js';
 import { resolveServiceSecret } from '../../platform/src/crypto/service-secret.js';
@@ -8,20 +9,32 @@ import { resolveServiceSecret } from '../../platform/src/crypto/service-secret.j
 export interface AuditStores {
   keys: IntegrityKeys;
   seals: SealStore;
+  personKeys: PersonKeyStore;
+  /** The log as stored: personal data sealed, every event hashed. What verify and export read. */
+  logStore: EventStore;
 }
 
-/** The seals sit in the SQL database beside the log (the side database with EventStoreDB). */
-export const openAuditStores = async (config: ServiceConfig, sqlPool: pg.Pool): Promise<AuditStores> => {
+/**
+ * Wraps the adapter in the audit layers: hashes and seals (integrity/) inside, personal data sealed
+ * per person outside (personal-data/), so the chain covers what is stored and survives an erasure.
+ * Seals and person keys sit in the SQL database beside the log (the side database with EventStoreDB).
+ */
+export const openAuditStores = async (config: ServiceConfig, sqlPool: pg.Pool, adapter: EventStore): Promise<{ audit: AuditStores; eventStore: EventStore }> => {
+  const serviceSecret = resolveServiceSecret(config.serviceSecret, config.dataDir);
   const seals = new SealStore(sqlPool, 'public');
+  const personKeys = new PersonKeyStore(sqlPool, serviceSecret, 'public');
   await seals.prepare();
-  return { keys: integrityKeys(resolveServiceSecret(config.serviceSecret, config.dataDir)), seals };
+  await personKeys.prepare();
+  const keys = integrityKeys(serviceSecret);
+  const logStore = new IntegrityEventStore(adapter, keys.eventKey);
+  return { audit: { keys, seals, personKeys, logStore }, eventStore: new PersonalDataEventStore(logStore, personKeys) };
 };
 
-export const createSealer = (stores: { eventStore: EventStore; audit: AuditStores }, config: ServiceConfig, logger: Logger): LogSealer =>
-  new LogSealer({ eventStore: stores.eventStore, seals: stores.audit.seals, signer: stores.audit.keys.signer, logger, intervalMs: config.sealIntervalMs });
+export const createSealer = (stores: { audit: AuditStores }, config: ServiceConfig, logger: Logger): LogSealer =>
+  new LogSealer({ eventStore: stores.audit.logStore, seals: stores.audit.seals, signer: stores.audit.keys.signer, logger, intervalMs: config.sealIntervalMs });
 
 /** Runs in the processes that follow the log (standalone, worker). */
-export const startSealer = (stores: { eventStore: EventStore; audit: AuditStores }, config: ServiceConfig, logger: Logger): LogSealer => {
+export const startSealer = (stores: { audit: AuditStores }, config: ServiceConfig, logger: Logger): LogSealer => {
   const sealer = createSealer(stores, config, logger);
   sealer.start();
   return sealer;

@@ -16,7 +16,6 @@ import {
 } from '../../read-models/src/index.js';
 import type { ResultDocument } from '../../read-models/src/results/results.projection.js';
 import type { DocumentStore } from '../../read-models/src/shared/document-store.port.js';
-import { IntegrityEventStore } from '../../event-store/src/integrity/index.js';
 import { type AuditStores, openAuditStores, startSealer } from './audit-wiring.js';
 import type { Infrastructure } from './infrastructure.js';
 import { CompositeReadSide } from './read-side.js';
@@ -110,8 +109,8 @@ export const openStores = async (config: ServiceConfig, logger: Logger): Promise
     stops.push(() => documents.close());
     await documents.prepare(allProjections);
 
-    const audit = await openAuditStores(config, sqlPool);
-    return { eventStore: new IntegrityEventStore(eventStore, audit.keys.eventKey), documents, sqlPool, audit, stop: stopAll };
+    const audited = await openAuditStores(config, sqlPool, eventStore);
+    return { eventStore: audited.eventStore, documents, sqlPool, audit: audited.audit, stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;

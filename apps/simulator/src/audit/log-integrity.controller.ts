@@ -34,7 +34,7 @@ export class LogIntegrityController {
   @Get('export')
   @Header('Content-Type', 'application/x-ndjson; charset=utf-8')
   exportLog(): StreamableFile {
-    const { eventStore, audit } = this.infra;
-    return new StreamableFile(Readable.from(exportLines(storeSource(eventStore, audit.seals, audit.keys.signer.publicKey))));
+    const { audit } = this.infra;
+    return new StreamableFile(Readable.from(exportLines(storeSource(audit.logStore, audit.seals, audit.keys.signer.publicKey))));
   }
 }

@@ -1,0 +1,3 @@
+export { PersonKeyStore } from './person-keys.js';
+export { ERASED, decryptPersonalFields, encryptPersonalFields, personOf } from './personal-fields.js';
+export { PersonalDataEventStore } from './personal-data-event-store.js';

@@ -1,0 +1,117 @@
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
+import type pg from 'pg';
+
+const CACHE_TTL_MS = 5_000;
+
+interface Cached<T> {
+  value: T;
+  until: number;
+}
+
+/**
+ * One AES-256 key per person (workspace and e-mail address), kept apart from the log in a table of
+ * its own, each key sealed with AES-256-GCM under a key derived from the service secret. Destroying
+ * a person's key (crypto-shredding) leaves their events in the log, hash chains intact, unreadable.
+ * Keys are cached a few seconds: another process may read a destroyed key's data for that long.
+ */
+export class PersonKeyStore {
+  private readonly sealingKey: Buffer;
+  private readonly addressKey: Buffer;
+  private readonly byPerson = new Map<string, Cached<{ keyId: string; key: Buffer }>>();
+  private readonly byId = new Map<string, Cached<Buffer | null>>();
+  private readonly table: string;
+
+  constructor(private readonly pool: pg.Pool, serviceSecret: string, schema = 'public') {
+    this.sealingKey = createHash('sha256').update(`person-keys:${serviceSecret}`).digest();
+    this.addressKey = createHash('sha256').update(`address-hash:${serviceSecret}`).digest();
+    this.table = `"${schema.replaceAll('"', '""')}".person_keys`;
+  }
+
+  async prepare(): Promise<void> {
+    const ddl = `CREATE TABLE IF NOT EXISTS ${this.table} (key_id text PRIMARY KEY, workspace_id text NOT NULL, address_hash text NOT NULL,
+        sealed_key text, created_at timestamptz NOT NULL DEFAULT now(), destroyed_at timestamptz);
+      CREATE UNIQUE INDEX IF NOT EXISTS person_keys_live ON ${this.table} (workspace_id, address_hash) WHERE sealed_key IS NOT NULL`;
+    await this.pool.query(ddl).catch(async (error: unknown) => {
+      // Two processes creating the table at once: the loser finds it made.
+      const found = await this.pool.query<{ name: string | null }>('SELECT to_regclass($1)::text AS name', [this.table]);
+      if (found.rows[0]?.name == null) throw error;
+    });
+  }
+
+  /** The keyed hash (HMAC under the workspace's key) that names an address without revealing it. */
+  addressHash(workspaceId: string, addressOrDigest: string): string {
+    const workspaceKey = createHmac('sha256', this.addressKey).update(workspaceId).digest();
+    return createHmac('sha256', workspaceKey).update(addressOrDigest).digest('hex');
+  }
+
+  /** The person's live key, made on first use. */
+  async keyFor(workspaceId: string, email: string): Promise<{ keyId: string; key: Buffer }> {
+    const addressHash = this.addressHash(workspaceId, email);
+    const cacheKey = `${workspaceId}\u0000${addressHash}`;
+    const cached = this.byPerson.get(cacheKey);
+    if (cached !== undefined && cached.until > Date.now()) return cached.value;
+    const select = `SELECT key_id, sealed_key FROM ${this.table} WHERE workspace_id = $1 AND address_hash = $2 AND sealed_key IS NOT NULL`;
+    let row = (await this.pool.query<{ key_id: string; sealed_key: string }>(select, [workspaceId, addressHash])).rows[0];
+    if (row === undefined) {
+      await this.pool.query(
+        `INSERT INTO ${this.table} (key_id, workspace_id, address_hash, sealed_key) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
+        [randomBytes(12).toString('base64url'), workspaceId, addressHash, this.seal(randomBytes(32))],
+      );
+      row = (await this.pool.query<{ key_id: string; sealed_key: string }>(select, [workspaceId, addressHash])).rows[0];
+    }
+    if (row === undefined) throw new Error('a person key vanished while it was being made');
+    const value = { keyId: row.key_id, key: this.open(row.sealed_key) };
+    this.byPerson.set(cacheKey, { value, until: Date.now() + CACHE_TTL_MS });
+    this.byId.set(value.keyId, { value: value.key, until: Date.now() + CACHE_TTL_MS });
+    return value;
+  }
+
+  /** Keys by id; null for a destroyed (or unknown) key. */
+  async load(keyIds: Iterable<string>): Promise<Map<string, Buffer | null>> {
+    const now = Date.now();
+    const found = new Map<string, Buffer | null>();
+    const missing: string[] = [];
+    for (const keyId of keyIds) {
+      const cached = this.byId.get(keyId);
+      if (cached !== undefined && cached.until > now) found.set(keyId, cached.value);
+      else missing.push(keyId);
+    }
+    if (missing.length === 0) return found;
+    const rows = await this.pool.query<{ key_id: string; sealed_key: string | null }>(`SELECT key_id, sealed_key FROM ${this.table} WHERE key_id = ANY($1)`, [missing]);
+    const sealed = new Map(rows.rows.map((row) => [row.key_id, row.sealed_key]));
+    for (const keyId of missing) {
+      const row = sealed.get(keyId);
+      const key = row == null ? null : this.open(row);
+      found.set(keyId, key);
+      this.byId.set(keyId, { value: key, until: now + CACHE_TTL_MS });
+    }
+    return found;
+  }
+
+  /** Destroys every key of the person; returns how many. */
+  async destroy(workspaceId: string, email: string): Promise<number> {
+    const addressHash = this.addressHash(workspaceId, email);
+    const result = await this.pool.query<{ key_id: string }>(
+      `UPDATE ${this.table} SET sealed_key = NULL, destroyed_at = now() WHERE workspace_id = $1 AND address_hash = $2 AND sealed_key IS NOT NULL RETURNING key_id`,
+      [workspaceId, addressHash],
+    );
+    this.byPerson.delete(`${workspaceId}\u0000${addressHash}`);
+    for (const row of result.rows) this.byId.set(row.key_id, { value: null, until: Number.MAX_SAFE_INTEGER });
+    return result.rowCount ?? 0;
+  }
+
+  private seal(key: Buffer): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.sealingKey, iv);
+    const body = Buffer.concat([cipher.update(key), cipher.final()]);
+    return [iv, cipher.getAuthTag(), body].map((part) => part.toString('base64url')).join('.');
+  }
+
+  private open(sealed: string): Buffer {
+    const [iv, tag, body] = sealed.split('.');
+    if (iv === undefined || tag === undefined || body === undefined) throw new Error('not a sealed person key');
+    const decipher = createDecipheriv('aes-256-gcm', this.sealingKey, Buffer.from(iv, 'base64url'));
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]);
+  }
+}

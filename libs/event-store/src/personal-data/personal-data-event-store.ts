@@ -1,0 +1,92 @@
+import { WrongExpectedRevisionError } from '../event-store.port.js';
+import type {
+  AppendResult, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, RecordedEvent, StreamAppend, SubscribeOptions, Subscription,
+} from '../event-store.port.js';
+import type { PersonKeyStore } from './person-keys.js';
+import { decryptPersonalFields, encryptPersonalFields, personOf, sealedKeyIds } from './personal-fields.js';
+
+// The domain names an address's registry stream with a plain SHA-256 of the address; anyone could
+// recompute that from a guess. The log gets a keyed hash of it instead (HMAC under the workspace's key).
+const ADDRESS_STREAM = /^candidate-email-(.+)-([0-9a-f]{40})$/;
+
+/**
+ * Seals a person's e-mail address and names with their own key on the way into the log and opens
+ * them on the way out, so the deciders, projections, e-mails and webhooks see clear values and the
+ * log never does. Sits outside the integrity layer: the hash chain covers the sealed form, so the
+ * log still verifies after a key is destroyed; the fields then read as ERASED.
+ */
+export class PersonalDataEventStore implements EventStore {
+  constructor(private readonly inner: EventStore, private readonly keys: PersonKeyStore) {}
+
+  /** The id a stream is stored under. */
+  storedStreamId(streamId: string): string {
+    const match = ADDRESS_STREAM.exec(streamId);
+    if (match === null) return streamId;
+    const [, workspaceId = '', digest = ''] = match;
+    return `candidate-email-${workspaceId}-${this.keys.addressHash(workspaceId, digest).slice(0, 40)}`;
+  }
+
+  appendToStream(streamId: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
+    return this.appendToStreams([{ streamId, events, expectedRevision: options.expectedRevision }]);
+  }
+
+  async appendToStreams(appends: StreamAppend[]): Promise<AppendResult> {
+    const stored: StreamAppend[] = [];
+    const names = new Map<string, string>();
+    for (const append of appends) {
+      const streamId = this.storedStreamId(append.streamId);
+      names.set(streamId, append.streamId);
+      stored.push({ streamId, expectedRevision: append.expectedRevision, events: await Promise.all(append.events.map((event) => this.seal(event))) });
+    }
+    try {
+      return await this.inner.appendToStreams(stored);
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevisionError)) throw error;
+      throw new WrongExpectedRevisionError(names.get(error.streamId) ?? error.streamId, error.expected, error.actual);
+    }
+  }
+
+  async readStream(streamId: string, options?: { fromRevision?: number }): Promise<RecordedEvent[]> {
+    return this.open(await this.inner.readStream(this.storedStreamId(streamId), options));
+  }
+
+  async readAll(options: ReadAllOptions): Promise<RecordedEvent[]> {
+    return this.open(await this.inner.readAll(options));
+  }
+
+  subscribeToAll(options: SubscribeOptions): Subscription {
+    return this.inner.subscribeToAll({
+      ...options,
+      handler: async (event) => {
+        const [opened] = await this.open([event]);
+        await options.handler(opened ?? event);
+      },
+    });
+  }
+
+  headPosition(): Promise<bigint | null> {
+    return this.inner.headPosition();
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  private async seal(event: NewEvent): Promise<NewEvent> {
+    const person = personOf(event.data);
+    if (person === null) return event;
+    const { keyId, key } = await this.keys.keyFor(person.workspaceId, person.email);
+    return { ...event, data: encryptPersonalFields(event.data, keyId, key) };
+  }
+
+  private async open(events: RecordedEvent[]): Promise<RecordedEvent[]> {
+    const keyIds = new Set<string>();
+    for (const event of events) sealedKeyIds(event.data, keyIds);
+    if (keyIds.size === 0) return events;
+    const keys = await this.keys.load(keyIds);
+    return events.map((event) => {
+      const data = decryptPersonalFields(event.data, keys);
+      return data === event.data ? event : { ...event, data };
+    });
+  }
+}

@@ -1,0 +1,68 @@
+import type { Redis } from 'ioredis';
+
+const SCAN_COUNT = 500;
+
+/**
+ * Removes every copy of `needle` under the given key prefixes, whatever the key's type: strings and
+ * hashes (idempotency records, BullMQ job payloads and return values) are deleted, stream entries
+ * (BullMQ's event streams) and list/set members are removed one by one. Slow by design (a scan of
+ * the prefixes): it runs once per erased person, never on a request path.
+ */
+export const scrubRedis = async (redis: Redis, prefixes: readonly string[], needle: string): Promise<number> => {
+  let removed = 0;
+  for (const prefix of prefixes) {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', SCAN_COUNT);
+      cursor = next;
+      for (const key of keys) removed += await scrubKey(redis, key, needle);
+    } while (cursor !== '0');
+  }
+  return removed;
+};
+
+const scrubKey = async (redis: Redis, key: string, needle: string): Promise<number> => {
+  const type = await redis.type(key);
+  if (type === 'string') {
+    const value = await redis.get(key);
+    return value?.includes(needle) ? redis.del(key) : 0;
+  }
+  if (type === 'hash') {
+    const values = await redis.hvals(key);
+    if (!values.some((value) => value.includes(needle))) return 0;
+    await forgetJobId(redis, key);
+    return redis.del(key, `${key}:logs`);
+  }
+  if (type === 'stream') {
+    const entries = await redis.xrange(key, '-', '+');
+    const ids = entries.filter(([, fields]) => fields.some((field) => field.includes(needle))).map(([id]) => id);
+    return ids.length === 0 ? 0 : redis.xdel(key, ...ids);
+  }
+  if (type === 'list') {
+    const members = (await redis.lrange(key, 0, -1)).filter((member) => member.includes(needle));
+    for (const member of members) await redis.lrem(key, 0, member);
+    return members.length;
+  }
+  if (type === 'zset' || type === 'set') {
+    const members = (type === 'zset' ? await redis.zrange(key, '0', '-1') : await redis.smembers(key)).filter((member) => member.includes(needle));
+    if (members.length === 0) return 0;
+    return type === 'zset' ? redis.zrem(key, ...members) : redis.srem(key, ...members);
+  }
+  return 0;
+};
+
+const JOB_STATES = ['completed', 'failed', 'delayed', 'prioritized', 'wait', 'paused'] as const;
+
+/** A BullMQ job hash is `<prefix>:<queue>:<jobId>`: its id leaves the state lists with it, so no list points at nothing. */
+const forgetJobId = async (redis: Redis, key: string): Promise<void> => {
+  const cut = key.lastIndexOf(':');
+  if (cut <= 0) return;
+  const queueKey = key.slice(0, cut);
+  const jobId = key.slice(cut + 1);
+  for (const state of JOB_STATES) {
+    const stateKey = `${queueKey}:${state}`;
+    const type = await redis.type(stateKey);
+    if (type === 'zset') await redis.zrem(stateKey, jobId);
+    else if (type === 'list') await redis.lrem(stateKey, 0, jobId);
+  }
+};
