@@ -3,6 +3,9 @@ import type pg from 'pg';
 
 const CACHE_TTL_MS = 5_000;
 
+/** How callers name a person in keysFor's answer. */
+export const personKey = (workspaceId: string, email: string): string => `${workspaceId}\u0000${email}`;
+
 interface Cached<T> {
   value: T;
   until: number;
@@ -44,26 +47,46 @@ export class PersonKeyStore {
     return createHmac('sha256', workspaceKey).update(addressOrDigest).digest('hex');
   }
 
-  /** The person's live key, made on first use. */
-  async keyFor(workspaceId: string, email: string): Promise<{ keyId: string; key: Buffer }> {
-    const addressHash = this.addressHash(workspaceId, email);
-    const cacheKey = `${workspaceId}\u0000${addressHash}`;
-    const cached = this.byPerson.get(cacheKey);
-    if (cached !== undefined && cached.until > Date.now()) return cached.value;
-    const select = `SELECT key_id, sealed_key FROM ${this.table} WHERE workspace_id = $1 AND address_hash = $2 AND sealed_key IS NOT NULL`;
-    let row = (await this.pool.query<{ key_id: string; sealed_key: string }>(select, [workspaceId, addressHash])).rows[0];
-    if (row === undefined) {
-      await this.pool.query(
-        `INSERT INTO ${this.table} (key_id, workspace_id, address_hash, sealed_key) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
-        [randomBytes(12).toString('base64url'), workspaceId, addressHash, this.seal(randomBytes(32))],
-      );
-      row = (await this.pool.query<{ key_id: string; sealed_key: string }>(select, [workspaceId, addressHash])).rows[0];
+  /** Each person's live key, made on first use: at most three statements for any number of people. */
+  async keysFor(people: readonly { workspaceId: string; email: string }[]): Promise<Map<string, { keyId: string; key: Buffer }>> {
+    const now = Date.now();
+    const found = new Map<string, { keyId: string; key: Buffer }>();
+    const missing = new Map<string, { workspaceId: string; addressHash: string }>();
+    for (const { workspaceId, email } of people) {
+      const person = personKey(workspaceId, email);
+      const addressHash = this.addressHash(workspaceId, email);
+      const cached = this.byPerson.get(`${workspaceId}\u0000${addressHash}`);
+      if (cached !== undefined && cached.until > now) found.set(person, cached.value);
+      else missing.set(person, { workspaceId, addressHash });
     }
-    if (row === undefined) throw new Error('a person key vanished while it was being made');
-    const value = { keyId: row.key_id, key: this.open(row.sealed_key) };
-    this.byPerson.set(cacheKey, { value, until: Date.now() + CACHE_TTL_MS });
-    this.byId.set(value.keyId, { value: value.key, until: Date.now() + CACHE_TTL_MS });
-    return value;
+    if (missing.size === 0) return found;
+    const wanted = [...missing.values()];
+    const select = `SELECT key_id, workspace_id, address_hash, sealed_key FROM ${this.table}
+      WHERE (workspace_id, address_hash) IN (SELECT * FROM unnest($1::text[], $2::text[])) AND sealed_key IS NOT NULL`;
+    const params = [wanted.map((person) => person.workspaceId), wanted.map((person) => person.addressHash)];
+    type Row = { key_id: string; workspace_id: string; address_hash: string; sealed_key: string };
+    let rows = (await this.pool.query<Row>(select, params)).rows;
+    if (rows.length < wanted.length) {
+      const have = new Set(rows.map((row) => `${row.workspace_id}\u0000${row.address_hash}`));
+      const create = wanted.filter((person) => !have.has(`${person.workspaceId}\u0000${person.addressHash}`));
+      await this.pool.query(
+        `INSERT INTO ${this.table} (key_id, workspace_id, address_hash, sealed_key)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) ON CONFLICT DO NOTHING`,
+        [create.map(() => randomBytes(12).toString('base64url')), create.map((person) => person.workspaceId), create.map((person) => person.addressHash),
+          create.map(() => this.seal(randomBytes(32)))],
+      );
+      rows = (await this.pool.query<Row>(select, params)).rows;
+    }
+    const byHash = new Map(rows.map((row) => [`${row.workspace_id}\u0000${row.address_hash}`, row]));
+    for (const [person, { workspaceId, addressHash }] of missing) {
+      const row = byHash.get(`${workspaceId}\u0000${addressHash}`);
+      if (row === undefined) throw new Error('a person key vanished while it was being made');
+      const value = { keyId: row.key_id, key: this.open(row.sealed_key) };
+      found.set(person, value);
+      this.byPerson.set(`${workspaceId}\u0000${addressHash}`, { value, until: now + CACHE_TTL_MS });
+      this.byId.set(value.keyId, { value: value.key, until: now + CACHE_TTL_MS });
+    }
+    return found;
   }
 
   /** Keys by id; null for a destroyed (or unknown) key. */

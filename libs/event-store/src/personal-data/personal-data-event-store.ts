@@ -2,7 +2,7 @@ import { WrongExpectedRevisionError } from '../event-store.port.js';
 import type {
   AppendResult, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, RecordedEvent, StreamAppend, SubscribeOptions, Subscription,
 } from '../event-store.port.js';
-import type { PersonKeyStore } from './person-keys.js';
+import { personKey, type PersonKeyStore } from './person-keys.js';
 import { decryptPersonalFields, encryptPersonalFields, personOf, sealedKeyIds } from './personal-fields.js';
 
 // The domain names an address's registry stream with a plain SHA-256 of the address; anyone could
@@ -31,13 +31,14 @@ export class PersonalDataEventStore implements EventStore {
   }
 
   async appendToStreams(appends: StreamAppend[]): Promise<AppendResult> {
-    const stored: StreamAppend[] = [];
+    const people = appends.flatMap((append) => append.events.map((event) => personOf(event.data))).filter((person) => person !== null);
+    const keys = people.length === 0 ? null : await this.keys.keysFor(people);
     const names = new Map<string, string>();
-    for (const append of appends) {
+    const stored = appends.map((append): StreamAppend => {
       const streamId = this.storedStreamId(append.streamId);
       names.set(streamId, append.streamId);
-      stored.push({ streamId, expectedRevision: append.expectedRevision, events: await Promise.all(append.events.map((event) => this.seal(event))) });
-    }
+      return { streamId, expectedRevision: append.expectedRevision, events: keys === null ? append.events : append.events.map((event) => sealed(event, keys)) };
+    });
     try {
       return await this.inner.appendToStreams(stored);
     } catch (error) {
@@ -72,13 +73,6 @@ export class PersonalDataEventStore implements EventStore {
     return this.inner.close();
   }
 
-  private async seal(event: NewEvent): Promise<NewEvent> {
-    const person = personOf(event.data);
-    if (person === null) return event;
-    const { keyId, key } = await this.keys.keyFor(person.workspaceId, person.email);
-    return { ...event, data: encryptPersonalFields(event.data, keyId, key) };
-  }
-
   private async open(events: RecordedEvent[]): Promise<RecordedEvent[]> {
     const keyIds = new Set<string>();
     for (const event of events) sealedKeyIds(event.data, keyIds);
@@ -90,3 +84,9 @@ export class PersonalDataEventStore implements EventStore {
     });
   }
 }
+
+const sealed = (event: NewEvent, keys: ReadonlyMap<string, { keyId: string; key: Buffer }>): NewEvent => {
+  const person = personOf(event.data);
+  const personal = person === null ? undefined : keys.get(personKey(person.workspaceId, person.email));
+  return personal === undefined ? event : { ...event, data: encryptPersonalFields(event.data, personal.keyId, personal.key) };
+};

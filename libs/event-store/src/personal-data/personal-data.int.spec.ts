@@ -1,0 +1,84 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { afterAll, describe, expect, it } from '@jest/globals';
+import pg from 'pg';
+import { newEvent } from '../contract/contract-support.js';
+import { runEventStoreContract } from '../event-store.contract.js';
+import { WrongExpectedRevisionError } from '../event-store.port.js';
+import { IntegrityEventStore } from '../integrity/integrity-event-store.js';
+import { integrityKeys } from '../integrity/integrity-keys.js';
+import { LogVerifier } from '../integrity/log-verifier.js';
+import { createPostgresEventStore } from '../postgres/postgres-event-store.js';
+import { PersonKeyStore } from './person-keys.js';
+import { PersonalDataEventStore } from './personal-data-event-store.js';
+
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 4 });
+const secret = randomBytes(32).toString('base64url');
+const keys = integrityKeys(secret);
+const schemas: string[] = [];
+
+afterAll(async () => {
+  for (const schema of schemas) await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await pool.end();
+});
+
+const openLog = async () => {
+  const schema = `personal_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+  schemas.push(schema);
+  const raw = new IntegrityEventStore(await createPostgresEventStore({ pool, schema, listen: false }), keys.eventKey);
+  const personKeys = new PersonKeyStore(pool, secret, schema);
+  await personKeys.prepare();
+  return { schema, raw, personKeys, store: new PersonalDataEventStore(raw, personKeys) };
+};
+
+runEventStoreContract('PostgreSQL behind the personal-data and integrity layers', async () => {
+  const log = await openLog();
+  return { store: log.store, close: () => log.store.close() };
+});
+
+describe('personal data in the log', () => {
+  const person = { workspaceId: 'ws_1', email: 'ada@example.com', firstName: 'Ada', surname: 'Lovelace' };
+  const created = () => newEvent('CandidateCreated', { candidateId: 'c1', mode: 'sandbox', ...person });
+  const started = () => newEvent('AssessmentStarted', { candidateId: 'c1', workspaceId: 'ws_1', candidate: { id: 'c1', email: person.email, firstName: 'Ada', surname: 'Lovelace' } });
+
+  it('stores it sealed, reads it clear, and reads it as erased once the key is destroyed, the chain intact', async () => {
+    const { raw, store, personKeys } = await openLog();
+    await store.appendToStream('candidate-c1', [created(), started()], { expectedRevision: 'no_stream' });
+    await store.appendToStream('other', [newEvent('Unrelated', { email: 'not-a-person-without-workspace' })], { expectedRevision: 'no_stream' });
+
+    const stored = JSON.stringify((await raw.readStream('candidate-c1')).map((event) => event.data));
+    for (const value of ['ada@example.com', 'Ada', 'Lovelace']) expect(stored).not.toContain(value);
+    const clear = await store.readStream('candidate-c1');
+    expect(clear[0]?.data).toMatchObject(person);
+    expect(clear[1]?.data.candidate).toEqual({ id: 'c1', email: person.email, firstName: 'Ada', surname: 'Lovelace' });
+    expect((await store.readStream('other'))[0]?.data).toEqual({ email: 'not-a-person-without-workspace' });
+
+    expect(await personKeys.destroy('ws_1', person.email)).toBe(1);
+    const erased = await store.readAll({ after: null, maxCount: 10 });
+    expect(erased[0]?.data).toMatchObject({ email: '[erased]', firstName: '[erased]', surname: '[erased]', candidateId: 'c1' });
+    expect(erased[1]?.data.candidate).toEqual({ id: 'c1', email: '[erased]', firstName: '[erased]', surname: '[erased]' });
+
+    const verifier = new LogVerifier({ eventKey: keys.eventKey, trustedPublicKey: null });
+    for (const event of await raw.readAll({ after: null, maxCount: 10 })) verifier.add(event);
+    expect(verifier.finish().findings).toEqual([]);
+
+    // The same address invited again after the erasure gets a new key: readable, the old events stay erased.
+    await store.appendToStream('candidate-c1', [started()], { expectedRevision: 1 });
+    const again = await store.readStream('candidate-c1');
+    expect(again.map((event) => (event.data.candidate as { email?: string } | undefined)?.email ?? event.data.email)).toEqual(['[erased]', '[erased]', person.email]);
+  });
+
+  it('names an address registry stream with a keyed hash, never the plain SHA-256 of the address', async () => {
+    const { raw, store } = await openLog();
+    const digest = createHash('sha256').update(person.email).digest('hex').slice(0, 40);
+    const domainName = `candidate-email-ws_1-${digest}`;
+    await store.appendToStream(domainName, [newEvent('CandidateEmailClaimed', { workspaceId: 'ws_1', email: person.email, candidateId: 'c1' })], { expectedRevision: 'no_stream' });
+    const [recorded] = await raw.readAll({ after: null, maxCount: 1 });
+    expect(recorded?.streamId).toMatch(/^candidate-email-ws_1-[0-9a-f]{40}$/);
+    expect(recorded?.streamId).not.toContain(digest);
+    expect((await store.readStream(domainName))[0]?.data).toMatchObject({ email: person.email });
+    const conflict = await store.appendToStream(domainName, [newEvent('Again', {})], { expectedRevision: 'no_stream' }).catch((error: unknown) => error);
+    expect(conflict).toBeInstanceOf(WrongExpectedRevisionError);
+    expect(conflict).toMatchObject({ streamId: domainName });
+  });
+});
