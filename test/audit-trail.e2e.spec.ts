@@ -72,6 +72,13 @@ describe('audit trail (e2e, embedded store, simulated clock)', () => {
     expectError(await app.call('GET', `/internal/as-of/candidates/${candidateId}?at=yesterday`), 400, 'invalid_parameter');
     expectError(await app.call('GET', `/internal/as-of/candidates/${candidateId}`), 400, 'invalid_parameter');
     expectError(await app.call('GET', `/internal/as-of/assessments/${assessment.id}?at=2024-02-30`), 400, 'invalid_parameter');
+
+    // Any stream, at a global position, from the command line beside the running service.
+    const stream = (await app.call('GET', `/internal/streams/assessment-${assessment.id}`)).body.data as { position: string; revision: number }[];
+    const second = stream[1];
+    const folded = await audit(service, ['as-of', `assessment-${assessment.id}`, second?.position ?? '']);
+    expect(folded.code).toBe(0);
+    expect(JSON.parse(folded.stdout)).toMatchObject({ streamId: `assessment-${assessment.id}`, asOf: { position: second?.position }, revision: 1 });
   });
 
   it('runs seal, verify and export beside the running service, and verifies the export offline', async () => {

@@ -19,7 +19,8 @@ const USAGE = `usage: npm run audit -- <command>
   rebuild                 rebuild every read model from the log into fresh tables and switch over
   replay [fromPosition]   print every event in global order (JSON lines)
   history <streamId>      print one stream's events (JSON lines)
-  as-of <streamId> <time> the stream's state folded from the events recorded up to <time> (domain time)`;
+  as-of <streamId> <time|position>
+                          the stream's state folded from its events up to a domain time or a global position`;
 
 const COMMANDS = ['rebuild', 'verify', 'seal', 'export', 'replay', 'history', 'as-of'];
 const json = (value: unknown): string => JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item));
@@ -83,14 +84,16 @@ runMain(async () => {
       }
     } else {
       const [streamId, time] = args;
-      if (!streamId || (command === 'as-of' && (!time || Number.isNaN(Date.parse(time))))) throw new Error(USAGE);
+      const byPosition = time !== undefined && /^\d+$/.test(time);
+      if (!streamId || (command === 'as-of' && (!time || (!byPosition && Number.isNaN(Date.parse(time)))))) throw new Error(USAGE);
       const events = await access.readStream(streamId);
       if (command === 'history') {
         for (const event of events) process.stdout.write(`${json(event)}\n`);
       } else {
-        const limit = Date.parse(time ?? '');
-        const upTo = events.filter((event) => Date.parse(event.metadata.time) <= limit);
-        process.stdout.write(`${json({ streamId, asOf: time, revision: upTo.at(-1)?.revision ?? null, state: foldStream(streamId, upTo) })}\n`);
+        const limit = byPosition ? BigInt(time ?? '0') : Date.parse(time ?? '');
+        const upTo = events.filter((event) => (typeof limit === 'bigint' ? event.position <= limit : Date.parse(event.metadata.time) <= limit));
+        const asOf = byPosition ? { position: time } : { time };
+        process.stdout.write(`${json({ streamId, asOf, revision: upTo.at(-1)?.revision ?? null, state: foldStream(streamId, upTo) })}\n`);
       }
     }
   } finally {
