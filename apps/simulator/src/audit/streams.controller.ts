@@ -20,7 +20,7 @@ export class StreamsController {
     return {
       data: events.map((event) => ({
         id: event.id, streamId: event.streamId, revision: event.revision, position: event.position.toString(),
-        type: event.type, data: event.data, metadata: event.metadata, recordedAt: event.recordedAt, hash: event.hash ?? null,
+        type: event.type, data: event.data, metadata: event.metadata, recordedAt: event.recordedAt,
       })),
     };
   }

@@ -95,25 +95,33 @@ export const evolveAssessment = (state: AssessmentState, event: AssessmentEvent)
       next.candidates[event.data.email] = { candidateId: event.data.candidateId, mode: event.data.mode };
       return next;
     }
+    // Removals find their entry by id, not by the event's address: once a deleted person's key is
+    // destroyed their address reads as erased (docs/audit.md), and a state folded before that must still lose them.
     case 'AssessmentCandidateRemoved': {
+      const address = keyWhere(state.candidates, (candidate) => candidate.candidateId === event.data.candidateId) ?? event.data.email;
       const next = successor(state);
-      if (Object.hasOwn(next.candidates, event.data.email)) {
+      if (Object.hasOwn(next.candidates, address)) {
         next.candidates = writableRecord(next, next.candidates);
-        delete next.candidates[event.data.email];
+        delete next.candidates[address];
       }
-      dropInvitation(next, event.data.email);
+      dropInvitation(next, address);
       return next;
     }
     case 'InvitationWithdrawn': {
-      if (state.invitations[event.data.email]?.invitationId !== event.data.invitationId) return state;
+      const address = keyWhere(state.invitations, (invitation) => invitation.invitationId === event.data.invitationId);
+      if (address === undefined) return state;
       const next = successor(state);
-      dropInvitation(next, event.data.email);
+      dropInvitation(next, address);
       return next;
     }
     default:
       return state;
   }
 };
+
+// A scan, but only on removals (rare: a deleted test candidate), never on the invitation path.
+const keyWhere = <Value>(record: Record<string, Value>, matches: (value: Value) => boolean): string | undefined =>
+  Object.keys(record).find((key) => matches(record[key] as Value));
 
 export const findInvitationByToken = (state: ExistingAssessment, token: string): InvitationState | undefined => {
   const email = state.invitationTokens[token];
