@@ -106,9 +106,13 @@ describe('audit trail (e2e, embedded store, simulated clock)', () => {
     expect(offline.code).toBe(0);
 
     const tampered = join(service.dataDir, 'tampered.jsonl');
-    writeFileSync(tampered, readFileSync(file, 'utf8').replace('time.travel@example.com', 'someone.else@example.com'));
+    const exported = readFileSync(file, 'utf8');
+    // The export is the log as stored: the person's address and names only in sealed form.
+    expect(exported).not.toContain('time.travel@example.com');
+    expect(exported).not.toContain('Lovelace');
+    writeFileSync(tampered, exported.replace('"name":"Audited role"', '"name":"Forged role"'));
     const caught = await audit(service, ['verify', '--file', tampered]);
     expect(caught.code).toBe(1);
-    expect(caught.stdout).toMatch(/first broken link: candidate-\S+ revision 0 \(position \d+\): broken link/);
+    expect(caught.stdout).toMatch(/first broken link: assessment-\S+ revision 0 \(position \d+\): broken link/);
   });
 });
