@@ -110,6 +110,9 @@ describe('audit trail (e2e, embedded store, simulated clock)', () => {
     // The export is the log as stored: the person's address and names only in sealed form.
     expect(exported).not.toContain('time.travel@example.com');
     expect(exported).not.toContain('Lovelace');
+    const replayed = await audit(service, ['replay']);
+    expect(replayed.code).toBe(0);
+    expect(replayed.stdout).toContain('"email":"time.travel@example.com"');
     writeFileSync(tampered, exported.replace('"name":"Audited role"', '"name":"Forged role"'));
     const caught = await audit(service, ['verify', '--file', tampered]);
     expect(caught.code).toBe(1);

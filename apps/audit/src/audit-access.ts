@@ -13,7 +13,10 @@ import { ServiceClient } from './service-client.js';
 export interface AuditAccess {
   /** Null through the service: commands that need the stores themselves (rebuild) say so. */
   stores: Stores | null;
+  /** The log as stored: personal data sealed. What verify and export read. */
   source(): Promise<LogSource>;
+  /** The same events with personal data opened (or erased): what replay prints. */
+  openedSource(): Promise<LogSource>;
   sealNow(): Promise<LogSeal | null>;
   latestSeal(): Promise<LogSeal | null>;
   readStream(streamId: string): Promise<RecordedEvent[]>;
@@ -27,6 +30,7 @@ export const openAccess = async (config: ServiceConfig, logger: Logger): Promise
     return {
       stores,
       source: async () => storeSource(stores.audit.logStore, stores.audit.seals, stores.audit.keys.signer.publicKey),
+      openedSource: async () => storeSource(stores.eventStore, stores.audit.seals, stores.audit.keys.signer.publicKey),
       sealNow: () => sealer.sealPending(),
       latestSeal: () => stores.audit.seals.latest(),
       readStream: (streamId) => stores.eventStore.readStream(streamId),
@@ -39,6 +43,7 @@ export const openAccess = async (config: ServiceConfig, logger: Logger): Promise
     return {
       stores: null,
       source: async () => linesSource(await client.exportLines()),
+      openedSource: async () => linesSource(await client.exportLines(true)),
       sealNow: () => client.seal('POST'),
       latestSeal: () => client.seal('GET'),
       readStream: (streamId) => client.stream(streamId),

@@ -79,7 +79,7 @@ runMain(async () => {
       process.stdout.write(`rebuilt ${allProjections.length} read models from ${result.eventsDone} events (${Math.round(result.eventsPerSecond)} events/s)\n`);
     } else if (command === 'replay') {
       const from = args[0] ? BigInt(args[0]) : null;
-      for await (const batch of (await access.source()).batches()) {
+      for await (const batch of (await access.openedSource()).batches()) {
         for (const event of batch) if (from === null || event.position >= from) process.stdout.write(`${json(event)}\n`);
       }
     } else {

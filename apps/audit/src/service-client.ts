@@ -7,8 +7,8 @@ import type { LogSeal } from '../../../libs/event-store/src/integrity/index.js';
 export class ServiceClient {
   constructor(private readonly baseUrl: string, private readonly token: string) {}
 
-  async exportLines(): Promise<AsyncIterable<string>> {
-    const response = await this.request('GET', '/internal/audit/export');
+  async exportLines(opened = false): Promise<AsyncIterable<string>> {
+    const response = await this.request('GET', `/internal/audit/export${opened ? '?view=opened' : ''}`);
     if (response.body === null) throw new Error('the service sent an empty export');
     return createInterface({ input: Readable.fromWeb(response.body), crlfDelay: Infinity });
   }

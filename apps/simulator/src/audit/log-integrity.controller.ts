@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { Controller, Get, Header, HttpCode, Inject, Post, StreamableFile, UseGuards } from '@nestjs/common';
+import { Controller, Get, Header, HttpCode, Inject, Post, Query, StreamableFile, UseGuards } from '@nestjs/common';
 import { exportLines, storeSource } from '../../../../libs/event-store/src/integrity/index.js';
 import { apiError } from '../../../../libs/http/src/index.js';
 import { createSealer } from '../../../../libs/runtime/src/audit-wiring.js';
@@ -31,10 +31,12 @@ export class LogIntegrityController {
     return { data: seal };
   }
 
+  /** The log as stored (what verify checks); `?view=opened` shows personal data in the clear, or as erased, for replay. */
   @Get('export')
   @Header('Content-Type', 'application/x-ndjson; charset=utf-8')
-  exportLog(): StreamableFile {
+  exportLog(@Query('view') view: unknown): StreamableFile {
     const { audit } = this.infra;
-    return new StreamableFile(Readable.from(exportLines(storeSource(audit.logStore, audit.seals, audit.keys.signer.publicKey))));
+    const store = view === 'opened' ? this.infra.eventStore : audit.logStore;
+    return new StreamableFile(Readable.from(exportLines(storeSource(store, audit.seals, audit.keys.signer.publicKey))));
   }
 }

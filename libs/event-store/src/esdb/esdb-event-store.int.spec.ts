@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { test } from '@jest/globals';
 import { runEventStoreContract } from '../event-store.contract.js';
+import { IntegrityEventStore } from '../integrity/integrity-event-store.js';
 import { createEsdbEventStore } from './esdb-event-store.js';
 
 const url = process.env.EVENTSTOREDB_URL;
@@ -14,6 +16,15 @@ if (url === undefined || url === '') {
     'EventStoreDB',
     async () => {
       const store = await createEsdbEventStore({ connectionString: url });
+      return { store, close: () => store.close() };
+    },
+    { atomicMultiStreamAppend: false },
+  );
+  // The same contract with every event hashed and chained on the way in (the integrity stamp rides in the metadata).
+  runEventStoreContract(
+    'EventStoreDB behind the integrity layer',
+    async () => {
+      const store = new IntegrityEventStore(await createEsdbEventStore({ connectionString: url }), randomBytes(32));
       return { store, close: () => store.close() };
     },
     { atomicMultiStreamAppend: false },
