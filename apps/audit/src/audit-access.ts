@@ -17,7 +17,7 @@ export interface AuditAccess {
   source(): Promise<LogSource>;
   /** The same events with personal data opened (or erased): what replay prints. */
   openedSource(): Promise<LogSource>;
-  sealNow(): Promise<LogSeal | null>;
+  sealNow(onProgress?: (done: number) => void): Promise<LogSeal | null>;
   latestSeal(): Promise<LogSeal | null>;
   readStream(streamId: string): Promise<RecordedEvent[]>;
   stop(): Promise<void>;
@@ -31,7 +31,7 @@ export const openAccess = async (config: ServiceConfig, logger: Logger): Promise
       stores,
       source: async () => storeSource(stores.audit.logStore, stores.audit.seals, stores.audit.keys.signer.publicKey),
       openedSource: async () => storeSource(stores.eventStore, stores.audit.seals, stores.audit.keys.signer.publicKey),
-      sealNow: () => sealer.sealPending(),
+      sealNow: (onProgress) => sealer.sealPending(onProgress),
       latestSeal: () => stores.audit.seals.latest(),
       readStream: (streamId) => stores.eventStore.readStream(streamId),
       stop: () => stores.stop(),

@@ -54,7 +54,9 @@ runMain(async () => {
       const keys = knownKeys(config);
       await verifyCommand(await access.source(), keys?.eventKey ?? null, option(args, '--public-key') ?? keys?.signer.publicKey ?? null, keptSeals(option(args, '--seal')));
     } else if (command === 'seal') {
-      const seal = await access.sealNow();
+      const report = progressReporter('seal');
+      const started = Date.now();
+      const seal = await access.sealNow((done) => report(done, null, done / Math.max(0.001, (Date.now() - started) / 1000), null));
       if (seal === null) throw new Error('the log is empty: nothing to seal');
       process.stdout.write(`${JSON.stringify(seal)}\n`);
     } else if (command === 'export') {
