@@ -62,9 +62,16 @@ function ddl(tables: PostgresTables): string {
       data jsonb NOT NULL,
       metadata jsonb NOT NULL,
       recorded_at timestamptz NOT NULL DEFAULT now(),
+      hash text,
       CONSTRAINT events_stream_revision_unique UNIQUE (stream_id, revision)
     );
-    ALTER TABLE ${tables.events} ADD COLUMN IF NOT EXISTS hash text;`;
+    DO $$ BEGIN
+      -- Logs created before the hash chain (see integrity/): ALTER only when missing, as it locks the table.
+      IF NOT EXISTS (SELECT 1 FROM information_schema.columns
+        WHERE table_schema = '${tables.schema.replaceAll("'", "''")}' AND table_name = 'events' AND column_name = 'hash') THEN
+        ALTER TABLE ${tables.events} ADD COLUMN hash text;
+      END IF;
+    END $$;`;
 }
 
 export const STREAM_REVISION_CONSTRAINT = 'events_stream_revision_unique';
