@@ -47,7 +47,7 @@ export class PersonKeyStore {
     return createHmac('sha256', workspaceKey).update(addressOrDigest).digest('hex');
   }
 
-  /** Each person's live key, made on first use: at most three statements for any number of people. */
+  /** Each person's live key, made on first use: one statement for any number of people (two after a race). */
   async keysFor(people: readonly { workspaceId: string; email: string }[]): Promise<Map<string, { keyId: string; key: Buffer }>> {
     const now = Date.now();
     const found = new Map<string, { keyId: string; key: Buffer }>();
@@ -61,21 +61,28 @@ export class PersonKeyStore {
     }
     if (missing.size === 0) return found;
     const wanted = [...missing.values()];
-    const select = `SELECT key_id, workspace_id, address_hash, sealed_key FROM ${this.table}
-      WHERE (workspace_id, address_hash) IN (SELECT * FROM unnest($1::text[], $2::text[])) AND sealed_key IS NOT NULL`;
-    const params = [wanted.map((person) => person.workspaceId), wanted.map((person) => person.addressHash)];
     type Row = { key_id: string; workspace_id: string; address_hash: string; sealed_key: string };
-    let rows = (await this.pool.query<Row>(select, params)).rows;
+    const params = [wanted.map((person) => person.workspaceId), wanted.map((person) => person.addressHash)];
+    // One round trip: make the keys that are missing and return them with the ones that exist (the
+    // SELECT sees the snapshot before the INSERT, the INSERT returns only what it made).
+    let rows = (await this.pool.query<Row>(
+      `WITH wanted AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS w(workspace_id, address_hash, key_id, sealed_key)),
+       existing AS (SELECT t.key_id, t.workspace_id, t.address_hash, t.sealed_key FROM ${this.table} t
+         JOIN wanted w ON t.workspace_id = w.workspace_id AND t.address_hash = w.address_hash WHERE t.sealed_key IS NOT NULL),
+       made AS (INSERT INTO ${this.table} (key_id, workspace_id, address_hash, sealed_key)
+         SELECT key_id, workspace_id, address_hash, sealed_key FROM wanted w
+         WHERE NOT EXISTS (SELECT 1 FROM existing e WHERE e.workspace_id = w.workspace_id AND e.address_hash = w.address_hash)
+         ON CONFLICT DO NOTHING RETURNING key_id, workspace_id, address_hash, sealed_key)
+       SELECT * FROM existing UNION ALL SELECT * FROM made`,
+      [...params, wanted.map(() => randomBytes(12).toString('base64url')), wanted.map(() => this.seal(randomBytes(32)))],
+    )).rows;
     if (rows.length < wanted.length) {
-      const have = new Set(rows.map((row) => `${row.workspace_id}\u0000${row.address_hash}`));
-      const create = wanted.filter((person) => !have.has(`${person.workspaceId}\u0000${person.addressHash}`));
-      await this.pool.query(
-        `INSERT INTO ${this.table} (key_id, workspace_id, address_hash, sealed_key)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) ON CONFLICT DO NOTHING`,
-        [create.map(() => randomBytes(12).toString('base64url')), create.map((person) => person.workspaceId), create.map((person) => person.addressHash),
-          create.map(() => this.seal(randomBytes(32)))],
-      );
-      rows = (await this.pool.query<Row>(select, params)).rows;
+      // Another process made some of them after this statement's snapshot: they are committed now.
+      rows = (await this.pool.query<Row>(
+        `SELECT key_id, workspace_id, address_hash, sealed_key FROM ${this.table}
+         WHERE (workspace_id, address_hash) IN (SELECT * FROM unnest($1::text[], $2::text[])) AND sealed_key IS NOT NULL`,
+        params,
+      )).rows;
     }
     const byHash = new Map(rows.map((row) => [`${row.workspace_id}\u0000${row.address_hash}`, row]));
     for (const [person, { workspaceId, addressHash }] of missing) {

@@ -81,4 +81,16 @@ describe('personal data in the log', () => {
     expect(conflict).toBeInstanceOf(WrongExpectedRevisionError);
     expect(conflict).toMatchObject({ streamId: domainName });
   });
+
+  it('gives one key per person when processes make it at the same time', async () => {
+    const { schema, personKeys } = await openLog();
+    const others = Array.from({ length: 4 }, () => new PersonKeyStore(pool, secret, schema));
+    const people = Array.from({ length: 20 }, (_, index) => ({ workspaceId: 'ws_race', email: `p${index}@example.com` }));
+    const answers = await Promise.all([personKeys, ...others].map((store) => store.keysFor(people)));
+    for (const { workspaceId, email } of people) {
+      const ids = new Set(answers.map((answer) => answer.get(`${workspaceId}\u0000${email}`)?.keyId));
+      expect(ids.size).toBe(1);
+      expect([...ids][0]).toEqual(expect.any(String));
+    }
+  });
 });
