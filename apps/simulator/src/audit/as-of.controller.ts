@@ -1,4 +1,5 @@
-import { Controller, Get, Inject, Param, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, Inject, Param, Query, UseGuards, applyDecorators } from '@nestjs/common';
+import { ApiQuery, ApiResponse } from '@nestjs/swagger';
 import { assessmentStream, candidateStream } from '../../../../libs/domain/src/shared/streams.js';
 import { apiError, parseTime } from '../../../../libs/http/src/index.js';
 import {
@@ -6,6 +7,19 @@ import {
 } from '../../../../libs/read-models/src/index.js';
 import { INFRASTRUCTURE, type Infrastructure } from '../../../../libs/runtime/src/infrastructure.js';
 import { InternalTokenGuard } from '../auth/internal-token.guard.js';
+import { InternalRoute } from '../openapi/internal-document.js';
+
+const ERROR_BODY = {
+  type: 'object', required: ['error'],
+  properties: { error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } } },
+};
+
+/** `at` in the document: required, and 400 invalid_parameter when it breaks the contract's time rules. */
+const AtParameter = () =>
+  applyDecorators(
+    ApiQuery({ name: 'at', required: true, description: 'A date (YYYY-MM-DD) or an ISO 8601 date-time with Z or an offset: the domain time to answer as of', schema: { type: 'string' } }),
+    ApiResponse({ status: 400, description: 'invalid_parameter: `at` (or `mode`) is missing or breaks its rule', content: { 'application/json': { schema: ERROR_BODY } } }),
+  );
 
 /**
  * Time travel for auditors: what `GET /v1/candidates/{id}` and `GET /v1/assessments/{id}` answered
@@ -18,6 +32,8 @@ export class AsOfController {
   constructor(@Inject(INFRASTRUCTURE) private readonly infra: Infrastructure) {}
 
   @Get('candidates/:candidateId')
+  @InternalRoute('A candidate as GET /v1/candidates/{id} answered at a past domain time (404 before it existed)', 200, [404])
+  @AtParameter()
   async candidate(@Param('candidateId') candidateId: string, @Query() query: Record<string, unknown>) {
     const asOf = requiredTime(query.at);
     const events = await this.infra.eventStore.readStream(candidateStream(candidateId));
@@ -28,6 +44,9 @@ export class AsOfController {
 
   /** `mode` (live by default) picks whose `candidateCount` is shown, as the reading key's mode does in the API. */
   @Get('assessments/:assessmentId')
+  @InternalRoute('An assessment as GET /v1/assessments/{id} answered at a past domain time (404 before it existed)', 200, [404])
+  @AtParameter()
+  @ApiQuery({ name: 'mode', required: false, description: 'Whose candidateCount: live (default) or sandbox', schema: { type: 'string', enum: ['live', 'sandbox'] } })
   async assessment(@Param('assessmentId') assessmentId: string, @Query() query: Record<string, unknown>) {
     const asOf = requiredTime(query.at);
     const mode = query.mode ?? 'live';

@@ -1,10 +1,12 @@
 import { Readable } from 'node:stream';
 import { Controller, Get, Header, HttpCode, Inject, Post, Query, StreamableFile, UseGuards } from '@nestjs/common';
+import { ApiOperation, ApiQuery, ApiResponse } from '@nestjs/swagger';
 import { exportLines, storeSource } from '../../../../libs/event-store/src/integrity/index.js';
 import { apiError } from '../../../../libs/http/src/index.js';
 import { createSealer } from '../../../../libs/runtime/src/audit-wiring.js';
 import { INFRASTRUCTURE, type Infrastructure } from '../../../../libs/runtime/src/infrastructure.js';
 import { InternalTokenGuard } from '../auth/internal-token.guard.js';
+import { InternalRoute } from '../openapi/internal-document.js';
 
 /**
  * The audit command line's way in while the service holds the embedded store's DATA_DIR (a second
@@ -16,6 +18,7 @@ export class LogIntegrityController {
   constructor(@Inject(INFRASTRUCTURE) private readonly infra: Infrastructure) {}
 
   @Get('seal')
+  @InternalRoute('The latest seal of the event log (404 while nothing is sealed)', 200, [404])
   async latestSeal() {
     const seal = await this.infra.audit.seals.latest();
     if (seal === null) throw apiError('not_found');
@@ -24,6 +27,7 @@ export class LogIntegrityController {
 
   /** Seals every event not sealed yet, then answers the latest seal: what an auditor keeps. */
   @Post('seal')
+  @InternalRoute('Seal every event not sealed yet and answer the latest seal (404 on an empty log)', 200, [404])
   @HttpCode(200)
   async sealNow() {
     const seal = await createSealer(this.infra, this.infra.config, this.infra.logger).sealPending();
@@ -33,6 +37,9 @@ export class LogIntegrityController {
 
   /** The log as stored (what verify checks); `?view=opened` shows personal data in the clear, or as erased, for replay. */
   @Get('export')
+  @ApiOperation({ summary: 'The event log with its hashes and seals, as JSON lines (docs/audit.md)' })
+  @ApiQuery({ name: 'view', required: false, description: '`opened`: personal data in the clear (or erased) instead of sealed', schema: { type: 'string', enum: ['opened'] } })
+  @ApiResponse({ status: 200, description: 'A header line, the seals, then every event in global order', content: { 'application/x-ndjson': { schema: { type: 'string' } } } })
   @Header('Content-Type', 'application/x-ndjson; charset=utf-8')
   exportLog(@Query('view') view: unknown): StreamableFile {
     const { audit } = this.infra;
