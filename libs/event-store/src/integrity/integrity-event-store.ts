@@ -53,6 +53,17 @@ export class IntegrityEventStore implements EventStore {
     return events;
   }
 
+  async readStreams(streamIds: readonly string[]): Promise<Map<string, RecordedEvent[]>> {
+    const read = this.inner.readStreams
+      ? await this.inner.readStreams(streamIds)
+      : new Map(await Promise.all(streamIds.map(async (streamId) => [streamId, await this.inner.readStream(streamId)] as const)));
+    for (const [streamId, events] of read) {
+      const last = events.at(-1);
+      if (last?.hash !== undefined) this.remember(streamId, { revision: last.revision, hash: last.hash });
+    }
+    return read;
+  }
+
   readAll(options: ReadAllOptions): Promise<RecordedEvent[]> {
     return this.inner.readAll(options);
   }

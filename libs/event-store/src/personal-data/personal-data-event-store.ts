@@ -51,6 +51,16 @@ export class PersonalDataEventStore implements EventStore {
     return this.open(await this.inner.readStream(this.storedStreamId(streamId), options));
   }
 
+  async readStreams(streamIds: readonly string[]): Promise<Map<string, RecordedEvent[]>> {
+    const stored = streamIds.map((streamId) => this.storedStreamId(streamId));
+    const read = this.inner.readStreams
+      ? await this.inner.readStreams(stored)
+      : new Map(await Promise.all(stored.map(async (streamId) => [streamId, await this.inner.readStream(streamId)] as const)));
+    const opened = await this.open([...read.values()].flat());
+    const byId = new Map(opened.map((event) => [event.id, event]));
+    return new Map(streamIds.map((streamId, index) => [streamId, (read.get(stored[index] ?? streamId) ?? []).map((event) => byId.get(event.id) ?? event)]));
+  }
+
   async readAll(options: ReadAllOptions): Promise<RecordedEvent[]> {
     return this.open(await this.inner.readAll(options));
   }

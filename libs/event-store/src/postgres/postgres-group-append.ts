@@ -41,8 +41,9 @@ function groupSql(tables: PostgresTables, input: string, notify: boolean): strin
       SELECT caller FROM current GROUP BY caller
       HAVING bool_and(coalesce(kind = 'any' OR (kind = 'no_stream' AND revision IS NULL) OR revision = expected, false))
     )
-    INSERT INTO ${tables.events} (id, stream_id, revision, type, data, metadata)
-    SELECT (e.event->>'id')::uuid, c.stream_id, coalesce(c.revision, -1) + e.ord, e.event->>'type', e.event->'data', e.event->'metadata'
+    INSERT INTO ${tables.events} (id, stream_id, revision, type, data, metadata, recorded_at, hash)
+    SELECT (e.event->>'id')::uuid, c.stream_id, coalesce(c.revision, -1) + e.ord, e.event->>'type', e.event->'data', e.event->'metadata',
+      coalesce((e.event->'integrity'->>'recordedAt')::timestamptz, now()), e.event->'integrity'->>'hash'
     FROM current c JOIN accepted USING (caller) CROSS JOIN LATERAL jsonb_array_elements(c.events) WITH ORDINALITY AS e(event, ord)
     ORDER BY c.ord, e.ord
     RETURNING position, stream_id, revision;
@@ -101,7 +102,7 @@ export class GroupAppender {
       c: caller, s: append.streamId,
       k: typeof append.expectedRevision === 'number' ? 'revision' : append.expectedRevision,
       r: typeof append.expectedRevision === 'number' ? append.expectedRevision : null,
-      e: append.events.map(({ id, type, data, metadata }) => ({ id, type, data, metadata })),
+      e: append.events.map(({ id, type, data, metadata, integrity }) => ({ id, type, data, metadata, integrity })),
     })));
     let rows: InsertedRow[];
     const client = await this.pool.connect().catch((error: unknown) => {
