@@ -66,11 +66,21 @@ export class PersonalDataEventStore implements EventStore {
   }
 
   subscribeToAll(options: SubscribeOptions): Subscription {
+    // A batch hint sees the same opened events the handler then gets one by one (opened once).
+    let opened = new Map<string, RecordedEvent>();
+    const onBatch = options.onBatch;
     return this.inner.subscribeToAll({
       ...options,
+      ...(onBatch === undefined ? {} : {
+        onBatch: async (events: readonly RecordedEvent[]) => {
+          const list = await this.open([...events]);
+          opened = new Map(list.map((event) => [event.id, event]));
+          await onBatch(list);
+        },
+      }),
       handler: async (event) => {
-        const [opened] = await this.open([event]);
-        await options.handler(opened ?? event);
+        const ready = opened.get(event.id) ?? (await this.open([event]))[0] ?? event;
+        await options.handler(ready);
       },
     });
   }
