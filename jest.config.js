@@ -9,6 +9,8 @@ const base = {
 };
 export default {
   maxWorkers: 2,
+  // A suite that leaves a child's pipe or a LISTEN socket open must not keep CI waiting after the summary.
+  forceExit: true,
   reporters: ['default', '<rootDir>/scripts/jest-summary-reporter.mjs'],
   projects: [
     { ...base, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.decider.spec.ts', '<rootDir>/libs/**/*.unit.spec.ts'] },
