@@ -9,10 +9,12 @@ import { ClockController } from './clock/clock.controller.js';
 import { HealthController } from './health/health.controller.js';
 import { MessagingController } from './outbox/messaging.controller.js';
 import { InternalDocument, InternalDocumentController } from './openapi/internal-document.js';
+import { PagesModule } from './pages/pages.module.js';
 import { WorkspacesController } from './workspaces/workspaces.controller.js';
 
 /** The internal application (simulator, integrations page, audit views) on INTERNAL_PORT. */
 @Module({
+  imports: [PagesModule],
   controllers: [
     WorkspacesController, AssessmentsController, CandidatesController, StreamsController, LogIntegrityController, AsOfController, ClockController,
     HealthController, MessagingController, InternalDocumentController,

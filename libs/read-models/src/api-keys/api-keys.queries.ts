@@ -12,3 +12,14 @@ export const findApiKeyByKey = async (store: DocumentStore, key: string): Promis
   });
   return found ?? null;
 };
+
+/** A workspace's keys, oldest first (a workspace holds a handful). The secret is only ever a hash here. */
+export const listApiKeysOfWorkspace = (store: DocumentStore, workspaceId: string): Promise<ApiKeyDocument[]> =>
+  store.find<ApiKeyDocument>(apiKeysProjection.name, {
+    where: [{ field: 'workspaceId', op: 'eq', value: workspaceId }],
+    orderBy: [{ field: 'issuedAt', direction: 'asc' }, { field: 'id', direction: 'asc' }],
+    limit: 200,
+  });
+
+export const countApiKeys = (store: DocumentStore, workspaceId: string): Promise<number> =>
+  store.count(apiKeysProjection.name, [{ field: 'workspaceId', op: 'eq', value: workspaceId }]);

@@ -31,3 +31,6 @@ export const listAssessments = (store: DocumentStore, workspaceId: string, optio
     (doc) => [doc.createdAt, doc.id],
   );
 };
+
+export const countAssessments = (store: DocumentStore, workspaceId: string): Promise<number> =>
+  store.count(assessmentsProjection.name, [{ field: 'workspaceId', op: 'eq', value: workspaceId }]);

@@ -64,3 +64,11 @@ export const listCandidatesPage = (store: DocumentStore, options: CandidatesPage
     offset: options.offset,
     limit: options.limit,
   });
+
+/** The internal application's view of an assessment: its candidates of both modes, newest first. */
+export const listCandidatesOfAssessment = (store: DocumentStore, assessmentId: string, limit: number): Promise<CandidateDocument[]> =>
+  store.find<CandidateDocument>(candidatesProjection.name, {
+    where: [{ field: 'assessmentIds', op: 'contains', value: assessmentId }],
+    orderBy: [{ field: 'createdAt', direction: 'desc' }, { field: 'id', direction: 'desc' }],
+    limit,
+  });

@@ -9,6 +9,9 @@ export interface PendingInvitationDocument {
   email: string;
   mode: Mode;
   invitationId: string;
+  /** The personal link's token; absent on documents written before it was kept (a rebuild fills it in). */
+  invitationToken?: string;
+  invitedAt?: string;
 }
 
 const key = (assessmentId: string, email: string): string => `${assessmentId}:${email}`;
@@ -22,8 +25,8 @@ export const invitationsProjection: Projection<PendingInvitationDocument> = {
   evolve(document, event) {
     switch (event.type) {
       case 'CandidateInvited': {
-        const { workspaceId, assessmentId, email, mode, invitationId } = event.data;
-        return { id: key(assessmentId, email), workspaceId, assessmentId, email, mode, invitationId };
+        const { workspaceId, assessmentId, email, mode, invitationId, invitationToken, invitedAt } = event.data;
+        return { id: key(assessmentId, email), workspaceId, assessmentId, email, mode, invitationId, invitationToken, invitedAt };
       }
       case 'AssessmentCandidateAdded':
       case 'AssessmentCandidateRemoved':

@@ -11,6 +11,7 @@ describe('invitations projection (pending invitations by address)', () => {
   it('keeps an invitation while nobody has used it', () => {
     expect(project<PendingInvitationDocument>(invitationsProjection, [invited('ann@example.com', 'i1')], 'a1:ann@example.com')).toEqual({
       id: 'a1:ann@example.com', workspaceId: 'w1', assessmentId: 'a1', email: 'ann@example.com', mode: 'sandbox', invitationId: 'i1',
+      invitationToken: 'tok-i1', invitedAt: at(1),
     });
   });
 

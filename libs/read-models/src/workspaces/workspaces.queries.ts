@@ -1,5 +1,6 @@
 import { SANDBOX_LIMIT, SANDBOX_WINDOW_DAYS, placesLeft } from '../../../domain/src/workspaces/workspace.decider.js';
 import type { DocumentStore } from '../shared/document-store.port.js';
+import { findPage, type Page } from '../shared/page.js';
 import { workspacesProjection, type WorkspaceDocument } from './workspaces.projection.js';
 
 export const getWorkspace = (store: DocumentStore, workspaceId: string): Promise<WorkspaceDocument | null> =>
@@ -14,3 +15,12 @@ export const sandboxAllowance = (workspace: WorkspaceDocument, now: Date): { lim
   windowDays: SANDBOX_WINDOW_DAYS,
   remaining: sandboxRemaining(workspace, now),
 });
+
+/** For the internal application's list: newest first, keyset-paged on [createdAt, id]. */
+export const listWorkspaces = (store: DocumentStore, options: { limit: number; after?: readonly string[] }): Promise<Page<WorkspaceDocument>> =>
+  findPage<WorkspaceDocument>(
+    store,
+    workspacesProjection.name,
+    { where: [], orderBy: [{ field: 'createdAt', direction: 'desc' }, { field: 'id', direction: 'desc' }], after: options.after, limit: options.limit },
+    (doc) => [doc.createdAt, doc.id],
+  );

@@ -1,0 +1,21 @@
+import { Module } from '@nestjs/common';
+import { INFRASTRUCTURE, type Infrastructure } from '../../../../libs/runtime/src/infrastructure.js';
+import { AssetsController } from './shared/assets.controller.js';
+import { PageErrorFilter } from './shared/page-error.filter.js';
+import { PageResponder } from './shared/page-responder.js';
+import { PageSessionGuard } from './shared/page-session.guard.js';
+import { PageSessions } from './shared/session.js';
+import { SignInController } from './sign-in/sign-in.controller.js';
+import { WorkspacePagesController } from './workspaces/workspace.pages.controller.js';
+
+/** The internal application's web pages, on top of the same commands and read models as its JSON API. */
+@Module({
+  controllers: [AssetsController, SignInController, WorkspacePagesController],
+  providers: [
+    { provide: PageSessions, useFactory: (infra: Infrastructure) => new PageSessions(infra.serviceSecret, infra.config.internalToken), inject: [INFRASTRUCTURE] },
+    PageResponder,
+    PageSessionGuard,
+    PageErrorFilter,
+  ],
+})
+export class PagesModule {}

@@ -1,0 +1,15 @@
+import { Controller, Get, Param, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { apiError } from '../../../../../libs/http/src/index.js';
+import { ASSETS } from './assets.js';
+
+/** The style sheet and the few lines of script, from this process: no CDN, no front-end build. */
+@Controller('assets')
+export class AssetsController {
+  @Get(':name')
+  asset(@Param('name') name: string, @Res() reply: FastifyReply): void {
+    const asset = ASSETS.get(name);
+    if (!asset) throw apiError('not_found');
+    void reply.header('Cache-Control', 'public, max-age=86400').header('X-Content-Type-Options', 'nosniff').type(asset.type).send(asset.body);
+  }
+}

@@ -1,0 +1,56 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { Controller, Get, Inject, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { INFRASTRUCTURE, type Infrastructure } from '../../../../../libs/runtime/src/infrastructure.js';
+import { CrossSiteRefused } from '../shared/page-context.js';
+import { PageErrorFilter } from '../shared/page-error.filter.js';
+import { PageResponder } from '../shared/page-responder.js';
+import { PageSessionGuard } from '../shared/page-session.guard.js';
+import { addCookie, cameFromHere, cookie, field, localPath, queryParam, sendPage } from '../shared/page-http.js';
+import { PageSessions, SESSION_COOKIE, SESSION_SECONDS } from '../shared/session.js';
+import { signInPage } from './sign-in.view.js';
+
+const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
+
+/** One password field for the internal token; the session is a signed HttpOnly SameSite=Strict cookie. */
+@Controller()
+@UseFilters(PageErrorFilter)
+export class SignInController {
+  private readonly expected: Buffer;
+
+  constructor(
+    private readonly sessions: PageSessions,
+    private readonly responder: PageResponder,
+    @Inject(INFRASTRUCTURE) private readonly infra: Infrastructure,
+  ) {
+    this.expected = digest(infra.config.internalToken);
+  }
+
+  @Get('sign-in')
+  form(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+    const next = localPath(queryParam(request, 'next'), '/');
+    sendPage(reply, signInPage({ next, error: null, tokenGenerated: this.infra.config.internalTokenGenerated }));
+  }
+
+  @Post('sign-in')
+  signIn(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
+    // Without this a site could sign a visitor in to a session it chose (login CSRF).
+    if (!cameFromHere(request, this.infra.config.appUrl)) throw new CrossSiteRefused();
+    const next = localPath(field(request, 'next'), '/');
+    if (!timingSafeEqual(digest(field(request, 'token')), this.expected)) {
+      this.infra.logger.warn({ requestId: request.id, ip: request.ip }, 'internal sign-in refused: wrong token');
+      sendPage(reply, signInPage({ next, error: 'That is not the internal token.', tokenGenerated: this.infra.config.internalTokenGenerated }), 401);
+      return;
+    }
+    const { cookie: value } = this.sessions.issue(Date.now());
+    addCookie(reply, cookie(SESSION_COOKIE, value, { maxAgeSeconds: SESSION_SECONDS, secure: this.responder.secureCookies }));
+    this.responder.redirect(reply, next);
+  }
+
+  @Post('sign-out')
+  @UseGuards(PageSessionGuard)
+  signOut(@Res() reply: FastifyReply): void {
+    addCookie(reply, cookie(SESSION_COOKIE, '', { maxAgeSeconds: 0, secure: this.responder.secureCookies }));
+    this.responder.redirect(reply, '/sign-in');
+  }
+}
