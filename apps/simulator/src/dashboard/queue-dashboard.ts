@@ -6,7 +6,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Messaging } from '../../../../libs/messaging/src/index.js';
 
 export const DASHBOARD_PATH = '/internal/queues';
-const COOKIE = 'internal_token';
+export const DASHBOARD_TOKEN_COOKIE = 'internal_token';
+const COOKIE = DASHBOARD_TOKEN_COOKIE;
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 

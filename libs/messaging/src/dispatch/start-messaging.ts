@@ -56,6 +56,7 @@ export interface Messaging {
   resend(deliveryId: string): Promise<string | null>;
   listDeliveries(workspaceId: string): Promise<WebhookDelivery[]>;
   listEmails(to: string): Promise<OutboxEmail[]>;
+  listRecentEmails(limit: number): Promise<OutboxEmail[]>;
   queueHealth(): Promise<Record<QueueName, QueueCounts>>;
   queues: { webhooks: Queue<WebhookJob>; email: Queue<EmailJob>; maintenance: Queue };
   /** Null where this process runs no workers. */
@@ -149,6 +150,7 @@ export const startMessaging = async (options: StartMessagingOptions): Promise<Me
     dispatchedPosition: () => checkpoints.read(DISPATCHER_NAME),
     listDeliveries: (workspaceId) => log.listDeliveries(workspaceId),
     listEmails: (to) => outbox.listEmails(to),
+    listRecentEmails: (limit) => outbox.listRecent(limit),
     queueHealth: async () => ({
       [WEBHOOK_QUEUE]: await counts(queues.webhooks),
       [EMAIL_QUEUE]: await counts(queues.email),

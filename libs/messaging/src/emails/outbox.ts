@@ -88,6 +88,12 @@ export class EmailOutbox {
     await this.pool.query(`UPDATE ${this.table} SET smtp_accepted_at = $2 WHERE id = $1 AND smtp_accepted_at IS NULL`, [id, at]);
   }
 
+  /** The latest e-mails to anyone, newest first: the internal pages' outbox before it is filtered by address. */
+  async listRecent(limit: number): Promise<OutboxEmail[]> {
+    const result = await this.pool.query(`SELECT ${COLUMNS} FROM ${this.table} ORDER BY seq DESC LIMIT $1`, [limit]);
+    return (result.rows as Row[]).map(emailOf).map(({ id, to, subject, text, sentAt }) => ({ id, to, subject, text, sentAt }));
+  }
+
   /** Newest first. Addresses are stored as the domain wrote them (trimmed, lower case). */
   async listEmails(to: string, options: { limit?: number } = {}): Promise<OutboxEmail[]> {
     const result = await this.pool.query(

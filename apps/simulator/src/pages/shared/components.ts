@@ -24,16 +24,23 @@ export const timeOf = (iso: string | null | undefined): Html => {
 
 const JSON_TOKEN = /("(?:\\.|[^"\\])*")(\s*:)?|\b(true|false|null)\b|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)/g;
 
-/** Pretty-printed JSON with light colouring; every character of the data is escaped first. */
+/** Pretty-printed JSON with light colouring: tokens are found in the raw text, and every piece is escaped. */
 export const jsonBlock = (value: unknown, label?: string): Html => {
-  const text = escapeHtml(JSON.stringify(value, null, 2) ?? 'undefined');
-  const coloured = text.replace(JSON_TOKEN, (match, string: string | undefined, colon: string | undefined, literal: string | undefined, number: string | undefined) => {
-    if (string) return `<span class="${colon ? 'j-key' : 'j-str'}">${string}</span>${colon ?? ''}`;
-    if (literal) return `<span class="j-lit">${literal}</span>`;
-    if (number) return `<span class="j-num">${number}</span>`;
-    return match;
-  });
-  return html`<pre class="json"${label ? html` aria-label="${label}"` : ''} tabindex="0"><code>${trusted(coloured)}</code></pre>`;
+  const text = JSON.stringify(value, null, 2) ?? 'undefined';
+  let out = '';
+  let last = 0;
+  for (const match of text.matchAll(JSON_TOKEN)) {
+    const [whole, string, colon, literal, number] = match;
+    const start = match.index ?? 0;
+    out += escapeHtml(text.slice(last, start));
+    if (string !== undefined) out += `<span class="${colon ? 'j-key' : 'j-str'}">${escapeHtml(string)}</span>${colon ?? ''}`;
+    else if (literal !== undefined) out += `<span class="j-lit">${literal}</span>`;
+    else if (number !== undefined) out += `<span class="j-num">${number}</span>`;
+    else out += escapeHtml(whole);
+    last = start + whole.length;
+  }
+  out += escapeHtml(text.slice(last));
+  return html`<pre class="json"${label ? html` aria-label="${label}"` : ''} tabindex="0"><code>${trusted(out)}</code></pre>`;
 };
 
 /** A value someone will paste elsewhere: shown in full, with a button that copies it. */

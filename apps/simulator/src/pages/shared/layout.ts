@@ -28,6 +28,7 @@ const head = (title: string): Html => html`<head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · Hiring-test internal</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${assetHref('app.css')}">
 <script src="${assetHref('app.js')}" defer></script>
 </head>`;

@@ -7,6 +7,7 @@ export const signInPage = (options: { next: string; error: string | null; tokenG
 ${options.error ? html`<div class="flash error" role="alert" id="sign-in-error">${options.error}</div>` : ''}
 <form method="post" action="/sign-in" class="stack">
 <input type="hidden" name="next" value="${options.next}">
+<input type="text" name="username" value="internal" autocomplete="username" hidden>
 <div class="field">
 <label for="token">Internal token</label>
 <input id="token" name="token" type="password" autocomplete="current-password" required autofocus${options.error ? html` aria-invalid="true" aria-describedby="sign-in-error"` : ''}>

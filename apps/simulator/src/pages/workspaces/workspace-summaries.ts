@@ -1,6 +1,7 @@
 import {
   countApiKeys, countAssessments, countCandidates, listWorkspaces, type WorkspaceDocument,
 } from '../../../../../libs/read-models/src/index.js';
+import { decodePageCursor, encodePageCursor } from '../shared/page-cursor.js';
 import type { DocumentStore } from '../../../../../libs/read-models/src/shared/document-store.port.js';
 
 export interface WorkspaceSummary {
@@ -23,16 +24,8 @@ export const summarize = async (documents: DocumentStore, workspace: WorkspaceDo
 
 const PAGE_SIZE = 25;
 
-/** `after` is the opaque `next` of the previous page (createdAt and id, base64url JSON). */
 export const workspaceSummaries = async (documents: DocumentStore, after: string): Promise<{ summaries: WorkspaceSummary[]; next: string | null }> => {
-  let cursor: string[] | undefined;
-  try {
-    const parsed: unknown = after ? JSON.parse(Buffer.from(after, 'base64url').toString('utf8')) : undefined;
-    cursor = Array.isArray(parsed) && parsed.length === 2 && parsed.every((part) => typeof part === 'string') ? parsed : undefined;
-  } catch {
-    cursor = undefined;
-  }
-  const page = await listWorkspaces(documents, { limit: PAGE_SIZE, after: cursor });
+  const page = await listWorkspaces(documents, { limit: PAGE_SIZE, after: decodePageCursor(after) });
   const summaries = await Promise.all(page.items.map((workspace) => summarize(documents, workspace)));
-  return { summaries, next: page.next ? Buffer.from(JSON.stringify(page.next)).toString('base64url') : null };
+  return { summaries, next: encodePageCursor(page.next) };
 };

@@ -1,0 +1,93 @@
+import { Controller, Get, Inject, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CompleteTest, DeleteCandidate, StartAssessment, UnlockResult } from '../../../../../libs/commands/src/index.js';
+import { LOOKUPS } from '../../../../../libs/commands/src/shared/tokens.js';
+import type { WriteLookups } from '../../../../../libs/commands/src/shared/ports.js';
+import { apiError } from '../../../../../libs/http/src/index.js';
+import { assessmentsProjection, candidatesProjection, getWorkspace, type AssessmentDocument, type CandidateDocument } from '../../../../../libs/read-models/src/index.js';
+import { INFRASTRUCTURE, type Infrastructure } from '../../../../../libs/runtime/src/infrastructure.js';
+import { internalContext } from '../../auth/internal-context.js';
+import { pageContext } from '../shared/page-context.js';
+import { PageErrorFilter } from '../shared/page-error.filter.js';
+import { queryParam } from '../shared/page-http.js';
+import { PageResponder } from '../shared/page-responder.js';
+import { PageSessionGuard } from '../shared/page-session.guard.js';
+import { publicCandidateAnswer } from '../shared/public-views.js';
+import { candidatePage, candidatePath } from './candidate.view.js';
+import { reportPage } from './report.view.js';
+import { scoresBody } from './scores-form.js';
+
+/** The candidate's side of a demo and the recruiter's unlock; after each step the page shows the public API's answer. */
+@Controller()
+@UseGuards(PageSessionGuard)
+@UseFilters(PageErrorFilter)
+export class CandidatePagesController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly responder: PageResponder,
+    @Inject(INFRASTRUCTURE) private readonly infra: Infrastructure,
+    @Inject(LOOKUPS) private readonly lookups: WriteLookups,
+  ) {}
+
+  private async candidate(candidateId: string): Promise<CandidateDocument> {
+    const candidate = await this.infra.documents.get<CandidateDocument>(candidatesProjection.name, candidateId);
+    if (!candidate) throw apiError('not_found');
+    return candidate;
+  }
+
+  @Get('candidates/:candidateId')
+  async show(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('candidateId') candidateId: string): Promise<void> {
+    const { documents, config } = this.infra;
+    const candidate = await this.candidate(candidateId);
+    const [workspace, assessments, publicAnswer] = await Promise.all([
+      getWorkspace(documents, candidate.workspaceId),
+      documents.getMany<AssessmentDocument>(assessmentsProjection.name, candidate.assessmentIds),
+      publicCandidateAnswer(documents, config.appUrl, candidate),
+    ]);
+    this.responder.show(request, reply, candidatePage(pageContext(request), {
+      candidate, workspace, assessments, publicAnswer, focusAssessmentId: queryParam(request, 'assessment'),
+    }));
+  }
+
+  @Get('candidates/:candidateId/report')
+  async report(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('candidateId') candidateId: string): Promise<void> {
+    const candidate = await this.candidate(candidateId);
+    const publicAnswer = await publicCandidateAnswer(this.infra.documents, this.infra.config.appUrl, candidate);
+    if (!publicAnswer) throw apiError('not_found');
+    this.responder.show(request, reply, reportPage(publicAnswer.data, candidate.mode));
+  }
+
+  @Post('candidates/:candidateId/assessments/:assessmentId/start')
+  async start(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('candidateId') candidateId: string, @Param('assessmentId') assessmentId: string): Promise<void> {
+    await this.commands.execute(new StartAssessment(candidateId, assessmentId, internalContext(request)));
+    this.responder.done(reply, candidatePath(candidateId, assessmentId), 'Assessment started (assessmentStarted).');
+  }
+
+  @Post('candidates/:candidateId/assessments/:assessmentId/tests/:slug/complete')
+  async complete(
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Param('candidateId') candidateId: string,
+    @Param('assessmentId') assessmentId: string,
+    @Param('slug') slug: string,
+  ): Promise<void> {
+    const { resultId, assessmentCompleted } = await this.commands.execute(new CompleteTest(candidateId, assessmentId, slug, scoresBody(request), internalContext(request)));
+    const message = `Test ${slug} finished: result ${resultId}, locked until unlocked.${assessmentCompleted ? ' Every test is done: the assessment is completed.' : ''}`;
+    this.responder.done(reply, candidatePath(candidateId, assessmentId), message);
+  }
+
+  @Post('results/:resultId/unlock')
+  async unlock(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('resultId') resultId: string): Promise<void> {
+    const { unlockedAt, charged } = await this.commands.execute(new UnlockResult(resultId, internalContext(request)));
+    const candidateId = await this.lookups.candidateOfResult(resultId);
+    const message = `Result ${resultId} unlocked at ${unlockedAt}. ${charged ? 'This unlock billed the candidate (charged: true).' : 'Not charged (charged: false).'}`;
+    this.responder.done(reply, candidateId ? candidatePath(candidateId) : '/simulator', message);
+  }
+
+  @Post('candidates/:candidateId/delete')
+  async remove(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('candidateId') candidateId: string): Promise<void> {
+    await this.commands.execute(new DeleteCandidate(candidateId, internalContext(request)));
+    this.responder.done(reply, '/simulator', `Test candidate ${candidateId} deleted: GET /v1/candidates/${candidateId} now answers 404 not_found.`);
+  }
+}

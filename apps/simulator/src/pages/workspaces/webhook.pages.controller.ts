@@ -1,0 +1,71 @@
+import { Controller, Get, Inject, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ConfigureWebhook, RotateWebhookSecret } from '../../../../../libs/commands/src/index.js';
+import { apiError } from '../../../../../libs/http/src/index.js';
+import { getBilling } from '../../../../../libs/read-models/src/index.js';
+import { INFRASTRUCTURE, type Infrastructure } from '../../../../../libs/runtime/src/infrastructure.js';
+import { internalContext } from '../../auth/internal-context.js';
+import { pageContext } from '../shared/page-context.js';
+import { requireWorkspace } from '../shared/page-data.js';
+import { PageErrorFilter } from '../shared/page-error.filter.js';
+import { field, formOf } from '../shared/page-http.js';
+import { PageResponder } from '../shared/page-responder.js';
+import { PageSessionGuard } from '../shared/page-session.guard.js';
+import { billingPage } from './billing.view.js';
+import { webhookPage } from './webhook.view.js';
+import { workspacePath } from './workspace-frame.js';
+
+/** Webhook settings, the delivery log with its resends, and billing of one workspace. */
+@Controller()
+@UseGuards(PageSessionGuard)
+@UseFilters(PageErrorFilter)
+export class WebhookPagesController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly responder: PageResponder,
+    @Inject(INFRASTRUCTURE) private readonly infra: Infrastructure,
+  ) {}
+
+  @Get('workspaces/:workspaceId/webhook')
+  async show(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('workspaceId') workspaceId: string): Promise<void> {
+    const workspace = await requireWorkspace(this.infra.documents, workspaceId);
+    const webhook = workspace.webhook;
+    // The same reading as GET /internal/workspaces/{id}/webhook and …/webhook-deliveries.
+    const settings = webhook
+      ? { url: webhook.url, events: webhook.events, secret: this.infra.secretBox.open(webhook.encryptedSecret), enabled: webhook.enabled, disabledReason: webhook.disabledReason }
+      : null;
+    const deliveries = this.infra.messaging ? await this.infra.messaging.listDeliveries(workspaceId) : null;
+    this.responder.show(request, reply, webhookPage(pageContext(request), workspace, settings, deliveries));
+  }
+
+  @Post('workspaces/:workspaceId/webhook')
+  async save(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('workspaceId') workspaceId: string): Promise<void> {
+    const body = { url: field(request, 'url'), events: formOf(request).getAll('events') };
+    await this.commands.execute(new ConfigureWebhook(workspaceId, body, internalContext(request)));
+    this.responder.done(reply, workspacePath(workspaceId, 'webhook'), 'Webhook saved and enabled.');
+  }
+
+  @Post('workspaces/:workspaceId/webhook/rotate-secret')
+  async rotate(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('workspaceId') workspaceId: string): Promise<void> {
+    await this.commands.execute(new RotateWebhookSecret(workspaceId, internalContext(request)));
+    this.responder.done(reply, workspacePath(workspaceId, 'webhook'), 'New signing secret; the previous one keeps signing for 24 hours.');
+  }
+
+  @Post('webhook-deliveries/:deliveryId/resend')
+  async resend(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('deliveryId') deliveryId: string): Promise<void> {
+    if (!this.infra.messaging) throw apiError('server_error', 'the messaging side is not running in this process');
+    const id = await this.infra.messaging.resend(deliveryId);
+    if (!id) throw apiError('not_found');
+    const workspaceId = field(request, 'workspaceId');
+    this.responder.done(reply, workspaceId ? `${workspacePath(workspaceId, 'webhook')}#deliveries` : '/', `Resent as delivery ${id}.`);
+  }
+
+  @Get('workspaces/:workspaceId/billing')
+  async billing(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('workspaceId') workspaceId: string): Promise<void> {
+    const workspace = await requireWorkspace(this.infra.documents, workspaceId);
+    const billing = await getBilling(this.infra.documents, workspaceId);
+    if (!billing) throw apiError('not_found');
+    this.responder.show(request, reply, billingPage(workspace, billing));
+  }
+}
