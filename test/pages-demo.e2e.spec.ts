@@ -1,0 +1,189 @@
+import { jest } from '@jest/globals';
+import type { Page } from 'playwright-core';
+import { launchBrowser, type RunningBrowser } from './support/browser.js';
+import { request } from './support/client.js';
+import { eventually, startWebhookReceiver, type WebhookReceiver } from './support/messaging-receivers.js';
+import { flash, openPage, screenshots, signIn, submit } from './support/pages.js';
+import { startService, type RunningService } from './support/service.js';
+
+jest.setTimeout(240_000);
+
+/**
+ * A whole demo given from a browser, as demo staff give it: the internal pages for everything the
+ * application does, the public API (with the key the pages issued) for what an integrator does.
+ */
+describe('internal pages: a demo from the browser (e2e)', () => {
+  let service: RunningService;
+  let chromium: RunningBrowser;
+  let receiver: WebhookReceiver;
+  let page: Page;
+  let shots: ReturnType<typeof screenshots>;
+  /** What one step hands the next: the suite is one demo, in order. */
+  const state = { workspaceId: '', credential: '', assessmentId: '', candidateId: '', email: `ada-${Date.now().toString(36)}@example.com` };
+
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver();
+    service = await startService({ WEBHOOK_ALLOW_INSECURE: 'true', SIMULATED_CLOCK: 'true' });
+    chromium = await launchBrowser();
+    shots = screenshots(chromium.browser);
+    ({ page } = await openPage(chromium.browser));
+  }, 180_000);
+
+  afterAll(async () => {
+    await chromium?.close();
+    await service?.stop();
+    await receiver?.close();
+  });
+
+  const at = (path: string) => `${service.internalUrl}${path}`;
+  const publicApi = (credential: string) => (path: string, body?: unknown) =>
+    request(`${service.baseUrl}${path}`, { headers: { authorization: `Bearer ${credential}` }, body });
+
+  it('signs in, creates and verifies a workspace, issues a key and saves a webhook', async () => {
+    await page.goto(at('/sign-in'));
+    await shots.take(page, 'sign-in');
+    await signIn(page, service);
+    expect(new URL(page.url()).pathname).toBe('/');
+    await expect(page.locator('h1').textContent()).resolves.toBe('Workspaces');
+
+    await page.fill('#workspace-name', 'Acme Recruiting');
+    await page.fill('#free-allowance', '1');
+    await submit(page, 'button:has-text("Create workspace")');
+    expect(await flash(page)).toContain('Workspace “Acme Recruiting” created');
+    const workspaceId = decodeURIComponent(new URL(page.url()).pathname.split('/')[2] ?? '');
+    expect(workspaceId).toMatch(/\S/);
+    await expect(page.locator('.page-actions .badge').first().textContent()).resolves.toBe('unverified');
+
+    await submit(page, 'button:has-text("Verify workspace")');
+    expect(await flash(page)).toContain('is verified');
+    await expect(page.locator('.page-actions .badge').first().textContent()).resolves.toBe('verified');
+
+    await page.check('input[name=mode][value=live]');
+    await submit(page, 'button:has-text("Create key")');
+    const key = (await page.locator('#issued-key-value').textContent()) ?? '';
+    const secret = (await page.locator('#issued-secret-value').textContent()) ?? '';
+    expect(await page.locator('#issued-curl').textContent()).toBe(`curl -H "Authorization: Bearer ${key}:${secret}" http://localhost:${new URL(service.baseUrl).port}/v1/me`);
+    await shots.take(page, 'workspace-new-key', { phone: false });
+    state.workspaceId = workspaceId;
+    state.credential = `${key}:${secret}`;
+    const me = await publicApi(`${key}:${secret}`)('/v1/me');
+    expect(me.status).toBe(200);
+    expect(me.body.data).toMatchObject({ workspace: { id: workspaceId, name: 'Acme Recruiting' }, mode: 'live' });
+    // Shown once: the next visit lists the key, never its secret.
+    await page.goto(at(`/workspaces/${workspaceId}`));
+    expect(await page.content()).not.toContain(secret);
+    expect(await page.locator('.card:has(#api-keys)').textContent()).toContain(key);
+
+    await page.goto(at(`/workspaces/${workspaceId}/webhook`));
+    await page.fill('#webhook-url', receiver.url);
+    await submit(page, 'button:has-text("Save webhook")');
+    expect(await flash(page)).toContain('Webhook saved and enabled');
+    await expect(page.locator('.card:has(#webhook-settings) .card-head .badge').textContent()).resolves.toBe('enabled');
+  });
+
+  it('invites through the public API, registers from the e-mail, finishes every test and unlocks: the public API shows the result', async () => {
+    const call = publicApi(state.credential);
+    const created = await call('/v1/assessments', { name: 'Backend engineer', tests: ['numerical-reasoning', 'verbal-reasoning'] });
+    expect(created.status).toBe(201);
+    state.assessmentId = created.body.data.id;
+    const invited = await call(`/v1/assessments/${state.assessmentId}/invitations`, { candidates: [{ email: state.email, firstName: 'Ada', surname: 'Lovelace' }] });
+    expect(invited.body.meta).toMatchObject({ invited: 1 });
+
+    // The e-mail is sent by a worker: the outbox shows it once it is there.
+    await eventually(async () => {
+      await page.goto(at(`/emails?to=${encodeURIComponent(state.email)}`));
+      return page.locator('.email a[href^="/invitations/"]').count();
+    }, (count) => count === 1, 30_000, 'the invitation e-mail in the outbox');
+    expect(await page.locator('.email h3').textContent()).toContain('Backend engineer');
+    await shots.take(page, 'emails');
+    await submit(page, '.email a[href^="/invitations/"]');
+    await expect(page.locator('main').textContent()).resolves.toContain(state.email);
+    await shots.take(page, 'invitation');
+    await submit(page, 'button:has-text("Accept and register")');
+    expect(await flash(page)).toContain('Registered');
+    state.candidateId = decodeURIComponent(new URL(page.url()).pathname.split('/')[2] ?? '');
+
+    await submit(page, 'button:has-text("Start the assessment")');
+    expect(await flash(page)).toContain('Assessment started');
+    // First test with the defaults, the second with "random realistic scores".
+    await submit(page, 'button:has-text("Finish test")');
+    expect(await flash(page)).toContain('Test numerical-reasoning finished');
+    await page.click('[data-random-scores]');
+    const correct = Number(await page.inputValue('input[name=questionsCorrect]'));
+    const total = Number(await page.inputValue('input[name=questionsTotal]'));
+    expect(Number(await page.inputValue('input[name=questionsIncorrect]'))).toBe(Number(await page.inputValue('input[name=questionsAnswered]')) - correct);
+    await submit(page, 'button:has-text("Finish test")');
+    expect(await flash(page)).toContain('the assessment is completed');
+
+    // Free allowance 1: the first live candidate's unlock is free, the second result costs nothing more.
+    await submit(page, 'button:has-text("Unlock result")');
+    expect(await flash(page)).toContain('charged: false');
+    await submit(page, 'button:has-text("Unlock result")');
+    expect(await flash(page)).toContain('unlocked');
+    await shots.take(page, 'candidate');
+
+    const answer = await publicApi(state.credential)(`/v1/candidates/${state.candidateId}`);
+    expect(answer.status).toBe(200);
+    const shown = JSON.parse((await page.locator('pre.json').first().textContent()) ?? 'null');
+    expect(shown).toEqual(answer.body);
+    const [assessment] = answer.body.data.assessments;
+    expect(assessment).toMatchObject({ id: state.assessmentId, status: 'completed', unlocked: true });
+    expect(assessment.results).toHaveLength(2);
+    expect(assessment.results[1]).toMatchObject({ testSlug: 'verbal-reasoning', unlocked: true, questionsCorrect: correct, questionsTotal: total });
+
+    await page.goto(at(`/assessments/${state.assessmentId}`));
+    await expect(page.locator('.card:has(#candidates) tbody tr').count()).resolves.toBe(1);
+    await shots.take(page, 'assessment');
+  });
+
+  it('resends a webhook delivery from the delivery log', async () => {
+    const unlockedEvent = (r: { body: any }) => r.body?.event === 'resultUnlocked' && r.body.workspaceId === state.workspaceId;
+    await receiver.waitFor((requests) => requests.filter(unlockedEvent).length >= 2, 30_000, 'both resultUnlocked deliveries');
+    await page.goto(at(`/workspaces/${state.workspaceId}/webhook`));
+    await shots.take(page, 'webhook');
+    const row = page.locator('tbody tr', { hasText: 'resultUnlocked' }).first();
+    const envelope = JSON.parse((await row.locator('pre.json').textContent()) ?? 'null');
+    const original = receiver.requests.find((r) => r.body?.id === envelope.id);
+    expect(original?.body).toEqual(envelope);
+    await Promise.all([page.waitForEvent('framenavigated'), row.locator('button:has-text("Resend")').click()]);
+    expect(await flash(page)).toMatch(/^Resent as delivery \S+\.$/);
+    // A resend is the same envelope (same id, same bytes), delivered again.
+    const copies = await receiver.waitFor((requests) => requests.filter((r) => r.body?.id === envelope.id).length >= 2, 30_000, 'the resent delivery');
+    expect(copies.filter((r) => r.body?.id === envelope.id).map((r) => r.raw)).toEqual([original?.raw, original?.raw]);
+    await page.goto(at(`/workspaces/${state.workspaceId}/webhook`));
+    await expect(page.locator('tbody tr', { hasText: 'resultUnlocked' }).count()).resolves.toBe(3);
+  });
+
+  it('shows a stream as a timeline and the state as of a time', async () => {
+    await page.goto(at(`/candidates/${state.candidateId}`));
+    await submit(page, 'a:has-text("Timeline")');
+    expect(new URL(page.url()).pathname).toBe(`/audit/streams/candidate-${state.candidateId}`);
+    const types = await page.locator('.timeline .event-type').allTextContents();
+    expect(types).toEqual(expect.arrayContaining(['CandidateCreated', 'CandidateRegistered', 'AssessmentStarted', 'TestCompleted', 'AssessmentCompleted', 'ResultUnlocked']));
+    const recorded = await request(`${service.internalUrl}/internal/streams/candidate-${state.candidateId}`, { headers: { authorization: `Bearer ${service.internalToken}` } });
+    expect(types).toEqual(recorded.body.data.map((event: { type: string }) => event.type));
+    await expect(page.locator('.timeline .meta').first().textContent()).resolves.toContain('internal');
+    await shots.take(page, 'timeline');
+
+    // As of the registration: nothing after it yet.
+    const registered = recorded.body.data.find((event: { type: string }) => event.type === 'CandidateRegistered');
+    await page.goto(at(`/audit/as-of?resource=candidate&id=${state.candidateId}&at=${encodeURIComponent(registered.metadata.time)}`));
+    const shownAsOf = await page.locator('main').textContent();
+    expect(shownAsOf).toContain('CandidateRegistered');
+    expect(shownAsOf).not.toContain('ResultUnlocked');
+    await shots.take(page, 'as-of');
+  });
+
+  it('moves the simulated clock and shows health', async () => {
+    await page.goto(at('/clock'));
+    await submit(page, 'button:has-text("+ 1 day")');
+    expect(await flash(page)).toMatch(/Clock moved forward 86400 seconds/);
+    await page.goto(at('/health'));
+    await expect(page.locator('h1').textContent()).resolves.toBe('Health');
+    await shots.take(page, 'health');
+    await page.goto(at('/'));
+    await shots.take(page, 'workspaces');
+    await page.goto(at(`/workspaces/${state.workspaceId}`));
+    await shots.take(page, 'workspace');
+  });
+});

@@ -1,0 +1,52 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { RunningService } from './service.js';
+
+export const LAPTOP = { width: 1280, height: 860 };
+export const PHONE = { width: 390, height: 844 };
+
+/** A browser context of its own (own cookies), with confirmations accepted like a user who means it. */
+export const openPage = async (browser: Browser, viewport = LAPTOP): Promise<{ context: BrowserContext; page: Page }> => {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  page.on('dialog', (dialog) => void dialog.accept());
+  return { context, page };
+};
+
+export const signIn = async (page: Page, service: RunningService, next = '/'): Promise<void> => {
+  await page.goto(`${service.internalUrl}/sign-in?next=${encodeURIComponent(next)}`);
+  await page.fill('#token', service.internalToken);
+  await Promise.all([page.waitForURL((url) => !url.pathname.startsWith('/sign-in')), page.click('button[type=submit]')]);
+};
+
+/** The one-time message the last action left on the page. */
+export const flash = async (page: Page): Promise<string> => (await page.locator('.flash').first().textContent())?.trim() ?? '';
+
+/** Clicks and waits for the page the click leads to (a form post answered by a redirect, or a link). */
+export const submit = async (page: Page, selector: string): Promise<void> => {
+  await Promise.all([page.waitForEvent('framenavigated'), page.locator(selector).first().click()]);
+  await page.waitForLoadState('domcontentloaded');
+};
+
+/**
+ * Screenshots of the pages for docs/screenshots: written only when PAGES_SCREENSHOTS names a
+ * folder (`npm run screenshots` writes docs/screenshots), at a laptop and a phone width.
+ */
+export const screenshots = (browser: Browser) => {
+  const folder = process.env['PAGES_SCREENSHOTS'];
+  return {
+    enabled: Boolean(folder),
+    async take(page: Page, name: string, options: { phone?: boolean } = {}): Promise<void> {
+      if (!folder) return;
+      mkdirSync(folder, { recursive: true });
+      await page.screenshot({ path: join(folder, `${name}.png`), fullPage: true });
+      if (options.phone === false) return;
+      const phone = await browser.newContext({ viewport: PHONE, storageState: await page.context().storageState(), isMobile: true, deviceScaleFactor: 2 });
+      const phonePage = await phone.newPage();
+      await phonePage.goto(page.url());
+      await phonePage.screenshot({ path: join(folder, `${name}-phone.png`), fullPage: true });
+      await phone.close();
+    },
+  };
+};
