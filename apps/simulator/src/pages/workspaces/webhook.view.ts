@@ -74,4 +74,4 @@ ${deliveries === null
 </section>`;
 
 export const webhookPage = (context: PageContext, workspace: WorkspaceDocument, settings: WebhookSettingsShown | null, deliveries: WebhookDelivery[] | null): PageShape =>
-  workspacePage(workspace, 'webhook', html`<div class="grid two">${deliveriesCard(context, workspace, deliveries)}${settingsCard(context, workspace, settings)}</div>`);
+  workspacePage(workspace, 'webhook', html`${settingsCard(context, workspace, settings)}${deliveriesCard(context, workspace, deliveries)}`);

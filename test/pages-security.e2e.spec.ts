@@ -1,0 +1,139 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { jest } from '@jest/globals';
+import { launchBrowser, type RunningBrowser } from './support/browser.js';
+import { request } from './support/client.js';
+import { openPage, signIn } from './support/pages.js';
+import { startService, type RunningService } from './support/service.js';
+
+jest.setTimeout(180_000);
+
+/** A page of another origin that posts a form to the internal application as soon as it loads. */
+const startHostileSite = async (target: string, fields: Record<string, string>): Promise<{ url: string; close(): Promise<void> }> => {
+  const inputs = Object.entries(fields).map(([name, value]) => `<input type="hidden" name="${name}" value="${value}">`).join('');
+  const server: Server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end(`<!doctype html><form id="f" method="post" action="${target}">${inputs}</form><script>document.getElementById('f').submit()</script>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+};
+
+/** Who may use the pages, and that no other site can use them through a signed-in browser. */
+describe('internal pages: sessions and cross-site requests (e2e)', () => {
+  let service: RunningService;
+  let chromium: RunningBrowser;
+
+  beforeAll(async () => {
+    service = await startService();
+    chromium = await launchBrowser();
+  }, 120_000);
+
+  afterAll(async () => {
+    await chromium?.close();
+    await service?.stop();
+  });
+
+  const workspaceNames = async (): Promise<string[]> => {
+    const { context, page } = await openPage(chromium.browser);
+    await signIn(page, service);
+    const names = await page.locator('tbody tr td:first-child strong').allTextContents();
+    await context.close();
+    return names;
+  };
+
+  it('sends a visitor without a session to sign-in, and back where they were going afterwards', async () => {
+    const { context, page } = await openPage(chromium.browser);
+    const answer = await page.goto(`${service.internalUrl}/workspaces/ws_missing/billing`);
+    expect(answer?.status()).toBe(200);
+    const url = new URL(page.url());
+    expect(url.pathname).toBe('/sign-in');
+    expect(url.searchParams.get('next')).toBe('/workspaces/ws_missing/billing');
+    await expect(page.locator('label[for=token]').textContent()).resolves.toBe('Internal token');
+    // A page that does not exist is still a page behind the session: 404 once signed in.
+    await page.fill('#token', service.internalToken);
+    const [afterSignIn] = await Promise.all([page.waitForResponse((response) => response.url().endsWith('/workspaces/ws_missing/billing')), page.click('button[type=submit]')]);
+    expect(afterSignIn.status()).toBe(404);
+    const [session] = (await context.cookies()).filter((cookie) => cookie.name === 'hiring_session');
+    expect(session).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/' });
+    await context.close();
+  });
+
+  it('refuses a wrong token, and a forged session cookie', async () => {
+    const { context, page } = await openPage(chromium.browser);
+    await page.goto(`${service.internalUrl}/sign-in`);
+    await page.fill('#token', `${service.internalToken}x`);
+    const [answer] = await Promise.all([page.waitForResponse((response) => response.request().method() === 'POST'), page.click('button[type=submit]')]);
+    expect(answer.status()).toBe(401);
+    await expect(page.locator('[role=alert]').textContent()).resolves.toBe('That is not the internal token.');
+    expect((await context.cookies()).map((cookie) => cookie.name)).not.toContain('hiring_session');
+
+    const forged = Buffer.from(JSON.stringify({ id: 'forged', expiresAt: Date.now() + 3_600_000 })).toString('base64url');
+    await context.addCookies([{ name: 'hiring_session', value: `${forged}.${'A'.repeat(43)}`, url: service.internalUrl }]);
+    await page.goto(`${service.internalUrl}/`);
+    expect(new URL(page.url()).pathname).toBe('/sign-in');
+    await context.close();
+  });
+
+  it('refuses a form posted from another origin, even from a signed-in browser', async () => {
+    const { context, page } = await openPage(chromium.browser);
+    await signIn(page, service);
+    const hostile = await startHostileSite(`${service.internalUrl}/workspaces`, { name: 'Hostile Corp', freeAllowance: '0' });
+    try {
+      const [answer] = await Promise.all([page.waitForResponse((response) => response.request().method() === 'POST'), page.goto(hostile.url)]);
+      expect(answer.status()).toBe(403);
+      await expect(page.locator('h1').textContent()).resolves.toBe('Request refused');
+    } finally {
+      await hostile.close();
+    }
+    // Signing a visitor in from another site (login CSRF) is refused too.
+    const signInFromElsewhere = await startHostileSite(`${service.internalUrl}/sign-in`, { token: service.internalToken });
+    try {
+      const fresh = await openPage(chromium.browser);
+      const [answer] = await Promise.all([fresh.page.waitForResponse((response) => response.request().method() === 'POST'), fresh.page.goto(signInFromElsewhere.url)]);
+      expect(answer.status()).toBe(403);
+      expect((await fresh.context.cookies()).map((cookie) => cookie.name)).not.toContain('hiring_session');
+      await fresh.context.close();
+    } finally {
+      await signInFromElsewhere.close();
+    }
+    expect(await workspaceNames()).not.toContain('Hostile Corp');
+    await context.close();
+  });
+
+  it('refuses a same-origin post without the session\'s CSRF token', async () => {
+    const { context, page } = await openPage(chromium.browser);
+    await signIn(page, service);
+    const post = (body: string) => page.evaluate(async (form) => (await fetch('/workspaces', {
+      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form, redirect: 'manual',
+    })).status, body);
+    expect(await post('name=No+Token')).toBe(403);
+    expect(await post('name=Wrong+Token&_csrf=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA')).toBe(403);
+    // With this session's own token the same request goes through: a 303, which fetch with redirect 'manual' reports as status 0.
+    const token = await page.locator('input[name=_csrf]').first().inputValue();
+    expect(await post(`name=With+Token&_csrf=${encodeURIComponent(token)}`)).toBe(0);
+    const names = await workspaceNames();
+    expect(names).toContain('With Token');
+    expect(names).not.toContain('No Token');
+    expect(names).not.toContain('Wrong Token');
+    await context.close();
+  });
+
+  it('signs out, and keeps the JSON API behind its bearer token', async () => {
+    const { context, page } = await openPage(chromium.browser);
+    await signIn(page, service);
+    const cookie = (await context.cookies()).find((item) => item.name === 'hiring_session');
+    const withCookie = await request(`${service.internalUrl}/internal/health`, { headers: { cookie: `hiring_session=${cookie?.value}` } });
+    expect(withCookie.status).toBe(401);
+    expect(withCookie.body).toEqual({ error: { code: 'unauthorized', message: expect.any(String) } });
+
+    await Promise.all([page.waitForURL((url) => url.pathname === '/sign-in'), page.click('button:has-text("Sign out")')]);
+    expect((await context.cookies()).map((item) => item.name)).not.toContain('hiring_session');
+    await page.goto(`${service.internalUrl}/emails`);
+    expect(new URL(page.url()).pathname).toBe('/sign-in');
+    await context.close();
+  });
+});
