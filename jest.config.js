@@ -13,7 +13,7 @@ export default {
   forceExit: true,
   reporters: ['default', '<rootDir>/scripts/jest-summary-reporter.mjs'],
   projects: [
-    { ...base, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.decider.spec.ts', '<rootDir>/libs/**/*.unit.spec.ts'] },
+    { ...base, displayName: 'unit', testMatch: ['<rootDir>/libs/**/*.decider.spec.ts', '<rootDir>/libs/**/*.unit.spec.ts', '<rootDir>/apps/**/*.unit.spec.ts'] },
     { ...base, displayName: 'int', testMatch: ['<rootDir>/libs/**/*.int.spec.ts', '<rootDir>/apps/**/*.int.spec.ts'] },
     { ...base, displayName: 'worker', testMatch: ['<rootDir>/libs/**/*.worker.spec.ts', '<rootDir>/apps/**/*.worker.spec.ts'] },
     { ...base, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e.spec.ts'] },
