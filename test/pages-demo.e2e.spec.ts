@@ -40,6 +40,8 @@ describe('internal pages: a demo from the browser (e2e)', () => {
     request(`${service.baseUrl}${path}`, { headers: { authorization: `Bearer ${credential}` }, body });
 
   it('signs in, creates and verifies a workspace, issues a key and saves a webhook', async () => {
+    // The start banner says where the pages are.
+    expect(service.output()).toContain(`Web pages         http://localhost:${new URL(service.internalUrl).port}/`);
     await page.goto(at('/sign-in'));
     await shots.take(page, 'sign-in');
     await signIn(page, service);

@@ -42,7 +42,7 @@ export const screenshots = (browser: Browser) => {
       mkdirSync(folder, { recursive: true });
       await page.screenshot({ path: join(folder, `${name}.png`), fullPage: true });
       if (options.phone === false) return;
-      const phone = await browser.newContext({ viewport: PHONE, storageState: await page.context().storageState(), isMobile: true, deviceScaleFactor: 2 });
+      const phone = await browser.newContext({ viewport: PHONE, storageState: await page.context().storageState(), isMobile: true, deviceScaleFactor: 1 });
       const phonePage = await phone.newPage();
       await phonePage.goto(page.url());
       await phonePage.screenshot({ path: join(folder, `${name}-phone.png`), fullPage: true });

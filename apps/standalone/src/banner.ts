@@ -11,6 +11,7 @@ export const printBanner = (config: ServiceConfig, demo: DemoWorkspace | null): 
     `  Public API        ${publicUrl}/v1   (also under ${publicUrl}${config.altBasePath}/v1)`,
     `  API docs          ${publicUrl}/docs   (OpenAPI 3.1: ${publicUrl}/openapi.json)`,
     `  Internal app      http://localhost:${config.internalPort}/internal`,
+    `  Web pages         http://localhost:${config.internalPort}/   (sign in with the internal token)`,
     `  Internal token    ${config.internalToken}${config.internalTokenGenerated ? '   (generated: set INTERNAL_TOKEN to keep one)' : ''}`,
   ];
   if (demo) {

@@ -55,7 +55,7 @@ export const table = (caption: string, headers: string[], rows: Renderable[][], 
     : html`<div class="table-wrap"><table>
 <caption${options.captionHidden ? html` class="visually-hidden"` : ''}>${caption}</caption>
 <thead><tr>${headers.map((header) => html`<th scope="col">${header}</th>`)}</tr></thead>
-<tbody>${rows.map((row) => html`<tr>${row.map((cell, index) => html`<td data-label="${headers[index] ?? ''}">${cell}</td>`)}</tr>`)}</tbody>
+<tbody>${rows.map((row) => html`<tr>${row.map((cell, index) => html`<td data-label="${headers[index] ?? ''}"><div class="cell">${cell}</div></td>`)}</tr>`)}</tbody>
 </table></div>`;
 
 export const facts = (pairs: [string, Renderable][]): Html =>

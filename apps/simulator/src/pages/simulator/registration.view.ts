@@ -44,11 +44,11 @@ export const linkPage = (context: PageContext, options: { kind: 'invitation' | '
   body: html`<section class="card" aria-labelledby="link-facts">
 <div class="card-head"><h2 id="link-facts">${options.assessment?.name ?? 'Unknown assessment'}</h2>${options.assessment ? statusBadge(options.assessment.status) : ''}</div>
 ${facts([
-    ['Link', html`<code>${options.link}</code>`],
     ...(options.invitedEmail ? [['Invited address', options.invitedEmail] as [string, Html | string]] : []),
     ...(options.invitedMode ? [['Mode', modeBadge(options.invitedMode)] as [string, Html | string]] : []),
     ...(options.assessment ? [['Tests', options.assessment.tests.map((test) => test.name).join(', ')] as [string, string]] : []),
   ])}
+<p class="label">Link</p><p><code class="wrap">${options.link}</code></p>
 <form method="post" action="/simulator/registrations" class="stack">
 ${csrfField(context)}
 <input type="hidden" name="link" value="${options.link}">
