@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { launchBrowser, type RunningBrowser } from './support/browser.js';
 import { request } from './support/client.js';
 import { eventually, startWebhookReceiver, type WebhookReceiver } from './support/messaging-receivers.js';
-import { flash, openPage, screenshots, signIn, submit } from './support/pages.js';
+import { expectAccessible, flash, openPage, screenshots, signIn, submit } from './support/pages.js';
 import { startService, type RunningService } from './support/service.js';
 
 jest.setTimeout(240_000);
@@ -18,6 +18,11 @@ describe('internal pages: a demo from the browser (e2e)', () => {
   let receiver: WebhookReceiver;
   let page: Page;
   let shots: ReturnType<typeof screenshots>;
+  /** Each main page is checked for labels and headings where it is photographed. */
+  const look = async (name: string, options: { phone?: boolean } = {}) => {
+    await expectAccessible(page);
+    await shots.take(page, name, options);
+  };
   /** What one step hands the next: the suite is one demo, in order. */
   const state = { workspaceId: '', credential: '', assessmentId: '', candidateId: '', email: `ada-${Date.now().toString(36)}@example.com` };
 
@@ -43,7 +48,7 @@ describe('internal pages: a demo from the browser (e2e)', () => {
     // The start banner says where the pages are.
     expect(service.output()).toContain(`Web pages         http://localhost:${new URL(service.internalUrl).port}/`);
     await page.goto(at('/sign-in'));
-    await shots.take(page, 'sign-in');
+    await look('sign-in');
     await signIn(page, service);
     expect(new URL(page.url()).pathname).toBe('/');
     await expect(page.locator('h1').textContent()).resolves.toBe('Workspaces');
@@ -65,7 +70,7 @@ describe('internal pages: a demo from the browser (e2e)', () => {
     const key = (await page.locator('#issued-key-value').textContent()) ?? '';
     const secret = (await page.locator('#issued-secret-value').textContent()) ?? '';
     expect(await page.locator('#issued-curl').textContent()).toBe(`curl -H "Authorization: Bearer ${key}:${secret}" http://localhost:${new URL(service.baseUrl).port}/v1/me`);
-    await shots.take(page, 'workspace-new-key', { phone: false });
+    await look('workspace-new-key', { phone: false });
     state.workspaceId = workspaceId;
     state.credential = `${key}:${secret}`;
     const me = await publicApi(`${key}:${secret}`)('/v1/me');
@@ -97,10 +102,10 @@ describe('internal pages: a demo from the browser (e2e)', () => {
       return page.locator('.email a[href^="/invitations/"]').count();
     }, (count) => count === 1, 30_000, 'the invitation e-mail in the outbox');
     expect(await page.locator('.email h3').textContent()).toContain('Backend engineer');
-    await shots.take(page, 'emails');
+    await look('emails');
     await submit(page, '.email a[href^="/invitations/"]');
     await expect(page.locator('main').textContent()).resolves.toContain(state.email);
-    await shots.take(page, 'invitation');
+    await look('invitation');
     await submit(page, 'button:has-text("Accept and register")');
     expect(await flash(page)).toContain('Registered');
     state.candidateId = decodeURIComponent(new URL(page.url()).pathname.split('/')[2] ?? '');
@@ -122,7 +127,7 @@ describe('internal pages: a demo from the browser (e2e)', () => {
     expect(await flash(page)).toContain('charged: false');
     await submit(page, 'button:has-text("Unlock result")');
     expect(await flash(page)).toContain('unlocked');
-    await shots.take(page, 'candidate');
+    await look('candidate');
 
     const answer = await publicApi(state.credential)(`/v1/candidates/${state.candidateId}`);
     expect(answer.status).toBe(200);
@@ -135,14 +140,14 @@ describe('internal pages: a demo from the browser (e2e)', () => {
 
     await page.goto(at(`/assessments/${state.assessmentId}`));
     await expect(page.locator('.card:has(#candidates) tbody tr').count()).resolves.toBe(1);
-    await shots.take(page, 'assessment');
+    await look('assessment');
   });
 
   it('resends a webhook delivery from the delivery log', async () => {
     const unlockedEvent = (r: { body: any }) => r.body?.event === 'resultUnlocked' && r.body.workspaceId === state.workspaceId;
     await receiver.waitFor((requests) => requests.filter(unlockedEvent).length >= 2, 30_000, 'both resultUnlocked deliveries');
     await page.goto(at(`/workspaces/${state.workspaceId}/webhook`));
-    await shots.take(page, 'webhook');
+    await look('webhook');
     const row = page.locator('tbody tr', { hasText: 'resultUnlocked' }).first();
     const envelope = JSON.parse((await row.locator('pre.json').textContent()) ?? 'null');
     const original = receiver.requests.find((r) => r.body?.id === envelope.id);
@@ -165,7 +170,7 @@ describe('internal pages: a demo from the browser (e2e)', () => {
     const recorded = await request(`${service.internalUrl}/internal/streams/candidate-${state.candidateId}`, { headers: { authorization: `Bearer ${service.internalToken}` } });
     expect(types).toEqual(recorded.body.data.map((event: { type: string }) => event.type));
     await expect(page.locator('.timeline .meta').first().textContent()).resolves.toContain('internal');
-    await shots.take(page, 'timeline');
+    await look('timeline');
 
     // As of the registration: nothing after it yet.
     const registered = recorded.body.data.find((event: { type: string }) => event.type === 'CandidateRegistered');
@@ -173,7 +178,57 @@ describe('internal pages: a demo from the browser (e2e)', () => {
     const shownAsOf = await page.locator('main').textContent();
     expect(shownAsOf).toContain('CandidateRegistered');
     expect(shownAsOf).not.toContain('ResultUnlocked');
-    await shots.take(page, 'as-of');
+    await look('as-of');
+  });
+
+  it('gives a sandbox demo: custom test, sign-up link, a refusal shown on the page, closing, deleting a test candidate', async () => {
+    await page.goto(at(`/workspaces/${state.workspaceId}`));
+    await page.fill('#custom-name', 'Warehouse safety');
+    await submit(page, 'button:has-text("Add test")');
+    expect(await flash(page)).toMatch(/^Custom test “Warehouse safety” \(\S+\) created\.$/);
+    await page.check('input[name=mode][value=sandbox]');
+    await submit(page, 'button:has-text("Create key")');
+    const sandboxKey = `${await page.locator('#issued-key-value').textContent()}:${await page.locator('#issued-secret-value').textContent()}`;
+    expect(sandboxKey).toMatch(/^SBX/);
+    const call = publicApi(sandboxKey);
+    const created = await call('/v1/assessments', { name: 'Warehouse lead', tests: ['numerical-reasoning'] });
+    const assessmentId = created.body.data.id as string;
+    expect((await call(`/v1/assessments/${assessmentId}/invitations`, { candidates: [{ email: 'tess@example.com' }] })).body.meta).toMatchObject({ invited: 1 });
+
+    await page.goto(at(`/assessments/${assessmentId}`));
+    await page.selectOption('#custom-slug', { index: 0 });
+    await submit(page, 'button:has-text("Append")');
+    expect(await flash(page)).toMatch(/^Test \S+ appended\.$/);
+    await expect(page.locator('.card:has(#tests) tbody tr').count()).resolves.toBe(2);
+    await submit(page, '.card:has(#invitations) a:has-text("Open invitation")');
+    await submit(page, 'button:has-text("Accept and register")');
+    const testCandidateId = decodeURIComponent(new URL(page.url()).pathname.split('/')[2] ?? '');
+    await expect(page.locator('.page-actions .badge').first().textContent()).resolves.toBe('sandbox');
+    expect((await call(`/v1/candidates/${testCandidateId}`)).status).toBe(200);
+
+    // The public sign-up link: an address that is not one is refused with the API's own code, and nothing is created.
+    await page.goto(at(`/assessments/${assessmentId}`));
+    await submit(page, 'a:has-text("Sign someone up in the simulator")');
+    const signUpPage = page.url();
+    await page.fill('#reg-email', 'sam@localhost');
+    await submit(page, 'button:has-text("Sign up")');
+    expect(page.url()).toBe(signUpPage);
+    await expect(page.locator('.flash.error').textContent()).resolves.toMatch(/\(\w+\)$/);
+    await page.fill('#reg-email', 'sam@example.com');
+    await submit(page, 'button:has-text("Sign up")');
+    expect(await flash(page)).toContain('Registered');
+    await expect(page.locator('.page-actions .badge').first().textContent()).resolves.toBe('live');
+
+    await page.goto(at(`/candidates/${testCandidateId}`));
+    await submit(page, 'button:has-text("Delete test candidate")');
+    expect(await flash(page)).toContain(`GET /v1/candidates/${testCandidateId} now answers 404`);
+    expect((await call(`/v1/candidates/${testCandidateId}`)).status).toBe(404);
+
+    await page.goto(at(`/assessments/${assessmentId}`));
+    await submit(page, 'button:has-text("Close assessment")');
+    expect(await flash(page)).toContain('closed');
+    expect((await call(`/v1/assessments/${assessmentId}`)).body.data.status).toBe('archived');
+    await expect(page.locator('.card:has(#candidates) tbody tr').count()).resolves.toBe(1);
   });
 
   it('moves the simulated clock and shows health', async () => {
@@ -182,10 +237,10 @@ describe('internal pages: a demo from the browser (e2e)', () => {
     expect(await flash(page)).toMatch(/Clock moved forward 86400 seconds/);
     await page.goto(at('/health'));
     await expect(page.locator('h1').textContent()).resolves.toBe('Health');
-    await shots.take(page, 'health');
+    await look('health');
     await page.goto(at('/'));
-    await shots.take(page, 'workspaces');
+    await look('workspaces');
     await page.goto(at(`/workspaces/${state.workspaceId}`));
-    await shots.take(page, 'workspace');
+    await look('workspace');
   });
 });

@@ -62,6 +62,17 @@ describe('internal pages: sessions and cross-site requests (e2e)', () => {
     await context.close();
   });
 
+  it('signs in from the keyboard alone, and the first Tab reaches the skip link', async () => {
+    const { context, page } = await openPage(chromium.browser);
+    await page.goto(`${service.internalUrl}/sign-in`);
+    // The token field has the focus on arrival; Enter submits the form.
+    await page.keyboard.type(service.internalToken);
+    await Promise.all([page.waitForURL((url) => url.pathname === '/'), page.keyboard.press('Enter')]);
+    await page.keyboard.press('Tab');
+    await expect(page.evaluate<string>('document.activeElement.textContent')).resolves.toBe('Skip to content');
+    await context.close();
+  });
+
   it('refuses a wrong token, and a forged session cookie', async () => {
     const { context, page } = await openPage(chromium.browser);
     await page.goto(`${service.internalUrl}/sign-in`);

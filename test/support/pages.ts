@@ -50,3 +50,28 @@ export const screenshots = (browser: Browser) => {
     },
   };
 };
+
+/**
+ * What every page owes keyboard and screen-reader users, checked on the page as rendered: one h1,
+ * a label for every control, a name for every button and link.
+ */
+// Runs in the page (a string: this project compiles without the DOM's types).
+const ACCESSIBILITY_PROBLEMS = `(() => {
+  const found = [];
+  const headings = document.querySelectorAll('h1').length;
+  if (headings !== 1) found.push(headings + ' h1');
+  if (!document.documentElement.lang) found.push('no lang');
+  for (const control of document.querySelectorAll('input, select, textarea')) {
+    if (control.type === 'hidden' || control.hidden) continue;
+    if (control.labels.length === 0 && !control.getAttribute('aria-label')) found.push('unlabelled ' + control.tagName + ' ' + control.name);
+  }
+  for (const element of document.querySelectorAll('button, a[href]')) {
+    if (!element.textContent.trim() && !element.getAttribute('aria-label')) found.push('nameless ' + element.outerHTML.slice(0, 80));
+  }
+  return found;
+})()`;
+
+export const expectAccessible = async (page: Page): Promise<void> => {
+  const problems = await page.evaluate<string[]>(ACCESSIBILITY_PROBLEMS);
+  if (problems.length > 0) throw new Error(`${page.url()}: ${problems.join('; ')}`);
+};

@@ -23,7 +23,9 @@ export class AuditPagesController {
 
   @Get('streams')
   byQuery(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
-    this.responder.redirect(reply, `/audit/streams/${encodeURIComponent(queryParam(request, 'stream').trim())}`);
+    const streamId = queryParam(request, 'stream').trim();
+    if (streamId) this.responder.redirect(reply, `/audit/streams/${encodeURIComponent(streamId)}`);
+    else this.responder.redirect(reply, '/audit', { kind: 'error', message: 'Give a stream id.' });
   }
 
   @Get('streams/:streamId')

@@ -34,9 +34,10 @@ export const formOf = (request: FastifyRequest): URLSearchParams => {
 
 export const field = (request: FastifyRequest, name: string): string => formOf(request).get(name) ?? '';
 
+/** A query parameter as text; one holding U+0000 names nothing that can exist (no store holds one) and reads as absent. */
 export const queryParam = (request: FastifyRequest, name: string): string => {
   const value = (request.query as Record<string, unknown> | undefined)?.[name];
-  return typeof value === 'string' ? value : '';
+  return typeof value === 'string' && !value.includes('\u0000') ? value : '';
 };
 
 export interface CookieOptions {
@@ -62,9 +63,11 @@ export const redirectTo = (reply: FastifyReply, location: string): void => {
   void reply.status(303).headers(SECURITY_HEADERS).header('Location', location).send();
 };
 
-/** Only a path of this application: `next` and `back` must not send anyone to another site. */
-export const localPath = (value: string, fallback: string): string =>
-  value.startsWith('/') && !value.startsWith('//') && !value.startsWith('/\\') ? value : fallback;
+/**
+ * Only a path of this application: `next` must not send anyone to another site. Printable ASCII
+ * only, because browsers drop tabs and line breaks from URLs (`/<TAB>/evil.example` is `//evil.example`).
+ */
+export const localPath = (value: string, fallback: string): string => (/^\/(?![/\\])[\x21-\x7e]*$/.test(value) ? value : fallback);
 
 /**
  * A browser says where a form came from: `Origin` (every POST of a modern browser) or, failing

@@ -35,7 +35,9 @@ export class RegistrationPagesController {
 
   @Get('simulator/candidate')
   open(@Req() request: FastifyRequest, @Res() reply: FastifyReply): void {
-    this.responder.redirect(reply, candidatePath(queryParam(request, 'id').trim()));
+    const candidateId = queryParam(request, 'id').trim();
+    if (candidateId) this.responder.redirect(reply, candidatePath(candidateId));
+    else this.responder.redirect(reply, '/simulator', { kind: 'error', message: 'Give a candidate id.' });
   }
 
   @Get('invitations/:assessmentId/:token')
