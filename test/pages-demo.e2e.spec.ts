@@ -238,6 +238,9 @@ describe('internal pages: a demo from the browser (e2e)', () => {
     await page.goto(at('/health'));
     await expect(page.locator('h1').textContent()).resolves.toBe('Health');
     await look('health');
+    // The queue dashboard opens from here without the token in a URL.
+    const [dashboard] = await Promise.all([page.waitForResponse((response) => new URL(response.url()).pathname === '/internal/queues'), page.click('button:has-text("Queue dashboard")')]);
+    expect(dashboard.status()).toBe(200);
     await page.goto(at('/'));
     await look('workspaces');
     await page.goto(at(`/workspaces/${state.workspaceId}`));

@@ -147,4 +147,19 @@ describe('internal pages: sessions and cross-site requests (e2e)', () => {
     expect(new URL(page.url()).pathname).toBe('/sign-in');
     await context.close();
   });
+
+  // Last: it locks this address out of signing in for a minute.
+  it('makes an address wait after ten wrong tokens in a minute', async () => {
+    const attempt = (token: string) => request(`${service.internalUrl}/sign-in`, {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' }, raw: `token=${encodeURIComponent(token)}&next=%2F`,
+    });
+    for (let failure = 0; failure < 10; failure += 1) expect((await attempt('wrong')).status).toBe(401);
+    const refused = await attempt('wrong');
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // Even the right token waits: guessing must not be able to tell.
+    const right = await attempt(service.internalToken);
+    expect(right.status).toBe(429);
+    expect(right.headers.get('set-cookie')).toBeNull();
+  });
 });

@@ -8,6 +8,7 @@ import { PageResponder } from '../shared/page-responder.js';
 import { PageSessionGuard } from '../shared/page-session.guard.js';
 import { addCookie, cameFromHere, cookie, field, localPath, queryParam, sendPage } from '../shared/page-http.js';
 import { PageSessions, SESSION_COOKIE, SESSION_SECONDS } from '../shared/session.js';
+import { SignInThrottle } from './sign-in-throttle.js';
 import { signInPage } from './sign-in.view.js';
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
@@ -17,6 +18,7 @@ const digest = (value: string): Buffer => createHash('sha256').update(value).dig
 @UseFilters(PageErrorFilter)
 export class SignInController {
   private readonly expected: Buffer;
+  private readonly throttle = new SignInThrottle();
 
   constructor(
     private readonly sessions: PageSessions,
@@ -37,11 +39,20 @@ export class SignInController {
     // Without this a site could sign a visitor in to a session it chose (login CSRF).
     if (!cameFromHere(request, this.infra.config.appUrl)) throw new CrossSiteRefused();
     const next = localPath(field(request, 'next'), '/');
-    if (!timingSafeEqual(digest(field(request, 'token')), this.expected)) {
-      this.infra.logger.warn({ requestId: request.id, ip: request.ip }, 'internal sign-in refused: wrong token');
-      sendPage(reply, signInPage({ next, error: 'That is not the internal token.', tokenGenerated: this.infra.config.internalTokenGenerated }), 401);
+    const tokenGenerated = this.infra.config.internalTokenGenerated;
+    const retryAfter = this.throttle.retryAfterSeconds(request.ip, Date.now());
+    if (retryAfter > 0) {
+      void reply.header('Retry-After', String(retryAfter));
+      sendPage(reply, signInPage({ next, error: `Too many wrong tokens: try again in ${retryAfter} seconds.`, tokenGenerated }), 429);
       return;
     }
+    if (!timingSafeEqual(digest(field(request, 'token')), this.expected)) {
+      this.throttle.recordFailure(request.ip, Date.now());
+      this.infra.logger.warn({ requestId: request.id, ip: request.ip }, 'internal sign-in refused: wrong token');
+      sendPage(reply, signInPage({ next, error: 'That is not the internal token.', tokenGenerated }), 401);
+      return;
+    }
+    this.throttle.recordSuccess(request.ip);
     const { cookie: value } = this.sessions.issue(Date.now());
     addCookie(reply, cookie(SESSION_COOKIE, value, { maxAgeSeconds: SESSION_SECONDS, secure: this.responder.secureCookies }));
     this.responder.redirect(reply, next);
