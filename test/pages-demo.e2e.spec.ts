@@ -159,6 +159,13 @@ describe('internal pages: a demo from the browser (e2e)', () => {
     expect(copies.filter((r) => r.body?.id === envelope.id).map((r) => r.raw)).toEqual([original?.raw, original?.raw]);
     await page.goto(at(`/workspaces/${state.workspaceId}/webhook`));
     await expect(page.locator('tbody tr', { hasText: 'resultUnlocked' }).count()).resolves.toBe(3);
+
+    // Rotating the secret: a new one is shown, and the settings stay enabled.
+    const before = await page.locator('#webhook-secret').textContent();
+    await submit(page, 'button:has-text("Rotate secret")');
+    expect(await flash(page)).toContain('previous one keeps signing for 24 hours');
+    expect(await page.locator('#webhook-secret').textContent()).not.toBe(before);
+    await expect(page.locator('.card:has(#webhook-settings) .card-head .badge').textContent()).resolves.toBe('enabled');
   });
 
   it('shows a stream as a timeline and the state as of a time', async () => {
@@ -218,6 +225,15 @@ describe('internal pages: a demo from the browser (e2e)', () => {
     await submit(page, 'button:has-text("Sign up")');
     expect(await flash(page)).toContain('Registered');
     await expect(page.locator('.page-actions .badge').first().textContent()).resolves.toBe('live');
+    // Sam is the workspace's second live candidate: the free allowance (1) is used, this unlock bills.
+    const samId = decodeURIComponent(new URL(page.url()).pathname.split('/')[2] ?? '');
+    await submit(page, 'button:has-text("Finish test")');
+    await submit(page, 'button:has-text("Unlock result")');
+    expect(await flash(page)).toContain('This unlock billed the candidate (charged: true)');
+    await page.goto(at(`/workspaces/${state.workspaceId}/billing`));
+    await expect(page.locator('.card:has(#billed) tbody tr').count()).resolves.toBe(1);
+    await expect(page.locator('.card:has(#billed) tbody').textContent()).resolves.toContain(samId);
+    await look('billing');
 
     await page.goto(at(`/candidates/${testCandidateId}`));
     await submit(page, 'button:has-text("Delete test candidate")');
@@ -229,6 +245,14 @@ describe('internal pages: a demo from the browser (e2e)', () => {
     expect(await flash(page)).toContain('closed');
     expect((await call(`/v1/assessments/${assessmentId}`)).body.data.status).toBe('archived');
     await expect(page.locator('.card:has(#candidates) tbody tr').count()).resolves.toBe(1);
+
+    // Regenerating the sandbox key: the new secret is shown once, the old credential stops working.
+    await page.goto(at(`/workspaces/${state.workspaceId}`));
+    await submit(page, `tr:has-text("${sandboxKey.split(':')[0]}") button:has-text("Regenerate")`);
+    const regenerated = `${await page.locator('#issued-key-value').textContent()}:${await page.locator('#issued-secret-value').textContent()}`;
+    expect(regenerated).not.toBe(sandboxKey);
+    expect((await call('/v1/me')).status).toBe(401);
+    expect((await publicApi(regenerated)('/v1/me')).status).toBe(200);
   });
 
   it('moves the simulated clock and shows health', async () => {

@@ -17,16 +17,14 @@ const streamForm = (streamId: string): Html => html`<form method="get" action="/
 </form>
 <p class="hint" id="stream-hint"><code>workspace-{id}</code>, <code>assessment-{id}</code>, <code>candidate-{id}</code>, or <code>simulated-clock</code>.</p>`;
 
-const asOfFormView = (form: AsOfForm): Html => html`<form method="get" action="/audit/as-of" class="stack">
-<div class="form-grid">
-<div class="field"><label for="as-of-resource">Resource</label><select id="as-of-resource" name="resource">
+const asOfFormView = (form: AsOfForm): Html => html`<form method="get" action="/audit/as-of" class="form-row">
+<div class="field small-field"><label for="as-of-resource">Resource</label><select id="as-of-resource" name="resource">
 <option value="candidate"${form.resource === 'candidate' ? html` selected` : ''}>Candidate</option>
 <option value="assessment"${form.resource === 'assessment' ? html` selected` : ''}>Assessment</option>
 </select></div>
 <div class="field"><label for="as-of-id">Id</label><input id="as-of-id" name="id" type="text" required value="${form.id}"></div>
 <div class="field"><label for="as-of-at">As of (domain time)</label><input id="as-of-at" name="at" type="text" required value="${form.at}" placeholder="2026-01-31T12:00:00.000Z"></div>
-</div>
-<div class="row"><button type="submit" class="button primary">Show state</button></div>
+<button type="submit" class="button primary">Show state</button>
 </form>`;
 
 export const auditHomePage = (form: AsOfForm): PageShape => ({
