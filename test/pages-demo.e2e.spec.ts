@@ -1,10 +1,8 @@
 import { jest } from '@jest/globals';
 import type { Page } from 'playwright-core';
-import { launchBrowser, type RunningBrowser } from './support/browser.js';
-import { request } from './support/client.js';
 import { eventually, startWebhookReceiver, type WebhookReceiver } from './support/messaging-receivers.js';
-import { expectAccessible, flash, openPage, screenshots, signIn, submit } from './support/pages.js';
-import { startService, type RunningService } from './support/service.js';
+import { flash, idInPath, signIn, startPagesWorld, submit, type PagesWorld } from './support/pages.js';
+import { request } from './support/client.js';
 
 jest.setTimeout(240_000);
 
@@ -13,43 +11,32 @@ jest.setTimeout(240_000);
  * application does, the public API (with the key the pages issued) for what an integrator does.
  */
 describe('internal pages: a demo from the browser (e2e)', () => {
-  let service: RunningService;
-  let chromium: RunningBrowser;
+  let world: PagesWorld;
   let receiver: WebhookReceiver;
   let page: Page;
-  let shots: ReturnType<typeof screenshots>;
-  /** Each main page is checked for labels and headings where it is photographed. */
-  const look = async (name: string, options: { phone?: boolean } = {}) => {
-    await expectAccessible(page);
-    await shots.take(page, name, options);
-  };
   /** What one step hands the next: the suite is one demo, in order. */
   const state = { workspaceId: '', credential: '', assessmentId: '', candidateId: '', email: `ada-${Date.now().toString(36)}@example.com` };
 
   beforeAll(async () => {
     receiver = await startWebhookReceiver();
-    service = await startService({ WEBHOOK_ALLOW_INSECURE: 'true', SIMULATED_CLOCK: 'true' });
-    chromium = await launchBrowser();
-    shots = screenshots(chromium.browser);
-    ({ page } = await openPage(chromium.browser));
+    world = await startPagesWorld({ WEBHOOK_ALLOW_INSECURE: 'true', SIMULATED_CLOCK: 'true' });
+    ({ page } = world);
   }, 180_000);
 
   afterAll(async () => {
-    await chromium?.close();
-    await service?.stop();
+    await world?.close();
     await receiver?.close();
   });
 
-  const at = (path: string) => `${service.internalUrl}${path}`;
-  const publicApi = (credential: string) => (path: string, body?: unknown) =>
-    request(`${service.baseUrl}${path}`, { headers: { authorization: `Bearer ${credential}` }, body });
+  const at = (path: string) => world.at(path);
+  const look = (name: string, options?: { phone?: boolean }) => world.look(name, options);
 
   it('signs in, creates and verifies a workspace, issues a key and saves a webhook', async () => {
     // The start banner says where the pages are.
-    expect(service.output()).toContain(`Web pages         http://localhost:${new URL(service.internalUrl).port}/`);
+    expect(world.service.output()).toContain(`Web pages         http://localhost:${new URL(world.service.internalUrl).port}/`);
     await page.goto(at('/sign-in'));
     await look('sign-in');
-    await signIn(page, service);
+    await signIn(page, world.service);
     expect(new URL(page.url()).pathname).toBe('/');
     await expect(page.locator('h1').textContent()).resolves.toBe('Workspaces');
 
@@ -57,7 +44,7 @@ describe('internal pages: a demo from the browser (e2e)', () => {
     await page.fill('#free-allowance', '1');
     await submit(page, 'button:has-text("Create workspace")');
     expect(await flash(page)).toContain('Workspace “Acme Recruiting” created');
-    const workspaceId = decodeURIComponent(new URL(page.url()).pathname.split('/')[2] ?? '');
+    const workspaceId = idInPath(page);
     expect(workspaceId).toMatch(/\S/);
     await expect(page.locator('.page-actions .badge').first().textContent()).resolves.toBe('unverified');
 
@@ -69,11 +56,11 @@ describe('internal pages: a demo from the browser (e2e)', () => {
     await submit(page, 'button:has-text("Create key")');
     const key = (await page.locator('#issued-key-value').textContent()) ?? '';
     const secret = (await page.locator('#issued-secret-value').textContent()) ?? '';
-    expect(await page.locator('#issued-curl').textContent()).toBe(`curl -H "Authorization: Bearer ${key}:${secret}" http://localhost:${new URL(service.baseUrl).port}/v1/me`);
+    expect(await page.locator('#issued-curl').textContent()).toBe(`curl -H "Authorization: Bearer ${key}:${secret}" http://localhost:${new URL(world.service.baseUrl).port}/v1/me`);
     await look('workspace-new-key', { phone: false });
     state.workspaceId = workspaceId;
     state.credential = `${key}:${secret}`;
-    const me = await publicApi(`${key}:${secret}`)('/v1/me');
+    const me = await world.publicApi(`${key}:${secret}`)('/v1/me');
     expect(me.status).toBe(200);
     expect(me.body.data).toMatchObject({ workspace: { id: workspaceId, name: 'Acme Recruiting' }, mode: 'live' });
     // Shown once: the next visit lists the key, never its secret.
@@ -89,7 +76,7 @@ describe('internal pages: a demo from the browser (e2e)', () => {
   });
 
   it('invites through the public API, registers from the e-mail, finishes every test and unlocks: the public API shows the result', async () => {
-    const call = publicApi(state.credential);
+    const call = world.publicApi(state.credential);
     const created = await call('/v1/assessments', { name: 'Backend engineer', tests: ['numerical-reasoning', 'verbal-reasoning'] });
     expect(created.status).toBe(201);
     state.assessmentId = created.body.data.id;
@@ -108,7 +95,7 @@ describe('internal pages: a demo from the browser (e2e)', () => {
     await look('invitation');
     await submit(page, 'button:has-text("Accept and register")');
     expect(await flash(page)).toContain('Registered');
-    state.candidateId = decodeURIComponent(new URL(page.url()).pathname.split('/')[2] ?? '');
+    state.candidateId = idInPath(page);
 
     await submit(page, 'button:has-text("Start the assessment")');
     expect(await flash(page)).toContain('Assessment started');
@@ -129,7 +116,7 @@ describe('internal pages: a demo from the browser (e2e)', () => {
     expect(await flash(page)).toContain('unlocked');
     await look('candidate');
 
-    const answer = await publicApi(state.credential)(`/v1/candidates/${state.candidateId}`);
+    const answer = await world.publicApi(state.credential)(`/v1/candidates/${state.candidateId}`);
     expect(answer.status).toBe(200);
     const shown = JSON.parse((await page.locator('pre.json').first().textContent()) ?? 'null');
     expect(shown).toEqual(answer.body);
@@ -174,7 +161,7 @@ describe('internal pages: a demo from the browser (e2e)', () => {
     expect(new URL(page.url()).pathname).toBe(`/audit/streams/candidate-${state.candidateId}`);
     const types = await page.locator('.timeline .event-type').allTextContents();
     expect(types).toEqual(expect.arrayContaining(['CandidateCreated', 'CandidateRegistered', 'AssessmentStarted', 'TestCompleted', 'AssessmentCompleted', 'ResultUnlocked']));
-    const recorded = await request(`${service.internalUrl}/internal/streams/candidate-${state.candidateId}`, { headers: { authorization: `Bearer ${service.internalToken}` } });
+    const recorded = await request(`${world.service.internalUrl}/internal/streams/candidate-${state.candidateId}`, { headers: { authorization: `Bearer ${world.service.internalToken}` } });
     expect(types).toEqual(recorded.body.data.map((event: { type: string }) => event.type));
     await expect(page.locator('.timeline .meta').first().textContent()).resolves.toContain('internal');
     await look('timeline');
@@ -188,75 +175,9 @@ describe('internal pages: a demo from the browser (e2e)', () => {
     await look('as-of');
   });
 
-  it('gives a sandbox demo: custom test, sign-up link, a refusal shown on the page, closing, deleting a test candidate', async () => {
-    await page.goto(at(`/workspaces/${state.workspaceId}`));
-    await page.fill('#custom-name', 'Warehouse safety');
-    await submit(page, 'button:has-text("Add test")');
-    expect(await flash(page)).toMatch(/^Custom test “Warehouse safety” \(\S+\) created\.$/);
-    await page.check('input[name=mode][value=sandbox]');
-    await submit(page, 'button:has-text("Create key")');
-    const sandboxKey = `${await page.locator('#issued-key-value').textContent()}:${await page.locator('#issued-secret-value').textContent()}`;
-    expect(sandboxKey).toMatch(/^SBX/);
-    const call = publicApi(sandboxKey);
-    const created = await call('/v1/assessments', { name: 'Warehouse lead', tests: ['numerical-reasoning'] });
-    const assessmentId = created.body.data.id as string;
-    expect((await call(`/v1/assessments/${assessmentId}/invitations`, { candidates: [{ email: 'tess@example.com' }] })).body.meta).toMatchObject({ invited: 1 });
-
-    await page.goto(at(`/assessments/${assessmentId}`));
-    await page.selectOption('#custom-slug', { index: 0 });
-    await submit(page, 'button:has-text("Append")');
-    expect(await flash(page)).toMatch(/^Test \S+ appended\.$/);
-    await expect(page.locator('.card:has(#tests) tbody tr').count()).resolves.toBe(2);
-    await submit(page, '.card:has(#invitations) a:has-text("Open invitation")');
-    await submit(page, 'button:has-text("Accept and register")');
-    const testCandidateId = decodeURIComponent(new URL(page.url()).pathname.split('/')[2] ?? '');
-    await expect(page.locator('.page-actions .badge').first().textContent()).resolves.toBe('sandbox');
-    expect((await call(`/v1/candidates/${testCandidateId}`)).status).toBe(200);
-
-    // The public sign-up link: an address that is not one is refused with the API's own code, and nothing is created.
-    await page.goto(at(`/assessments/${assessmentId}`));
-    await submit(page, 'a:has-text("Sign someone up in the simulator")');
-    const signUpPage = page.url();
-    await page.fill('#reg-email', 'sam@localhost');
-    await submit(page, 'button:has-text("Sign up")');
-    expect(page.url()).toBe(signUpPage);
-    await expect(page.locator('.flash.error').textContent()).resolves.toMatch(/\(\w+\)$/);
-    await page.fill('#reg-email', 'sam@example.com');
-    await submit(page, 'button:has-text("Sign up")');
-    expect(await flash(page)).toContain('Registered');
-    await expect(page.locator('.page-actions .badge').first().textContent()).resolves.toBe('live');
-    // Sam is the workspace's second live candidate: the free allowance (1) is used, this unlock bills.
-    const samId = decodeURIComponent(new URL(page.url()).pathname.split('/')[2] ?? '');
-    await submit(page, 'button:has-text("Finish test")');
-    await submit(page, 'button:has-text("Unlock result")');
-    expect(await flash(page)).toContain('This unlock billed the candidate (charged: true)');
-    await page.goto(at(`/workspaces/${state.workspaceId}/billing`));
-    await expect(page.locator('.card:has(#billed) tbody tr').count()).resolves.toBe(1);
-    await expect(page.locator('.card:has(#billed) tbody').textContent()).resolves.toContain(samId);
-    await look('billing');
-
-    await page.goto(at(`/candidates/${testCandidateId}`));
-    await submit(page, 'button:has-text("Delete test candidate")');
-    expect(await flash(page)).toContain(`GET /v1/candidates/${testCandidateId} now answers 404`);
-    expect((await call(`/v1/candidates/${testCandidateId}`)).status).toBe(404);
-
-    await page.goto(at(`/assessments/${assessmentId}`));
-    await submit(page, 'button:has-text("Close assessment")');
-    expect(await flash(page)).toContain('closed');
-    expect((await call(`/v1/assessments/${assessmentId}`)).body.data.status).toBe('archived');
-    await expect(page.locator('.card:has(#candidates) tbody tr').count()).resolves.toBe(1);
-
-    // Regenerating the sandbox key: the new secret is shown once, the old credential stops working.
-    await page.goto(at(`/workspaces/${state.workspaceId}`));
-    await submit(page, `tr:has-text("${sandboxKey.split(':')[0]}") button:has-text("Regenerate")`);
-    const regenerated = `${await page.locator('#issued-key-value').textContent()}:${await page.locator('#issued-secret-value').textContent()}`;
-    expect(regenerated).not.toBe(sandboxKey);
-    expect((await call('/v1/me')).status).toBe(401);
-    expect((await publicApi(regenerated)('/v1/me')).status).toBe(200);
-  });
-
   it('moves the simulated clock and shows health', async () => {
     await page.goto(at('/clock'));
+    await look('clock');
     await submit(page, 'button:has-text("+ 1 day")');
     expect(await flash(page)).toMatch(/Clock moved forward 86400 seconds/);
     await page.goto(at('/health'));

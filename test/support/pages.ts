@@ -1,7 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import type { RunningService } from './service.js';
+import { launchBrowser, type RunningBrowser } from './browser.js';
+import { request, type HttpAnswer } from './client.js';
+import { startService, type RunningService } from './service.js';
 
 export const LAPTOP = { width: 1280, height: 860 };
 export const PHONE = { width: 390, height: 844 };
@@ -74,4 +76,42 @@ const ACCESSIBILITY_PROBLEMS = `(() => {
 export const expectAccessible = async (page: Page): Promise<void> => {
   const problems = await page.evaluate<string[]>(ACCESSIBILITY_PROBLEMS);
   if (problems.length > 0) throw new Error(`${page.url()}: ${problems.join('; ')}`);
+};
+
+/** The id a page's path names at `index` (`/candidates/{id}` → index 2). */
+export const idInPath = (page: Page, index = 2): string => decodeURIComponent(new URL(page.url()).pathname.split('/')[index] ?? '');
+
+export interface PagesWorld {
+  service: RunningService;
+  chromium: RunningBrowser;
+  /** One signed-in tab, used in order by the tests of a file. */
+  page: Page;
+  /** Checks the page for labels and headings, then photographs it (when asked to). */
+  look(name: string, options?: { phone?: boolean }): Promise<void>;
+  at(path: string): string;
+  publicApi(credential: string): (path: string, body?: unknown) => Promise<HttpAnswer>;
+  close(): Promise<void>;
+}
+
+/** The service as `npm start` runs it, a browser, and one tab signed in to the pages. */
+export const startPagesWorld = async (env: Record<string, string> = {}): Promise<PagesWorld> => {
+  const service = await startService(env);
+  const chromium = await launchBrowser();
+  const shots = screenshots(chromium.browser);
+  const { page } = await openPage(chromium.browser);
+  return {
+    service,
+    chromium,
+    page,
+    async look(name, options = {}) {
+      await expectAccessible(page);
+      await shots.take(page, name, options);
+    },
+    at: (path) => `${service.internalUrl}${path}`,
+    publicApi: (credential) => (path, body) => request(`${service.baseUrl}${path}`, { headers: { authorization: `Bearer ${credential}` }, body }),
+    async close() {
+      await chromium.close();
+      await service.stop();
+    },
+  };
 };
