@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ConfigureWebhook, RotateWebhookSecret } from '../../../../../libs/commands/src/index.js';
 import { apiError } from '../../../../../libs/http/src/index.js';
-import { getBilling } from '../../../../../libs/read-models/src/index.js';
+import { candidatesProjection, getBilling, type CandidateDocument } from '../../../../../libs/read-models/src/index.js';
 import { INFRASTRUCTURE, type Infrastructure } from '../../../../../libs/runtime/src/infrastructure.js';
 import { internalContext } from '../../auth/internal-context.js';
 import { pageContext } from '../shared/page-context.js';
@@ -66,6 +66,8 @@ export class WebhookPagesController {
     const workspace = await requireWorkspace(this.infra.documents, workspaceId);
     const billing = await getBilling(this.infra.documents, workspaceId);
     if (!billing) throw apiError('not_found');
-    this.responder.show(request, reply, billingPage(workspace, billing));
+    // The billing model holds ids; the candidates read model gives the addresses.
+    const candidates = await this.infra.documents.getMany<CandidateDocument>(candidatesProjection.name, billing.billedCandidates.map((billed) => billed.candidateId));
+    this.responder.show(request, reply, billingPage(workspace, billing, candidates));
   }
 }
