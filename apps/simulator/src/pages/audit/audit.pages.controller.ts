@@ -41,6 +41,6 @@ export class AuditPagesController {
     const form: AsOfForm = { resource, id: queryParam(request, 'id').trim(), at: queryParam(request, 'at').trim() };
     if (!form.id) throw apiError('not_found', 'Give the id of a candidate or an assessment.');
     const at = parseTime(form.at, 'at') ?? new Date();
-    this.responder.show(request, reply, asOfPage(form, await asOf(this.infra.eventStore, resource, form.id, at)));
+    this.responder.show(request, reply, asOfPage(form, await asOf(this.infra.eventStore, this.infra.config.appUrl, resource, form.id, at)));
   }
 }

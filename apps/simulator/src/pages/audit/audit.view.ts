@@ -50,9 +50,9 @@ export const asOfPage = (form: AsOfForm, answer: AsOfAnswer): PageShape => ({
   section: 'audit',
   trail: [{ label: 'Audit', href: '/audit' }],
   body: html`<section class="card">${asOfFormView(form)}</section>
-${answer.kind === 'state'
-    ? html`<section class="card" aria-labelledby="state-title"><div class="card-head"><h2 id="state-title">What the public API would have answered</h2></div>${jsonBlock(answer.body)}</section>`
-    : html`<section class="card" aria-labelledby="events-title"><div class="card-head"><h2 id="events-title">Events of ${answer.streamId} up to then</h2><a class="button small" href="/audit/streams/${encodeURIComponent(answer.streamId)}">Whole stream</a></div>
-<p class="hint">The state at that time is these events folded in order; the latest one shown is the last change before it.</p>
-${timeline(answer.events)}</section>`}`,
+${answer.state === null ? '' : html`<section class="card" aria-labelledby="state-title"><div class="card-head"><h2 id="state-title">What the public API would have answered</h2></div>
+<p class="hint">The read model folded in memory from the events below, in the shape of <code>GET /v1/${form.resource}s/{id}</code>.</p>${jsonBlock(answer.state)}</section>`}
+<section class="card" aria-labelledby="events-title"><div class="card-head"><h2 id="events-title">Events of ${answer.streamId} up to then</h2><a class="button small" href="/audit/streams/${encodeURIComponent(answer.streamId)}">Whole stream</a></div>
+<p class="hint">The state at that time is these events folded in order; the last one is the last change before it.</p>
+${timeline(answer.events)}</section>`,
 });
