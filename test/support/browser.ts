@@ -1,4 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 
 /** Debian's Chromium; `.ci/run` installs it with apt-get when it is missing. */
@@ -12,11 +14,10 @@ export interface RunningBrowser {
 /**
  * Headless Chromium with a fresh profile and every background connection turned off: this
  * machine's network is closed, and Chromium otherwise retries Google's hosts at every start.
- * Playwright refuses `--user-data-dir` in `args`; `launch` gives each browser a fresh temporary
- * profile of its own, and deletes it on close.
  */
 export const launchBrowser = async (): Promise<RunningBrowser> => {
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install -y chromium`);
+  const profile = mkdtempSync(join(tmpdir(), 'hiring-chromium-'));
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -30,6 +31,7 @@ export const launchBrowser = async (): Promise<RunningBrowser> => {
     browser,
     async close() {
       await browser.close();
+      rmSync(profile, { recursive: true, force: true });
     },
   };
 };

@@ -16,7 +16,10 @@ import { RegistrationPagesController } from './simulator/registration.pages.cont
 import { WebhookPagesController } from './workspaces/webhook.pages.controller.js';
 import { WorkspacePagesController } from './workspaces/workspace.pages.controller.js';
 
-/** The internal application's web pages, on top of the same commands and read models as its JSON API. */
+/**
+ * The internal application's web pages, on top of the same commands and read models as its JSON API.
+ * Their controllers answer HTML and stay out of the internal OpenAPI document (@ApiExcludeController).
+ */
 @Module({
   controllers: [
     AssetsController, SignInController, WorkspacePagesController, WebhookPagesController, AssessmentPagesController,

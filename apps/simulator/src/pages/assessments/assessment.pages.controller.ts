@@ -1,4 +1,5 @@
 import { Controller, Get, Inject, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AddTestToAssessment, CloseAssessment } from '../../../../../libs/commands/src/index.js';
@@ -23,6 +24,7 @@ const SHOWN_PER_LIST = 200;
 
 /** A workspace's assessments, and one assessment with its tests, invitations and candidates. */
 @Controller()
+@ApiExcludeController()
 @UseGuards(PageSessionGuard)
 @UseFilters(PageErrorFilter)
 export class AssessmentPagesController {

@@ -1,4 +1,5 @@
 import { Controller, Get, Inject, Param, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { apiError, parseTime } from '../../../../../libs/http/src/index.js';
 import { INFRASTRUCTURE, type Infrastructure } from '../../../../../libs/runtime/src/infrastructure.js';
@@ -11,6 +12,7 @@ import { asOfPage, auditHomePage, streamPage, type AsOfForm } from './audit.view
 
 /** Read-only views of the log: a stream as recorded (GET /internal/streams/{id}) and a resource as of a time. */
 @Controller('audit')
+@ApiExcludeController()
 @UseGuards(PageSessionGuard)
 @UseFilters(PageErrorFilter)
 export class AuditPagesController {

@@ -1,4 +1,5 @@
 import { Controller, Get, Inject, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isWholeNumber, validationFailed } from '../../../../../libs/domain/src/index.js';
 import { apiError } from '../../../../../libs/http/src/index.js';
@@ -30,6 +31,7 @@ ${csrfField(context)}
 
 /** Only with SIMULATED_CLOCK=true, like POST /internal/clock; otherwise these pages do not exist. */
 @Controller('clock')
+@ApiExcludeController()
 @UseGuards(PageSessionGuard)
 @UseFilters(PageErrorFilter)
 export class ClockPagesController {

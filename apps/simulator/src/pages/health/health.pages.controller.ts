@@ -1,4 +1,5 @@
 import { Controller, Get, Inject, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { INFRASTRUCTURE, type Infrastructure } from '../../../../../libs/runtime/src/infrastructure.js';
 import { DASHBOARD_PATH, DASHBOARD_TOKEN_COOKIE } from '../../dashboard/queue-dashboard.js';
@@ -11,6 +12,7 @@ import { PageSessionGuard } from '../shared/page-session.guard.js';
 import { healthPage } from './health.view.js';
 
 @Controller()
+@ApiExcludeController()
 @UseGuards(PageSessionGuard)
 @UseFilters(PageErrorFilter)
 export class HealthPagesController {

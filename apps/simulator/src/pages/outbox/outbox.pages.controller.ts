@@ -1,4 +1,5 @@
 import { Controller, Get, Inject, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { INFRASTRUCTURE, type Infrastructure } from '../../../../../libs/runtime/src/infrastructure.js';
 import { PageErrorFilter } from '../shared/page-error.filter.js';
@@ -11,6 +12,7 @@ const RECENT = 50;
 
 /** The outbox, by address as GET /internal/emails reads it, or the latest ones. */
 @Controller()
+@ApiExcludeController()
 @UseGuards(PageSessionGuard)
 @UseFilters(PageErrorFilter)
 export class OutboxPagesController {

@@ -1,10 +1,12 @@
 import { Controller, Get, Param, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { apiError } from '../../../../../libs/http/src/index.js';
 import { ASSETS } from './assets.js';
 
 /** The style sheet and the few lines of script, from this process: no CDN, no front-end build. */
 @Controller('assets')
+@ApiExcludeController()
 export class AssetsController {
   @Get(':name')
   asset(@Param('name') name: string, @Res() reply: FastifyReply): void {

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Controller, Get, Inject, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { INFRASTRUCTURE, type Infrastructure } from '../../../../../libs/runtime/src/infrastructure.js';
 import { CrossSiteRefused } from '../shared/page-context.js';
@@ -15,6 +16,7 @@ const digest = (value: string): Buffer => createHash('sha256').update(value).dig
 
 /** One password field for the internal token; the session is a signed HttpOnly SameSite=Strict cookie. */
 @Controller()
+@ApiExcludeController()
 @UseFilters(PageErrorFilter)
 export class SignInController {
   private readonly expected: Buffer;

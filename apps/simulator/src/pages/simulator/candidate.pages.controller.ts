@@ -1,4 +1,5 @@
 import { Controller, Get, Inject, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CompleteTest, DeleteCandidate, StartAssessment, UnlockResult } from '../../../../../libs/commands/src/index.js';
@@ -20,6 +21,7 @@ import { scoresBody } from './scores-form.js';
 
 /** The candidate's side of a demo and the recruiter's unlock; after each step the page shows the public API's answer. */
 @Controller()
+@ApiExcludeController()
 @UseGuards(PageSessionGuard)
 @UseFilters(PageErrorFilter)
 export class CandidatePagesController {

@@ -1,4 +1,5 @@
 import { Controller, Get, Inject, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RegisterCandidate } from '../../../../../libs/commands/src/index.js';
@@ -19,6 +20,7 @@ import { linkPage, simulatorHomePage } from './registration.view.js';
  * registering goes through the same RegisterCandidate command as POST /internal/registrations.
  */
 @Controller()
+@ApiExcludeController()
 @UseGuards(PageSessionGuard)
 @UseFilters(PageErrorFilter)
 export class RegistrationPagesController {

@@ -1,4 +1,5 @@
 import { Controller, Get, Inject, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ConfigureWebhook, RotateWebhookSecret } from '../../../../../libs/commands/src/index.js';
@@ -18,6 +19,7 @@ import { workspacePath } from './workspace-frame.js';
 
 /** Webhook settings, the delivery log with its resends, and billing of one workspace. */
 @Controller()
+@ApiExcludeController()
 @UseGuards(PageSessionGuard)
 @UseFilters(PageErrorFilter)
 export class WebhookPagesController {

@@ -1,4 +1,5 @@
 import { Controller, Get, Inject, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CreateCustomTest, CreateWorkspace, IssueApiKey, RegenerateApiKey, VerifyWorkspace, type IssuedKey } from '../../../../../libs/commands/src/index.js';
@@ -19,6 +20,7 @@ import { summarize, workspaceSummaries } from './workspace-summaries.js';
 
 /** Workspaces, their API keys and custom tests: the same commands and read models as the JSON routes. */
 @Controller()
+@ApiExcludeController()
 @UseGuards(PageSessionGuard)
 @UseFilters(PageErrorFilter)
 export class WorkspacePagesController {
