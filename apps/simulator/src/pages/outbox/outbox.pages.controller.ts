@@ -23,6 +23,6 @@ export class OutboxPagesController {
     const address = queryParam(request, 'to').trim().toLowerCase();
     const messaging = this.infra.messaging;
     const emails = messaging ? await (address ? messaging.listEmails(address) : messaging.listRecentEmails(RECENT)) : null;
-    this.responder.show(request, reply, outboxPage(address, emails));
+    this.responder.show(request, reply, outboxPage(address, emails, this.infra.config.appUrl));
   }
 }

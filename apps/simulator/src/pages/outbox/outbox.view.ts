@@ -7,8 +7,8 @@ import type { PageShape } from '../shared/layout.js';
 const URL_PATTERN = /https?:\/\/[^\s<>"']+/g;
 
 /** Links of this service open here (in the simulator), whatever host APP_URL names. */
-const linkTarget = (url: string): string => {
-  const ours = parseLink(url, 'invitation') ?? parseLink(url, 'invite');
+const linkTarget = (url: string, appUrl: string): string => {
+  const ours = parseLink(url, 'invitation', appUrl) ?? parseLink(url, 'invite', appUrl);
   if (!ours) return url;
   try {
     return new URL(url).pathname;
@@ -18,19 +18,19 @@ const linkTarget = (url: string): string => {
 };
 
 /** The e-mail's text, with its addresses as links; the text itself is escaped like any other value. */
-export const linkedText = (text: string): Html => {
+export const linkedText = (text: string, appUrl: string): Html => {
   const parts: Html[] = [];
   let last = 0;
   for (const match of text.matchAll(URL_PATTERN)) {
     const start = match.index ?? 0;
-    parts.push(html`${text.slice(last, start)}`, html`<a href="${linkTarget(match[0])}">${match[0]}</a>`);
+    parts.push(html`${text.slice(last, start)}`, html`<a href="${linkTarget(match[0], appUrl)}">${match[0]}</a>`);
     last = start + match[0].length;
   }
   parts.push(html`${text.slice(last)}`);
   return html`${parts}`;
 };
 
-export const outboxPage = (address: string, emails: OutboxEmail[] | null): PageShape => ({
+export const outboxPage = (address: string, emails: OutboxEmail[] | null, appUrl: string): PageShape => ({
   title: 'E-mails',
   section: 'emails',
   lead: 'Every e-mail the service sends is kept here, SMTP or not. Invitation links open the simulator.',
@@ -47,7 +47,7 @@ ${emails === null
       : emails.map((email) => html`<article class="email" aria-label="${email.subject}">
 <div class="test-head"><h3>${email.subject}</h3>${timeOf(email.sentAt)}</div>
 <p class="meta"><span>to <a href="/emails?to=${encodeURIComponent(email.to)}">${email.to}</a></span><span class="mono">${email.id}</span></p>
-<pre>${linkedText(email.text)}</pre>
+<pre>${linkedText(email.text, appUrl)}</pre>
 </article>`)}
 </section>`,
 });

@@ -64,7 +64,7 @@ export class RegistrationPagesController {
   async register(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const link = field(request, 'link').trim();
     // A personal link registers the invited person; anything else is sent as a sign-up link, and refused there if it is not one.
-    const body = parseLink(link, 'invitation')
+    const body = parseLink(link, 'invitation', this.infra.config.appUrl)
       ? { invitationUrl: link }
       : { inviteUrl: link, email: field(request, 'email'), firstName: field(request, 'firstName'), surname: field(request, 'surname') };
     const { created, candidateId, assessmentId } = await this.commands.execute(new RegisterCandidate(body, internalContext(request)));
