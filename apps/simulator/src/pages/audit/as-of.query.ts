@@ -1,21 +1,35 @@
+import { assessmentStream, candidateStream } from '../../../../../libs/domain/src/shared/streams.js';
 import type { EventStore, RecordedEvent } from '../../../../../libs/event-store/src/event-store.port.js';
 import { apiError } from '../../../../../libs/http/src/index.js';
+import { assessmentsProjection, candidatesProjection, documentAsOf, toAssessmentView, toCandidateView } from '../../../../../libs/read-models/src/index.js';
 
 export type AsOfResource = 'candidate' | 'assessment';
 
 export interface AsOfAnswer {
-  /** `{ data }` as GET /internal/as-of/{resource}s/{id}?at= answers it; null where this build cannot fold it. */
+  /** `{ data }` as GET /internal/as-of/{resource}s/{id}?at= answers it (an assessment's count is the live one). */
   state: unknown;
   streamId: string;
   /** The stream's events recorded up to that domain time: what the state is folded from. */
   events: RecordedEvent[];
 }
 
-/** The one place the pages ask for a resource "as of" a domain time. */
-export const asOf = async (store: EventStore, _appUrl: string, resource: AsOfResource, id: string, at: Date): Promise<AsOfAnswer> => {
-  const streamId = `${resource}-${id}`;
-  const until = at.getTime();
-  const events = (await store.readStream(streamId)).filter((event) => Date.parse(event.metadata.time) <= until);
-  if (events.length === 0) throw apiError('not_found', `No ${resource} ${id} existed at ${at.toISOString()}.`);
-  return { state: null, streamId, events };
+/**
+ * The one place the pages ask for a resource "as of" a domain time: the same fold as
+ * GET /internal/as-of/… (the read models' own projections over the stream's events up to then, in
+ * memory, nothing stored touched), with the events it was folded from.
+ */
+export const asOf = async (store: EventStore, appUrl: string, resource: AsOfResource, id: string, at: Date): Promise<AsOfAnswer> => {
+  const streamId = resource === 'candidate' ? candidateStream(id) : assessmentStream(id);
+  const recorded = await store.readStream(streamId);
+  const events = recorded.filter((event) => Date.parse(event.metadata.time) <= at.getTime());
+  let state: { data: unknown } | null;
+  if (resource === 'candidate') {
+    const doc = documentAsOf(candidatesProjection, id, recorded, { time: at });
+    state = doc && { data: toCandidateView(doc, appUrl) };
+  } else {
+    const doc = documentAsOf(assessmentsProjection, id, recorded, { time: at });
+    state = doc && { data: toAssessmentView(doc, 'live', appUrl) };
+  }
+  if (state === null) throw apiError('not_found', `No ${resource} ${id} existed at ${at.toISOString()}.`);
+  return { state, streamId, events };
 };
