@@ -2,7 +2,12 @@
 const base = {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  // Libraries by name (package.json `imports`): Jest runs the TypeScript sources, not dist/.
+  moduleNameMapper: {
+    '^#([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts',
+    '^#([a-z-]+)/(.*)\\.js$': '<rootDir>/libs/$1/src/$2',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json' }],
   },

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { pino } from 'pino';
-import { createEmbeddedEventStore, createPostgresEventStore } from '../libs/event-store/src/index.js';
-import type { EventStore, ExpectedRevision, NewEvent } from '../libs/event-store/src/index.js';
+import { createEmbeddedEventStore, createPostgresEventStore } from '#event-store';
+import type { EventStore, ExpectedRevision, NewEvent } from '#event-store';
 
 /** Appends per second through the store, against raw INSERTs of the same rows through the same pool. */
 export interface Row {

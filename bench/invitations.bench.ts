@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { type AssessmentEvent, evolveAssessment, initialAssessmentState } from '../libs/domain/src/index.js';
+import { type AssessmentEvent, evolveAssessment, initialAssessmentState } from '#domain';
 import { type CpuWatch, watchPid, watchPostgresBackends, watchRedis } from './support/cpu.js';
 import { CONCURRENCY, DATABASE_URL, MEASURE_SECONDS, WARMUP_SECONDS, logger, mapLimit, randomSuffix } from './support/log.js';
 import { CredentialPool, type LoadResult, type RequestSpec, describeLoad, runLoad } from './support/load.js';

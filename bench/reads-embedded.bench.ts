@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEmbeddedEventStore } from '../libs/event-store/src/index.js';
-import { allProjections, createPostgresDocumentStore, rebuildReadModels } from '../libs/read-models/src/index.js';
+import { createEmbeddedEventStore } from '#event-store';
+import { allProjections, createPostgresDocumentStore, rebuildReadModels } from '#read-models';
 import { watchPid, watchRedis } from './support/cpu.js';
 import { describeLoad } from './support/load.js';
 import { MEASURE_SECONDS, WARMUP_SECONDS, logger } from './support/log.js';

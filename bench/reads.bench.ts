@@ -1,9 +1,9 @@
 import { cpus } from 'node:os';
 import pg from 'pg';
-import { createPostgresEventStore } from '../libs/event-store/src/index.js';
+import { createPostgresEventStore } from '#event-store';
 import {
   type DocumentStore, allProjections, createPostgresDocumentStore, findApiKeyByKey, listServedCandidates, listServedResults, rebuildReadModels,
-} from '../libs/read-models/src/index.js';
+} from '#read-models';
 import { describeCpu, startCpuMeter, watchPid, watchPostgresBackends, watchRedis } from './support/cpu.js';
 import { DATABASE_URL, MEASURE_SECONDS, WARMUP_SECONDS, logger, progress, randomSuffix, round } from './support/log.js';
 import { describeLoad } from './support/load.js';

@@ -3,12 +3,12 @@ import { cpus } from 'node:os';
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { WEBHOOK_EVENT_NAMES } from '../libs/domain/src/index.js';
+import { WEBHOOK_EVENT_NAMES } from '#domain';
 import {
   DeliveryLog, WEBHOOK_QUEUE, WebhookDeliveries, createWebhookWorker, keepJobs, type DeliveryOutcome, type WebhookEnvelope, type WebhookJob,
   type WebhookSettings,
-} from '../libs/messaging/src/index.js';
-import { systemClock } from '../libs/platform/src/clock/clock.js';
+} from '#messaging';
+import { systemClock } from '#platform';
 import { type CpuShares, type CpuWatch, describeCpu, startCpuMeter, watchPid, watchPostgresBackends, watchRedis } from './support/cpu.js';
 import { DATABASE_URL, REDIS_URL, SCALE, logger, mapLimit, progress, randomSuffix, round } from './support/log.js';
 import { startReceiver } from './support/processes.js';

@@ -3,8 +3,8 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import pg from 'pg';
-import { createPostgresEventStore } from '../libs/event-store/src/postgres/postgres-event-store.js';
-import { GENESIS_HASH, eventHash, integrityKeys } from '../libs/event-store/src/integrity/index.js';
+import { createPostgresEventStore } from '#event-store/postgres/postgres-event-store.js';
+import { GENESIS_HASH, eventHash, integrityKeys } from '#event-store';
 import { freshDatabase } from './support/processes.js';
 
 jest.setTimeout(600_000);

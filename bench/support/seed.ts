@@ -2,10 +2,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import {
   type AssessmentEvent, type CandidateEmailEvent, type CandidateEvent, type CandidateRef, type DomainEvent, type ResultScores, type TestRef,
   type WorkspaceEvent, CATALOGUE, assessmentStream, candidateEmailStream, candidateStream, workspaceStream,
-} from '../../libs/domain/src/index.js';
-import type { EventStore, ExpectedRevision, NewEvent, StreamAppend } from '../../libs/event-store/src/index.js';
-import { generateApiKey, hashSecret } from '../../libs/http/src/index.js';
-import { ids } from '../../libs/platform/src/ids/ids.js';
+} from '#domain';
+import type { EventStore, ExpectedRevision, NewEvent, StreamAppend } from '#event-store';
+import { generateApiKey, hashSecret } from '#http';
+import { ids } from '#platform';
 import { progress } from './log.js';
 
 /** Candidates per assessment (the last one may have fewer). */

@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
 import type { Redis } from 'ioredis';
-import { CONFIG, REDIS } from '../../../libs/commands/src/shared/tokens.js';
-import { FailedAuthThrottle, RedisIdempotencyStore, RedisRateLimiter } from '../../../libs/http/src/index.js';
-import type { ServiceConfig } from '../../../libs/platform/src/config/config.js';
-import { ApiKeyCache } from '../../../libs/read-models/src/index.js';
-import type { DocumentStore } from '../../../libs/read-models/src/shared/document-store.port.js';
-import { DOCUMENTS } from '../../../libs/runtime/src/infrastructure.js';
+import { CONFIG, REDIS } from '#commands';
+import { FailedAuthThrottle, RedisIdempotencyStore, RedisRateLimiter } from '#http';
+import type { ServiceConfig } from '#platform';
+import { ApiKeyCache } from '#read-models';
+import type { DocumentStore } from '#read-models';
+import { DOCUMENTS } from '#runtime/infrastructure.js';
 import { AssessmentsController } from './assessments/assessments.controller.js';
 import { ApiKeyGuard } from './auth/api-key.guard.js';
 import { RateLimitGuard } from './auth/rate-limit.guard.js';

@@ -1,10 +1,10 @@
 import 'reflect-metadata';
-import { loadConfig } from '../../../libs/platform/src/config/config.js';
-import { createLogger } from '../../../libs/platform/src/logging/logger.js';
-import { createInfrastructure } from '../../../libs/runtime/src/create-infrastructure.js';
-import { PolledPosition } from '../../../libs/runtime/src/read-side.js';
-import { DispatchCheckpoints, DISPATCHER_NAME } from '../../../libs/messaging/src/index.js';
-import { runMain, stopOnSignals } from '../../../libs/runtime/src/process-main.js';
+import { loadConfig } from '#platform';
+import { createLogger } from '#platform';
+import { createInfrastructure } from '#runtime/create-infrastructure.js';
+import { PolledPosition } from '#runtime/read-side.js';
+import { DispatchCheckpoints, DISPATCHER_NAME } from '#messaging';
+import { runMain, stopOnSignals } from '#runtime/process-main.js';
 import { startPublicApi } from './public-api.js';
 
 /** The public API alone (start as many as needed): projections and workers run in `apps/worker`. */

@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { mountPublicDocs } from '../../../libs/http/src/index.js';
-import { startHttpApp } from '../../../libs/runtime/src/http-apps.js';
-import type { Infrastructure } from '../../../libs/runtime/src/infrastructure.js';
+import { mountPublicDocs } from '#http';
+import { startHttpApp } from '#runtime/http-apps.js';
+import type { Infrastructure } from '#runtime/infrastructure.js';
 import { ApiModule } from './api.module.js';
 import { buildPublicDocument } from './openapi/build-document.js';
 

@@ -1,12 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { DataDirInUseError } from '../../../libs/event-store/src/index.js';
-import type { RecordedEvent } from '../../../libs/event-store/src/event-store.port.js';
-import { integrityKeys, linesSource, storeSource, type IntegrityKeys, type LogSeal, type LogSource } from '../../../libs/event-store/src/integrity/index.js';
-import type { ServiceConfig } from '../../../libs/platform/src/config/config.js';
-import { createSealer } from '../../../libs/runtime/src/audit-wiring.js';
-import { openStores, type Stores } from '../../../libs/runtime/src/create-infrastructure.js';
+import { DataDirInUseError } from '#event-store';
+import type { RecordedEvent } from '#event-store';
+import { integrityKeys, linesSource, storeSource, type IntegrityKeys, type LogSeal, type LogSource } from '#event-store';
+import type { ServiceConfig } from '#platform';
+import { createSealer } from '#runtime/audit-wiring.js';
+import { openStores, type Stores } from '#runtime/create-infrastructure.js';
 import { ServiceClient } from './service-client.js';
 
 /** The log as the command line reaches it: the stores directly, or the running service holding DATA_DIR. */

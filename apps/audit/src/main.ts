@@ -1,11 +1,11 @@
 import 'reflect-metadata';
 import { createWriteStream, readFileSync } from 'node:fs';
 import { once } from 'node:events';
-import { exportLines, fileLines, linesSource, type LogSeal } from '../../../libs/event-store/src/integrity/index.js';
-import { loadConfig } from '../../../libs/platform/src/config/config.js';
-import { createLogger } from '../../../libs/platform/src/logging/logger.js';
-import { allProjections, rebuildReadModels } from '../../../libs/read-models/src/index.js';
-import { runMain } from '../../../libs/runtime/src/process-main.js';
+import { exportLines, fileLines, linesSource, type LogSeal } from '#event-store';
+import { loadConfig } from '#platform';
+import { createLogger } from '#platform';
+import { allProjections, rebuildReadModels } from '#read-models';
+import { runMain } from '#runtime/process-main.js';
 import { knownKeys, openAccess } from './audit-access.js';
 import { progressReporter } from './progress-bar.js';
 import { foldStream, verifyLog } from './verify-log.js';

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { createInterface } from 'node:readline';
-import type { RecordedEvent } from '../../../libs/event-store/src/event-store.port.js';
-import type { LogSeal } from '../../../libs/event-store/src/integrity/index.js';
+import type { RecordedEvent } from '#event-store';
+import type { LogSeal } from '#event-store';
 
 /** The running service's internal routes, with the internal token: how the CLI works beside an embedded service. */
 export class ServiceClient {

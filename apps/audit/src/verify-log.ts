@@ -1,11 +1,11 @@
-import type { RecordedEvent } from '../../../libs/event-store/src/event-store.port.js';
-import { LogVerifier, type IntegrityOptions } from '../../../libs/event-store/src/integrity/index.js';
+import type { RecordedEvent } from '#event-store';
+import { LogVerifier, type IntegrityOptions } from '#event-store';
 import {
   type AssessmentEvent, type CandidateEmailEvent, type CandidateEvent, type DomainEvent, type WorkspaceEvent, evolveAssessment, evolveCandidate,
   evolveCandidateEmail, evolveWorkspace, initialAssessmentState, initialCandidateEmailState, initialCandidateState, initialWorkspaceState,
-} from '../../../libs/domain/src/index.js';
-import { isDomainEventType } from '../../../libs/read-models/src/shared/recorded-domain-event.js';
-import type { LogSource } from '../../../libs/event-store/src/integrity/index.js';
+} from '#domain';
+import { isDomainEventType } from '#read-models';
+import type { LogSource } from '#event-store';
 
 export interface VerifyReport {
   events: number;

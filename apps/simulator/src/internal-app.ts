@@ -1,6 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { startHttpApp } from '../../../libs/runtime/src/http-apps.js';
-import type { Infrastructure } from '../../../libs/runtime/src/infrastructure.js';
+import { startHttpApp } from '#runtime/http-apps.js';
+import type { Infrastructure } from '#runtime/infrastructure.js';
 import { mountQueueDashboard } from './dashboard/queue-dashboard.js';
 import { mountInternalDocument } from './openapi/internal-document.js';
 import { SimulatorModule } from './simulator.module.js';

@@ -1,9 +1,9 @@
 import 'reflect-metadata';
-import { loadConfig } from '../../../libs/platform/src/config/config.js';
-import { createLogger } from '../../../libs/platform/src/logging/logger.js';
-import { createInfrastructure } from '../../../libs/runtime/src/create-infrastructure.js';
-import { startMessagingFor } from '../../../libs/runtime/src/messaging-wiring.js';
-import { runMain, stopOnSignals } from '../../../libs/runtime/src/process-main.js';
+import { loadConfig } from '#platform';
+import { createLogger } from '#platform';
+import { createInfrastructure } from '#runtime/create-infrastructure.js';
+import { startMessagingFor } from '#runtime/messaging-wiring.js';
+import { runMain, stopOnSignals } from '#runtime/process-main.js';
 import { startInternalApp } from './internal-app.js';
 
 /** The internal application alone; it reads the outbox and delivery log, the worker process sends. */

@@ -1,5 +1,5 @@
-import type { ServiceConfig } from '../../../libs/platform/src/config/config.js';
-import type { DemoWorkspace } from '../../../libs/runtime/src/demo-workspace.js';
+import type { ServiceConfig } from '#platform';
+import type { DemoWorkspace } from '#runtime/demo-workspace.js';
 
 /** What a newcomer needs after `npm start`: where things are, the keys, and one request to try. */
 export const printBanner = (config: ServiceConfig, demo: DemoWorkspace | null): void => {

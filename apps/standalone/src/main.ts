@@ -1,7 +1,7 @@
-import { loadConfig } from '../../../libs/platform/src/config/config.js';
-import { createLogger } from '../../../libs/platform/src/logging/logger.js';
-import { ensureRedis } from '../../../libs/runtime/src/local-redis.js';
-import { runMain } from '../../../libs/runtime/src/process-main.js';
+import { loadConfig } from '#platform';
+import { createLogger } from '#platform';
+import { ensureRedis } from '#runtime/local-redis.js';
+import { runMain } from '#runtime/process-main.js';
 
 /** `npm start`: the whole service in one process (API, internal app, projections, dispatcher, workers). */
 runMain(async () => {

@@ -2,11 +2,11 @@ import 'reflect-metadata';
 import type { Logger } from 'pino';
 import { startPublicApi } from '../../api/src/public-api.js';
 import { startInternalApp } from '../../simulator/src/internal-app.js';
-import type { ServiceConfig } from '../../../libs/platform/src/config/config.js';
-import { createInfrastructure } from '../../../libs/runtime/src/create-infrastructure.js';
-import { ensureDemoWorkspace } from '../../../libs/runtime/src/demo-workspace.js';
-import { startMessagingFor } from '../../../libs/runtime/src/messaging-wiring.js';
-import { stopOnSignals } from '../../../libs/runtime/src/process-main.js';
+import type { ServiceConfig } from '#platform';
+import { createInfrastructure } from '#runtime/create-infrastructure.js';
+import { ensureDemoWorkspace } from '#runtime/demo-workspace.js';
+import { startMessagingFor } from '#runtime/messaging-wiring.js';
+import { stopOnSignals } from '#runtime/process-main.js';
 import { printBanner } from './banner.js';
 
 /** The whole service in one process (API, internal app, projections, dispatcher, workers). */

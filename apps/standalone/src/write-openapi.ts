@@ -8,8 +8,8 @@ import { ApiModule } from '../../api/src/api.module.js';
 import { buildPublicDocument } from '../../api/src/openapi/build-document.js';
 import { buildInternalDocument } from '../../simulator/src/openapi/internal-document.js';
 import { SimulatorModule } from '../../simulator/src/simulator.module.js';
-import { rootModule } from '../../../libs/runtime/src/http-apps.js';
-import type { Infrastructure } from '../../../libs/runtime/src/infrastructure.js';
+import { rootModule } from '#runtime/http-apps.js';
+import type { Infrastructure } from '#runtime/infrastructure.js';
 
 /**
  * `npm run openapi:write`: docs/openapi.json and docs/internal-openapi.json as the service serves

@@ -1,10 +1,10 @@
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { IntegrityEventStore, LogSealer, SealStore, integrityKeys, type IntegrityKeys } from '../../event-store/src/integrity/index.js';
-import { PersonKeyStore, PersonalDataEventStore } from '../../event-store/src/personal-data/index.js';
-import type { EventStore } from '../../event-store/src/event-store.port.js';
-import type { ServiceConfig } from '../../platform/src/config/config.js';
-import { resolveServiceSecret } from '../../platform/src/crypto/service-secret.js';
+import { IntegrityEventStore, LogSealer, SealStore, integrityKeys, type IntegrityKeys } from '#event-store';
+import { PersonKeyStore, PersonalDataEventStore } from '#event-store';
+import type { EventStore } from '#event-store';
+import type { ServiceConfig } from '#platform';
+import { resolveServiceSecret } from '#platform';
 
 export interface AuditStores {
   keys: IntegrityKeys;

@@ -1,8 +1,8 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { commandHandlers } from '../../commands/src/index.js';
-import { EventWriter } from '../../commands/src/shared/event-writer.js';
-import { CLOCK, CONFIG, EVENT_STORE, LOGGER, LOOKUPS, READ_SIDE, REDIS, SECRET_BOX } from '../../commands/src/shared/tokens.js';
+import { commandHandlers } from '#commands';
+import { EventWriter } from '#commands';
+import { CLOCK, CONFIG, EVENT_STORE, LOGGER, LOOKUPS, READ_SIDE, REDIS, SECRET_BOX } from '#commands';
 import { CURSORS, DOCUMENTS, INFRASTRUCTURE, type Infrastructure } from './infrastructure.js';
 
 /** Hands the process's shared infrastructure to Nest, with the write side (command bus and handlers). */

@@ -1,21 +1,21 @@
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { EventWriter } from '../../commands/src/shared/event-writer.js';
-import type { WriteLookups } from '../../commands/src/shared/ports.js';
-import { createEmbeddedEventStore, createEsdbEventStore, createPostgresEventStore, startEmbeddedDatabase } from '../../event-store/src/index.js';
-import type { EventStore } from '../../event-store/src/event-store.port.js';
-import { CursorCodec } from '../../http/src/index.js';
-import { SimulatedClock, systemClock } from '../../platform/src/clock/clock.js';
-import type { ServiceConfig } from '../../platform/src/config/config.js';
-import { SecretBox, deriveKey } from '../../platform/src/crypto/secret-box.js';
-import { resolveServiceSecret } from '../../platform/src/crypto/service-secret.js';
+import { EventWriter } from '#commands';
+import type { WriteLookups } from '#commands';
+import { createEmbeddedEventStore, createEsdbEventStore, createPostgresEventStore, startEmbeddedDatabase } from '#event-store';
+import type { EventStore } from '#event-store';
+import { CursorCodec } from '#http';
+import { SimulatedClock, systemClock } from '#platform';
+import type { ServiceConfig } from '#platform';
+import { SecretBox, deriveKey } from '#platform';
+import { resolveServiceSecret } from '#platform';
 import {
   CheckpointWaiter, ProjectionRunner, allProjectionNames, allProjections, createMongoDocumentStore, createPostgresDocumentStore, getApiKey,
   listPendingInvitations,
-} from '../../read-models/src/index.js';
-import type { ResultDocument } from '../../read-models/src/results/results.projection.js';
-import type { DocumentStore } from '../../read-models/src/shared/document-store.port.js';
+} from '#read-models';
+import type { ResultDocument } from '#read-models';
+import type { DocumentStore } from '#read-models';
 import { type AuditStores, openAuditStores, startSealer } from './audit-wiring.js';
 import type { Infrastructure } from './infrastructure.js';
 import { CompositeReadSide } from './read-side.js';

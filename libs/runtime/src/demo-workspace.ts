@@ -2,9 +2,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CommandBus } from '@nestjs/cqrs';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { CreateWorkspace, IssueApiKey, type IssuedKey, VerifyWorkspace } from '../../commands/src/index.js';
-import { systemContext } from '../../commands/src/shared/ports.js';
-import { getApiKey } from '../../read-models/src/index.js';
+import { CreateWorkspace, IssueApiKey, type IssuedKey, VerifyWorkspace } from '#commands';
+import { systemContext } from '#commands';
+import { getApiKey } from '#read-models';
 import type { Infrastructure } from './infrastructure.js';
 
 export interface DemoWorkspace {

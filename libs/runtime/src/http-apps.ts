@@ -4,7 +4,7 @@ import { type DynamicModule, Module, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiErrorFilter, EdgeValidationPipe, configureFastify, createFastifyAdapter, refuseUnstorableInput } from '../../http/src/index.js';
+import { ApiErrorFilter, EdgeValidationPipe, configureFastify, createFastifyAdapter, refuseUnstorableInput } from '#http';
 import { CoreModule } from './core.module.js';
 import type { Infrastructure } from './infrastructure.js';
 

@@ -1,18 +1,18 @@
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import type { EventWriter } from '../../commands/src/shared/event-writer.js';
-import type { WriteLookups } from '../../commands/src/shared/ports.js';
-import type { Messaging } from '../../messaging/src/index.js';
+import type { EventWriter } from '#commands';
+import type { WriteLookups } from '#commands';
+import type { Messaging } from '#messaging';
 import type { AuditStores } from './audit-wiring.js';
 import type { CompositeReadSide } from './read-side.js';
 import type { RedisHealth } from './redis-health.js';
-import type { EventStore } from '../../event-store/src/event-store.port.js';
-import type { CursorCodec } from '../../http/src/index.js';
-import type { Clock, SimulatedClock } from '../../platform/src/clock/clock.js';
-import type { ServiceConfig } from '../../platform/src/config/config.js';
-import type { SecretBox } from '../../platform/src/crypto/secret-box.js';
-import type { DocumentStore } from '../../read-models/src/shared/document-store.port.js';
+import type { EventStore } from '#event-store';
+import type { CursorCodec } from '#http';
+import type { Clock, SimulatedClock } from '#platform';
+import type { ServiceConfig } from '#platform';
+import type { SecretBox } from '#platform';
+import type { DocumentStore } from '#read-models';
 
 /** Everything a process of the service shares: built once at start by the composition root. */
 export interface Infrastructure {

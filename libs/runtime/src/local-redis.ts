@@ -3,7 +3,7 @@ import { accessSync, constants, mkdirSync, readFileSync } from 'node:fs';
 import { type AddressInfo, connect, createServer } from 'node:net';
 import { delimiter, join } from 'node:path';
 import type { Logger } from 'pino';
-import type { ServiceConfig } from '../../platform/src/config/config.js';
+import type { ServiceConfig } from '#platform';
 import { redisAddress } from './redis-health.js';
 
 export class RedisNotAvailableError extends Error {

@@ -1,7 +1,7 @@
-import { DisableWebhook, DisableWebhookHandler } from '../../commands/src/index.js';
-import { systemContext } from '../../commands/src/shared/ports.js';
-import { evolveWorkspace, initialWorkspaceState, workspaceStream } from '../../domain/src/index.js';
-import { type Messaging, type WebhookSettings, startMessaging } from '../../messaging/src/index.js';
+import { DisableWebhook, DisableWebhookHandler } from '#commands';
+import { systemContext } from '#commands';
+import { evolveWorkspace, initialWorkspaceState, workspaceStream } from '#domain';
+import { type Messaging, type WebhookSettings, startMessaging } from '#messaging';
 import type { Infrastructure } from './infrastructure.js';
 import { PolledPosition } from './read-side.js';
 

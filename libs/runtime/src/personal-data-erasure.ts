@@ -1,12 +1,12 @@
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { assessmentStream, candidateStream } from '../../domain/src/shared/streams.js';
-import type { EventStore } from '../../event-store/src/event-store.port.js';
-import { ERASED, type PersonKeyStore } from '../../event-store/src/personal-data/index.js';
-import { OUTBOX_TABLE } from '../../messaging/src/emails/outbox.js';
-import { DELIVERIES_TABLE } from '../../messaging/src/webhooks/delivery-log.sql.js';
-import type { DocumentStore } from '../../read-models/src/shared/document-store.port.js';
+import { assessmentStream, candidateStream } from '#domain';
+import type { EventStore } from '#event-store';
+import { ERASED, type PersonKeyStore } from '#event-store';
+import { OUTBOX_TABLE } from '#messaging';
+import { DELIVERIES_TABLE } from '#messaging/webhooks/delivery-log.sql.js';
+import type { DocumentStore } from '#read-models';
 import { scrubRedis } from './redis-scrub.js';
 
 export interface ErasureDependencies {

@@ -1,5 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
-import { DataDirInUseError } from '../../event-store/src/index.js';
+import { DataDirInUseError } from '#event-store';
 import type { Logger } from 'pino';
 import type { Infrastructure } from './infrastructure.js';
 import { RedisNotAvailableError } from './local-redis.js';

@@ -1,4 +1,4 @@
-import type { ReadSideWaiter } from '../../commands/src/shared/ports.js';
+import type { ReadSideWaiter } from '#commands';
 
 /**
  * A write is answered once every reader of the log has seen it: the read models, and the dispatcher

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsOptional, IsString, Length, ValidateBy } from 'class-validator';
-import { MAX_ASSESSMENT_NAME, MAX_TESTS_PER_ASSESSMENT, isCalendarDate, isStorableText } from '../../../../libs/domain/src/index.js';
-import { OneOfParam } from '../../../../libs/http/src/index.js';
+import { MAX_ASSESSMENT_NAME, MAX_TESTS_PER_ASSESSMENT, isCalendarDate, isStorableText } from '#domain';
+import { OneOfParam } from '#http';
 import { PageQuery } from '../shared/list-params.js';
 
 const NAME_RULE = `name must be a string of 1 to ${MAX_ASSESSMENT_NAME} characters`;

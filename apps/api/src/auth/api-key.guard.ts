@@ -1,8 +1,8 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { type Mode } from '../../../../libs/domain/src/index.js';
-import { FailedAuthThrottle, apiError, hashSecret, parseAuthorization, secretMatches } from '../../../../libs/http/src/index.js';
-import { ApiKeyCache } from '../../../../libs/read-models/src/index.js';
+import { type Mode } from '#domain';
+import { FailedAuthThrottle, apiError, hashSecret, parseAuthorization, secretMatches } from '#http';
+import { ApiKeyCache } from '#read-models';
 
 export interface AuthenticatedKey {
   apiKeyId: string;

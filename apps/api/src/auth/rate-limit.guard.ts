@@ -1,6 +1,6 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { RedisRateLimiter, apiError, rateLimitHeaders } from '../../../../libs/http/src/index.js';
+import { RedisRateLimiter, apiError, rateLimitHeaders } from '#http';
 import type { AuthenticatedRequest } from './api-key.guard.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { RequestContext } from '../../../../libs/commands/src/shared/ports.js';
+import type { RequestContext } from '#commands';
 
 const headerValue = (request: FastifyRequest, name: string): string | null => {
   const value = request.headers[name];

@@ -1,4 +1,4 @@
-import { TextParam, TimeParam } from '../../../../libs/http/src/index.js';
+import { TextParam, TimeParam } from '#http';
 import { PageQuery } from '../shared/list-params.js';
 
 export class ListCandidatesQuery extends PageQuery {

@@ -1,10 +1,10 @@
 import { Controller, Get, Inject, Query, Req } from '@nestjs/common';
-import { CONFIG } from '../../../../libs/commands/src/shared/tokens.js';
-import { apiError } from '../../../../libs/http/src/index.js';
-import type { ServiceConfig } from '../../../../libs/platform/src/config/config.js';
-import { getAssessment, listCompletions, toCompletionView } from '../../../../libs/read-models/src/index.js';
-import type { DocumentStore } from '../../../../libs/read-models/src/shared/document-store.port.js';
-import { DOCUMENTS } from '../../../../libs/runtime/src/infrastructure.js';
+import { CONFIG } from '#commands';
+import { apiError } from '#http';
+import type { ServiceConfig } from '#platform';
+import { getAssessment, listCompletions, toCompletionView } from '#read-models';
+import type { DocumentStore } from '#read-models';
+import { DOCUMENTS } from '#runtime/infrastructure.js';
 import type { AuthenticatedRequest } from '../auth/api-key.guard.js';
 import { EXAMPLES } from '../openapi/examples.js';
 import { Answers, Authenticated, Operation, Refuses } from '../openapi/operation.decorators.js';

@@ -1,4 +1,4 @@
-import { OneOfParam, TextParam, TimeParam, WholeNumberParam } from '../../../../libs/http/src/index.js';
+import { OneOfParam, TextParam, TimeParam, WholeNumberParam } from '#http';
 import { ORDERS, type Order } from '../results/results.dto.js';
 
 /** No cursor: integrators poll with `since` and `order=asc`, keeping the last `completedAt`. */

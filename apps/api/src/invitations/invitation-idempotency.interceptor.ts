@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { IdempotencyInterceptor, type IdempotencyOwner, RedisIdempotencyStore, apiError } from '../../../../libs/http/src/index.js';
-import { getAssessment } from '../../../../libs/read-models/src/index.js';
-import type { DocumentStore } from '../../../../libs/read-models/src/shared/document-store.port.js';
-import { DOCUMENTS } from '../../../../libs/runtime/src/infrastructure.js';
+import { IdempotencyInterceptor, type IdempotencyOwner, RedisIdempotencyStore, apiError } from '#http';
+import { getAssessment } from '#read-models';
+import type { DocumentStore } from '#read-models';
+import { DOCUMENTS } from '#runtime/infrastructure.js';
 import type { AuthenticatedRequest } from '../auth/api-key.guard.js';
 
 /** Idempotent invitations: keys belong to the key's workspace; an unknown assessment is 404 before any 409. */

@@ -1,11 +1,11 @@
 import { Body, Controller, HttpCode, Inject, Param, Post, Req, UseInterceptors } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
-import { type InvitationResult, InviteCandidates } from '../../../../libs/commands/src/index.js';
-import { invitationUrl } from '../../../../libs/domain/src/index.js';
-import { CONFIG } from '../../../../libs/commands/src/shared/tokens.js';
-import { RequiredJsonBody } from '../../../../libs/http/src/index.js';
-import type { ServiceConfig } from '../../../../libs/platform/src/config/config.js';
+import { type InvitationResult, InviteCandidates } from '#commands';
+import { invitationUrl } from '#domain';
+import { CONFIG } from '#commands';
+import { RequiredJsonBody } from '#http';
+import type { ServiceConfig } from '#platform';
 import type { AuthenticatedRequest } from '../auth/api-key.guard.js';
 import { requestContext } from '../auth/request-context.js';
 import { EXAMPLES } from '../openapi/examples.js';

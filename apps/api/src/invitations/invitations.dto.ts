@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray } from 'class-validator';
-import { MAX_CANDIDATES_PER_REQUEST, MAX_NAME_LENGTH } from '../../../../libs/domain/src/index.js';
+import { MAX_CANDIDATES_PER_REQUEST, MAX_NAME_LENGTH } from '#domain';
 
 /** Documents one entry; entries are judged one by one by the decider (a bad one is a `failed` entry). */
 export class InvitationCandidate {

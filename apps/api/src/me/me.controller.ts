@@ -1,10 +1,10 @@
 import { Controller, Get, Inject, Req } from '@nestjs/common';
-import { apiError } from '../../../../libs/http/src/index.js';
-import { getWorkspace, sandboxAllowance } from '../../../../libs/read-models/src/index.js';
-import type { DocumentStore } from '../../../../libs/read-models/src/shared/document-store.port.js';
-import { CLOCK } from '../../../../libs/commands/src/shared/tokens.js';
-import type { Clock } from '../../../../libs/platform/src/clock/clock.js';
-import { DOCUMENTS } from '../../../../libs/runtime/src/infrastructure.js';
+import { apiError } from '#http';
+import { getWorkspace, sandboxAllowance } from '#read-models';
+import type { DocumentStore } from '#read-models';
+import { CLOCK } from '#commands';
+import type { Clock } from '#platform';
+import { DOCUMENTS } from '#runtime/infrastructure.js';
 import type { AuthenticatedRequest } from '../auth/api-key.guard.js';
 import { Answers, Authenticated, Operation } from '../openapi/operation.decorators.js';
 import { EXAMPLES } from '../openapi/examples.js';

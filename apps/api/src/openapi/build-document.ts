@@ -1,6 +1,6 @@
 import { type INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { fixOpenApi30Schemas } from '../../../../libs/http/src/index.js';
+import { fixOpenApi30Schemas } from '#http';
 import { BASIC_SCHEME, BEARER_SCHEME } from './operation.decorators.js';
 import { RESPONSE_SCHEMAS, errorSchema } from './response-schemas.js';
 import { webhookSchemas, webhooks } from './webhooks.js';

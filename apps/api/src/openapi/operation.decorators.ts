@@ -1,6 +1,6 @@
 import { UseGuards, applyDecorators } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
-import type { ErrorCode } from '../../../../libs/http/src/index.js';
+import type { ErrorCode } from '#http';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
 import { RateLimitGuard } from '../auth/rate-limit.guard.js';
 import { errorSchema } from './response-schemas.js';

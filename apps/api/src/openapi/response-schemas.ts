@@ -1,4 +1,4 @@
-import { TEST_FORMATS, TEST_TYPES, WEBHOOK_EVENT_NAMES } from '../../../../libs/domain/src/index.js';
+import { TEST_FORMATS, TEST_TYPES, WEBHOOK_EVENT_NAMES } from '#domain';
 
 /*
  * The answers of the public API as JSON Schema 2020-12 (OpenAPI 3.1 components). Request shapes

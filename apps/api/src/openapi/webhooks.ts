@@ -1,4 +1,4 @@
-import { WEBHOOK_EVENT_NAMES, type WebhookEventName } from '../../../../libs/domain/src/index.js';
+import { WEBHOOK_EVENT_NAMES, type WebhookEventName } from '#domain';
 
 type Schema = Record<string, unknown>;
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });

@@ -1,11 +1,11 @@
 import { Controller, Get, Inject, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { CONFIG } from '../../../../libs/commands/src/shared/tokens.js';
-import { type CursorCodec, apiError, readCursorParam } from '../../../../libs/http/src/index.js';
-import type { ServiceConfig } from '../../../../libs/platform/src/config/config.js';
-import { getAssessment, listServedResults, SERVED_CONTENT_TYPE, servedList } from '../../../../libs/read-models/src/index.js';
-import type { DocumentStore } from '../../../../libs/read-models/src/shared/document-store.port.js';
-import { CURSORS, DOCUMENTS } from '../../../../libs/runtime/src/infrastructure.js';
+import { CONFIG } from '#commands';
+import { type CursorCodec, apiError, readCursorParam } from '#http';
+import type { ServiceConfig } from '#platform';
+import { getAssessment, listServedResults, SERVED_CONTENT_TYPE, servedList } from '#read-models';
+import type { DocumentStore } from '#read-models';
+import { CURSORS, DOCUMENTS } from '#runtime/infrastructure.js';
 import type { AuthenticatedRequest } from '../auth/api-key.guard.js';
 import { EXAMPLES } from '../openapi/examples.js';
 import { Answers, Authenticated, Operation, Refuses } from '../openapi/operation.decorators.js';

@@ -1,4 +1,4 @@
-import { OneOfParam, TextParam, TimeParam } from '../../../../libs/http/src/index.js';
+import { OneOfParam, TextParam, TimeParam } from '#http';
 import { PageQuery } from '../shared/list-params.js';
 
 export const ORDERS = ['asc', 'desc'] as const;

@@ -1,4 +1,4 @@
-import { CursorParam, WholeNumberParam } from '../../../../libs/http/src/index.js';
+import { CursorParam, WholeNumberParam } from '#http';
 
 /** `limit` and `cursor` of every list with a cursor (API document 4.2). */
 export class PageQuery {

@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { CATALOGUE, type CatalogueTestType, TEST_TYPES } from '../../../../libs/domain/src/index.js';
-import { OneOfParam } from '../../../../libs/http/src/index.js';
+import { CATALOGUE, type CatalogueTestType, TEST_TYPES } from '#domain';
+import { OneOfParam } from '#http';
 import { Answers, Authenticated, Operation, Refuses } from '../openapi/operation.decorators.js';
 import { EXAMPLES } from '../openapi/examples.js';
 import { list } from '../openapi/response-schemas.js';

@@ -1,11 +1,11 @@
 import { Controller, Get, Inject, Param, Query, UseGuards, applyDecorators } from '@nestjs/common';
 import { ApiQuery, ApiResponse } from '@nestjs/swagger';
-import { assessmentStream, candidateStream } from '../../../../libs/domain/src/shared/streams.js';
-import { apiError, parseTime } from '../../../../libs/http/src/index.js';
+import { assessmentStream, candidateStream } from '#domain';
+import { apiError, parseTime } from '#http';
 import {
   assessmentsProjection, candidatesProjection, documentAsOf, toAssessmentView, toCandidateView, type AsOf,
-} from '../../../../libs/read-models/src/index.js';
-import { INFRASTRUCTURE, type Infrastructure } from '../../../../libs/runtime/src/infrastructure.js';
+} from '#read-models';
+import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
 import { InternalTokenGuard } from '../auth/internal-token.guard.js';
 import { InternalRoute } from '../openapi/internal-document.js';
 

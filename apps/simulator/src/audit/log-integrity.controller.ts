@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
 import { Controller, Get, Header, HttpCode, Inject, Post, Query, StreamableFile, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiResponse } from '@nestjs/swagger';
-import { exportLines, storeSource } from '../../../../libs/event-store/src/integrity/index.js';
-import { apiError } from '../../../../libs/http/src/index.js';
-import { createSealer } from '../../../../libs/runtime/src/audit-wiring.js';
-import { INFRASTRUCTURE, type Infrastructure } from '../../../../libs/runtime/src/infrastructure.js';
+import { exportLines, storeSource } from '#event-store';
+import { apiError } from '#http';
+import { createSealer } from '#runtime/audit-wiring.js';
+import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
 import { InternalTokenGuard } from '../auth/internal-token.guard.js';
 import { InternalRoute } from '../openapi/internal-document.js';
 

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Param, UseGuards } from '@nestjs/common';
-import { EVENT_STORE } from '../../../../libs/commands/src/shared/tokens.js';
-import type { EventStore } from '../../../../libs/event-store/src/event-store.port.js';
-import { apiError } from '../../../../libs/http/src/index.js';
+import { EVENT_STORE } from '#commands';
+import type { EventStore } from '#event-store';
+import { apiError } from '#http';
 import { InternalTokenGuard } from '../auth/internal-token.guard.js';
 import { InternalRoute } from '../openapi/internal-document.js';
 

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import type { RequestContext } from '../../../../libs/commands/src/shared/ports.js';
-import { parseJsonObjectBody } from '../../../../libs/http/src/index.js';
+import type { RequestContext } from '#commands';
+import { parseJsonObjectBody } from '#http';
 
 export const internalContext = (request: FastifyRequest): RequestContext => ({
   requestId: request.id,

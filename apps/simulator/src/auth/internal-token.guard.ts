@@ -1,9 +1,9 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { CONFIG } from '../../../../libs/commands/src/shared/tokens.js';
-import { apiError } from '../../../../libs/http/src/index.js';
-import type { ServiceConfig } from '../../../../libs/platform/src/config/config.js';
+import { CONFIG } from '#commands';
+import { apiError } from '#http';
+import type { ServiceConfig } from '#platform';
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 

@@ -2,9 +2,9 @@ import { Controller, Delete, HttpCode, Inject, Param, Post, Req, Res, UseGuards 
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CompleteTest, DeleteCandidate, RegisterCandidate, StartAssessment, UnlockResult } from '../../../../libs/commands/src/index.js';
-import { erasureFor } from '../../../../libs/runtime/src/personal-data-erasure.js';
-import { INFRASTRUCTURE, type Infrastructure } from '../../../../libs/runtime/src/infrastructure.js';
+import { CompleteTest, DeleteCandidate, RegisterCandidate, StartAssessment, UnlockResult } from '#commands';
+import { erasureFor } from '#runtime/personal-data-erasure.js';
+import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
 import { InternalTokenGuard } from '../auth/internal-token.guard.js';
 import { internalContext, optionalBody, requiredBody } from '../auth/internal-context.js';
 import { InternalRoute } from '../openapi/internal-document.js';

@@ -1,9 +1,9 @@
 import { Controller, HttpCode, Inject, Post, Req, UseGuards } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { apiError } from '../../../../libs/http/src/index.js';
-import { MAX_ADVANCE_SECONDS } from '../../../../libs/platform/src/clock/clock.js';
-import { INFRASTRUCTURE, type Infrastructure } from '../../../../libs/runtime/src/infrastructure.js';
-import { isWholeNumber, validationFailed } from '../../../../libs/domain/src/index.js';
+import { apiError } from '#http';
+import { MAX_ADVANCE_SECONDS } from '#platform';
+import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
+import { isWholeNumber, validationFailed } from '#domain';
 import { InternalTokenGuard } from '../auth/internal-token.guard.js';
 import { requiredBody } from '../auth/internal-context.js';
 import { InternalRoute } from '../openapi/internal-document.js';

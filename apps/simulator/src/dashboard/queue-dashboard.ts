@@ -3,7 +3,7 @@ import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter as BullBoardFastifyAdapter } from '@bull-board/fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Messaging } from '../../../../libs/messaging/src/index.js';
+import type { Messaging } from '#messaging';
 
 export const DASHBOARD_PATH = '/internal/queues';
 export const DASHBOARD_TOKEN_COOKIE = 'internal_token';

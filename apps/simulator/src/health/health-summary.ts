@@ -1,5 +1,5 @@
-import type { Infrastructure } from '../../../../libs/runtime/src/infrastructure.js';
-import { allProjectionNames } from '../../../../libs/read-models/src/index.js';
+import type { Infrastructure } from '#runtime/infrastructure.js';
+import { allProjectionNames } from '#read-models';
 
 export interface HealthSummary {
   status: 'ok' | 'degraded';

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { WEBHOOK_EVENT_NAMES } from '../../../../libs/domain/src/index.js';
+import { WEBHOOK_EVENT_NAMES } from '#domain';
 
 /*
  * The bodies of the internal application's JSON routes, for its OpenAPI document. Their rules are

@@ -1,6 +1,6 @@
 import { Controller, Get, Injectable, type INestApplication, type Type, UseGuards, applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiExcludeController, ApiOperation, ApiResponse, DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { fixOpenApi30Schemas } from '../../../../libs/http/src/index.js';
+import { fixOpenApi30Schemas } from '#http';
 import { InternalTokenGuard } from '../auth/internal-token.guard.js';
 
 export const INTERNAL_BEARER = 'internalToken';

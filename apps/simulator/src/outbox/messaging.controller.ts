@@ -1,9 +1,9 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiQuery } from '@nestjs/swagger';
-import { apiError } from '../../../../libs/http/src/index.js';
-import type { Messaging } from '../../../../libs/messaging/src/index.js';
-import { getWorkspace } from '../../../../libs/read-models/src/index.js';
-import { INFRASTRUCTURE, type Infrastructure } from '../../../../libs/runtime/src/infrastructure.js';
+import { apiError } from '#http';
+import type { Messaging } from '#messaging';
+import { getWorkspace } from '#read-models';
+import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
 import { InternalTokenGuard } from '../auth/internal-token.guard.js';
 import { InternalRoute } from '../openapi/internal-document.js';
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { INFRASTRUCTURE, type Infrastructure } from '../../../../libs/runtime/src/infrastructure.js';
+import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
 import { AssessmentPagesController } from './assessments/assessment.pages.controller.js';
 import { AuditPagesController } from './audit/audit.pages.controller.js';
 import { ClockPagesController } from './clock/clock.pages.controller.js';

@@ -3,13 +3,13 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import {
   ConfigureWebhook, CreateCustomTest, CreateWorkspace, IssueApiKey, RegenerateApiKey, RotateWebhookSecret, VerifyWorkspace,
-} from '../../../../libs/commands/src/index.js';
-import { SECRET_BOX } from '../../../../libs/commands/src/shared/tokens.js';
-import { apiError } from '../../../../libs/http/src/index.js';
-import type { SecretBox } from '../../../../libs/platform/src/crypto/secret-box.js';
-import { getBilling, getWorkspace } from '../../../../libs/read-models/src/index.js';
-import type { DocumentStore } from '../../../../libs/read-models/src/shared/document-store.port.js';
-import { DOCUMENTS } from '../../../../libs/runtime/src/infrastructure.js';
+} from '#commands';
+import { SECRET_BOX } from '#commands';
+import { apiError } from '#http';
+import type { SecretBox } from '#platform';
+import { getBilling, getWorkspace } from '#read-models';
+import type { DocumentStore } from '#read-models';
+import { DOCUMENTS } from '#runtime/infrastructure.js';
 import { InternalTokenGuard } from '../auth/internal-token.guard.js';
 import { InternalRoute } from '../openapi/internal-document.js';
 import { CreateCustomTestBody, CreateWorkspaceBody, IssueApiKeyBody, SaveWebhookBody } from '../openapi/internal-bodies.js';

@@ -2,8 +2,8 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import {
   type AssessmentCommand, CATALOGUE, type TestRef, assessmentStream, decideAssessment, evolveAssessment, evolveWorkspace,
   initialAssessmentState, initialWorkspaceState, requireAssessment, validationFailed, workspaceStream,
-} from '../../../domain/src/index.js';
-import { ids } from '../../../platform/src/ids/ids.js';
+} from '#domain';
+import { ids } from '#platform';
 import { EventWriter } from '../shared/event-writer.js';
 import type { RequestContext } from '../shared/ports.js';
 

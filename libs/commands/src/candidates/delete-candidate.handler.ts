@@ -4,7 +4,7 @@ import {
   type CandidateEmailEvent, type CandidateEvent, type CandidateState, assessmentStream, candidateEmailStream, candidateStream, decideDeleteCandidate,
   type ExpectedRevisionLike, evolveAssessment, evolveCandidate, evolveCandidateEmail, initialAssessmentState, initialCandidateEmailState, initialCandidateState,
   requireCandidate,
-} from '../../../domain/src/index.js';
+} from '#domain';
 import { EventWriter, type DomainAppend } from '../shared/event-writer.js';
 import type { RequestContext, WriteLookups } from '../shared/ports.js';
 import { LOOKUPS } from '../shared/tokens.js';

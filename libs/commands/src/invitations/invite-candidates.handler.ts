@@ -3,8 +3,8 @@ import {
   type CandidateEmailEvent, type InvitationOutcome, type Mode, type WorkspaceEvent, assessmentStream, candidateEmailStream, decideInvitations,
   evolveAssessment, evolveCandidateEmail, evolveWorkspace, initialAssessmentState, initialCandidateEmailState, initialWorkspaceState, isPlainObject,
   isValidEmail, normalizeEmail, notFound, requireAssessment, sandboxPlacesLeft, workspaceStream,
-} from '../../../domain/src/index.js';
-import { ids } from '../../../platform/src/ids/ids.js';
+} from '#domain';
+import { ids } from '#platform';
 import { EventWriter } from '../shared/event-writer.js';
 import type { RequestContext } from '../shared/ports.js';
 

@@ -2,8 +2,8 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import {
   type CandidateEvent, type CandidateState, type ProgressStatus, assessmentStream, candidateStream, decideCompleteTest, decideStart, evolveAssessment,
   evolveCandidate, initialAssessmentState, initialCandidateState, parseScores, progressOf, requireAssessment, requireCandidate,
-} from '../../../domain/src/index.js';
-import { ids } from '../../../platform/src/ids/ids.js';
+} from '#domain';
+import { ids } from '#platform';
 import { EventWriter } from '../shared/event-writer.js';
 import type { WriteBatch } from '../shared/write-batch.js';
 import type { RequestContext } from '../shared/ports.js';

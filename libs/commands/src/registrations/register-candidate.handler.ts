@@ -4,9 +4,9 @@ import {
   type CandidateEmailEvent, type CandidateEvent, type CandidateState, type ExpectedRevisionLike, type RegistrationVia, assessmentStream,
   candidateEmailStream, candidateStream, decideRegistration, evolveAssessment, evolveCandidate, evolveCandidateEmail, initialAssessmentState,
   initialCandidateEmailState, initialCandidateState, isPlainObject, type LinkKind, notFound, parseLink, requireAssessment, resolveRegistrant, validationFailed,
-} from '../../../domain/src/index.js';
-import { ids } from '../../../platform/src/ids/ids.js';
-import type { ServiceConfig } from '../../../platform/src/config/config.js';
+} from '#domain';
+import { ids } from '#platform';
+import type { ServiceConfig } from '#platform';
 import { EventWriter } from '../shared/event-writer.js';
 import { CONFIG } from '../shared/tokens.js';
 import type { RequestContext } from '../shared/ports.js';

@@ -3,7 +3,7 @@ import { Inject } from '@nestjs/common';
 import {
   type CandidateEvent, type CandidateState, candidateStream, decideUnlock, evolveCandidate, evolveWorkspace, initialCandidateState, initialWorkspaceState,
   notFound, requireCandidate, workspaceStream,
-} from '../../../domain/src/index.js';
+} from '#domain';
 import { EventWriter } from '../shared/event-writer.js';
 import type { RequestContext, WriteLookups } from '../shared/ports.js';
 import { LOOKUPS } from '../shared/tokens.js';

@@ -1,4 +1,4 @@
-import { validationFailed } from '../../../domain/src/index.js';
+import { validationFailed } from '#domain';
 
 /**
  * The last line before the log: a value PostgreSQL cannot keep (U+0000, an unpaired surrogate) in

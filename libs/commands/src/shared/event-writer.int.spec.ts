@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { pino } from 'pino';
-import { type AssessmentEvent, DomainError, assessmentStream, evolveAssessment, initialAssessmentState, requireAssessment } from '../../../domain/src/index.js';
-import { createPostgresEventStore, type PostgresEventStore } from '../../../event-store/src/index.js';
-import { systemClock } from '../../../platform/src/clock/clock.js';
-import { loadConfig } from '../../../platform/src/config/config.js';
+import { type AssessmentEvent, DomainError, assessmentStream, evolveAssessment, initialAssessmentState, requireAssessment } from '#domain';
+import { createPostgresEventStore, type PostgresEventStore } from '#event-store';
+import { systemClock } from '#platform';
+import { loadConfig } from '#platform';
 import { EventWriter } from './event-writer.js';
 import { systemContext } from './ports.js';
 

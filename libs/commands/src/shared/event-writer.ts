@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { shareState } from '../../../domain/src/index.js';
-import { type EventStore, type RecordedEvent, WrongExpectedRevisionError } from '../../../event-store/src/event-store.port.js';
-import type { Clock } from '../../../platform/src/clock/clock.js';
-import type { ServiceConfig } from '../../../platform/src/config/config.js';
+import { shareState } from '#domain';
+import { type EventStore, type RecordedEvent, WrongExpectedRevisionError } from '#event-store';
+import type { Clock } from '#platform';
+import type { ServiceConfig } from '#platform';
 import type { ReadSideWaiter } from './ports.js';
 import { CLOCK, CONFIG, EVENT_STORE, LOGGER, READ_SIDE } from './tokens.js';
 import { type CommittedStates, type Loaded, WriteBatch } from './write-batch.js';

@@ -1,7 +1,7 @@
-import type { DomainEvent } from '../../../domain/src/index.js';
-import { ownState, shareState } from '../../../domain/src/index.js';
-import { type ExpectedRevision, type NewEvent, type StreamAppend, WrongExpectedRevisionError } from '../../../event-store/src/event-store.port.js';
-import { ids } from '../../../platform/src/ids/ids.js';
+import type { DomainEvent } from '#domain';
+import { ownState, shareState } from '#domain';
+import { type ExpectedRevision, type NewEvent, type StreamAppend, WrongExpectedRevisionError } from '#event-store';
+import { ids } from '#platform';
 import { assertStorable } from './assert-storable.js';
 import type { RequestContext } from './ports.js';
 

@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import type { Mode } from '../../../domain/src/index.js';
+import type { Mode } from '#domain';
 import type { RequestContext } from '../shared/ports.js';
 
 export interface WorkspaceView { id: string; name: string; verified: boolean; freeAllowance: number }

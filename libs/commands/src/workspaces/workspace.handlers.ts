@@ -3,12 +3,12 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import {
   type ActiveWorkspace, type WorkspaceCommand, type WorkspaceState, decideWorkspace, evolveWorkspace, initialWorkspaceState, notFound, validationFailed, workspaceStream,
-} from '../../../domain/src/index.js';
-import { generateApiKey, hashSecret } from '../../../http/src/index.js';
-import { nonPublicAddressOf } from '../../../messaging/src/webhooks/address-guard.js';
-import type { ServiceConfig } from '../../../platform/src/config/config.js';
-import type { SecretBox } from '../../../platform/src/crypto/secret-box.js';
-import { ids } from '../../../platform/src/ids/ids.js';
+} from '#domain';
+import { generateApiKey, hashSecret } from '#http';
+import { nonPublicAddressOf } from '#messaging';
+import type { ServiceConfig } from '#platform';
+import type { SecretBox } from '#platform';
+import { ids } from '#platform';
 import { EventWriter } from '../shared/event-writer.js';
 import type { RequestContext, WriteLookups } from '../shared/ports.js';
 import { CONFIG, LOOKUPS, SECRET_BOX } from '../shared/tokens.js';

@@ -4,7 +4,7 @@ import type {
 } from '../events.js';
 import { CATALOGUE } from '../catalogue/catalogue.data.js';
 import { type Decider, fold } from './decider.js';
-import { ERROR_STATUS } from '../../../http/src/errors/error-codes.js';
+import { ERROR_STATUS } from '#http/errors/error-codes.js';
 import { DomainError } from './errors.js';
 import type { Mode, ResultScores, TestRef } from './types.js';
 

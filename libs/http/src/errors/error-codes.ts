@@ -1,4 +1,4 @@
-import type { DomainErrorCode } from '../../../domain/src/shared/errors.js';
+import type { DomainErrorCode } from '#domain';
 
 /**
  * The one table of error codes and the HTTP status each is answered with: the API document's

@@ -2,7 +2,7 @@ import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { logQueueError } from '../shared/redis-errors.js';
-import type { Clock } from '../../../platform/src/clock/clock.js';
+import type { Clock } from '#platform';
 import { MAINTENANCE_QUEUE, PURGE_JOB } from '../shared/queues.js';
 import type { DeliveryLog } from '../webhooks/delivery-log.js';
 

@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
-import type { EventStore, RecordedEvent, Subscription } from '../../../event-store/src/event-store.port.js';
+import type { EventStore, RecordedEvent, Subscription } from '#event-store';
 import { enqueueInvitationEmail, enqueueInvitationEmails } from '../emails/email-jobs.js';
 import { renderInvitationEmail } from '../emails/invitation-email.js';
 import type { EmailOutbox } from '../emails/outbox.js';

@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { WEBHOOK_EVENT_NAMES, type WebhookEventName } from '../../../domain/src/index.js';
-import type { PostgresEventStore } from '../../../event-store/src/index.js';
+import { WEBHOOK_EVENT_NAMES, type WebhookEventName } from '#domain';
+import type { PostgresEventStore } from '#event-store';
 import { EMAIL_QUEUE, WEBHOOK_QUEUE, type EmailJob, type WebhookJob } from '../shared/queues.js';
 import { TestClock } from '../test-support/clock.js';
 import { candidateStory, TESTS } from '../test-support/domain-events.js';

@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import type { Redis } from 'ioredis';
-import { WEBHOOK_EVENT_NAMES } from '../../../domain/src/index.js';
-import type { PostgresEventStore } from '../../../event-store/src/index.js';
+import { WEBHOOK_EVENT_NAMES } from '#domain';
+import type { PostgresEventStore } from '#event-store';
 import { TestClock, waitFor } from '../test-support/clock.js';
 import { candidateStory, TESTS } from '../test-support/domain-events.js';
 import { appendEvents, openEventStore } from '../test-support/event-store.js';

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { createTransport, type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import { logQueueError } from '../shared/redis-errors.js';
-import type { Clock } from '../../../platform/src/clock/clock.js';
+import type { Clock } from '#platform';
 import { EMAIL_QUEUE, crashRecoveryOptions, retryDelayMs, type EmailJob } from '../shared/queues.js';
 import { renderInvitationEmail } from './invitation-email.js';
 import type { EmailOutbox, StoredEmail } from './outbox.js';

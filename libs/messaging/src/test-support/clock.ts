@@ -1,4 +1,4 @@
-import type { Clock } from '../../../platform/src/clock/clock.js';
+import type { Clock } from '#platform';
 
 /** A domain clock a test owns and moves forward (an injected instance, never a global mock). */
 export class TestClock implements Clock {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { CandidateEvent, CandidateInvited, DomainEvent, Mode, ResultScores, TestRef } from '../../../domain/src/index.js';
-import type { EventMetadata, NewEvent, RecordedEvent } from '../../../event-store/src/event-store.port.js';
+import type { CandidateEvent, CandidateInvited, DomainEvent, Mode, ResultScores, TestRef } from '#domain';
+import type { EventMetadata, NewEvent, RecordedEvent } from '#event-store';
 
 export const metadataAt = (time: string): EventMetadata => ({ correlationId: randomUUID(), causationId: null, actor: 'internal', requestId: randomUUID(), time });
 

@@ -1,5 +1,5 @@
-import { createPostgresEventStore, type PostgresEventStore } from '../../../event-store/src/index.js';
-import type { DomainEvent } from '../../../domain/src/index.js';
+import { createPostgresEventStore, type PostgresEventStore } from '#event-store';
+import type { DomainEvent } from '#domain';
 import type { TestDatabase } from './postgres.js';
 import { newEvent } from './domain-events.js';
 

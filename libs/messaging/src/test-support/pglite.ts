@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startEmbeddedDatabase } from '../../../event-store/src/index.js';
+import { startEmbeddedDatabase } from '#event-store';
 import type { TestDatabase } from './postgres.js';
 
 /** The embedded PGlite the service uses without a database server: one connection behind a pg.Pool. */

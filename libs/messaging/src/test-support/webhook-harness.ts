@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { WEBHOOK_EVENT_NAMES } from '../../../domain/src/index.js';
+import { WEBHOOK_EVENT_NAMES } from '#domain';
 import { WEBHOOK_QUEUE, type WebhookJob } from '../shared/queues.js';
 import type { DeliveryLog, StoredDelivery } from '../webhooks/delivery-log.js';
 import type { WebhookEnvelope } from '../webhooks/envelopes.js';

@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
-import { isPublicAddress } from '../../../domain/src/index.js';
+import { isPublicAddress } from '#domain';
 
 export interface DeliveryTarget {
   url: URL;

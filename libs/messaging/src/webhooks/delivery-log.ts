@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import type { WebhookEventName } from '../../../domain/src/index.js';
+import type { WebhookEventName } from '#domain';
 import { isoTime, qualified, runDdl } from '../shared/sql.js';
 import { DELIVERIES_TABLE, DELIVERY_COLUMNS, addressHealthSql, deliveryLogDdl } from './delivery-log.sql.js';
 import type { WebhookEnvelope } from './envelopes.js';

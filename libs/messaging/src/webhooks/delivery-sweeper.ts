@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
-import type { Clock } from '../../../platform/src/clock/clock.js';
+import type { Clock } from '#platform';
 import { type WebhookJob, WEBHOOK_QUEUE, keepJobs, retryDelayMs, retryJobOptions, webhookJobId } from '../shared/queues.js';
 import type { DeliveryLog } from './delivery-log.js';
 

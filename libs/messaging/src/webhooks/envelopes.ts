@@ -1,8 +1,8 @@
 import {
   candidateStream, evolveCandidate, initialCandidateState, invitationUrl,
   type CandidateEvent, type CandidateRef, type CandidateState, type WebhookEventName,
-} from '../../../domain/src/index.js';
-import type { EventStore, RecordedEvent } from '../../../event-store/src/event-store.port.js';
+} from '#domain';
+import type { EventStore, RecordedEvent } from '#event-store';
 import { completionView, resultView, resultViews, type CompletionView, type ResultView } from './result-views.js';
 import { needsCandidateState, webhookEventName, type WebhookSourceEvent } from './webhook-events.js';
 

@@ -1,5 +1,5 @@
-import { evolveCandidate, initialCandidateState, type CandidateEvent, type CandidateState, type DomainEvent } from '../../../domain/src/index.js';
-import type { RecordedEvent } from '../../../event-store/src/event-store.port.js';
+import { evolveCandidate, initialCandidateState, type CandidateEvent, type CandidateState, type DomainEvent } from '#domain';
+import type { RecordedEvent } from '#event-store';
 import { candidateStory, recordedEvent, SCORES, TESTS } from '../test-support/domain-events.js';
 import { toWebhookEnvelope } from './envelopes.js';
 import { asWebhookSourceEvent, type WebhookSourceEvent } from './webhook-events.js';

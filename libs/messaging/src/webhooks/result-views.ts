@@ -1,5 +1,5 @@
-import type { CandidateAssessmentState, CandidateRef, ResultState } from '../../../domain/src/index.js';
-import { candidateRefView, reportUrl, toResultView, type ResultView } from '../../../read-models/src/shared/result-view.js';
+import type { CandidateAssessmentState, CandidateRef, ResultState } from '#domain';
+import { candidateRefView, reportUrl, toResultView, type ResultView } from '#read-models';
 
 export type { ResultView };
 export { reportUrl };

@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import type { Clock } from '../../../platform/src/clock/clock.js';
+import type { Clock } from '#platform';
 import { WEBHOOK_QUEUE, keepJobs, retryJobOptions, webhookJobId, type WebhookJob } from '../shared/queues.js';
 import { ENDPOINT_DISABLED, type DeliveryLog, type StoredDelivery } from './delivery-log.js';
 import { firstDeliveryId, resendDeliveryId } from './delivery-ids.js';

@@ -2,7 +2,7 @@ import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { logQueueError } from '../shared/redis-errors.js';
-import type { Clock } from '../../../platform/src/clock/clock.js';
+import type { Clock } from '#platform';
 import { MAX_ATTEMPTS, WEBHOOK_QUEUE, crashRecoveryOptions, retryDelayMs, type WebhookJob } from '../shared/queues.js';
 import { ENDPOINT_DISABLED, type AttemptRecord, type DeliveryLog, type StoredDelivery } from './delivery-log.js';
 import { postWebhook } from './post-webhook.js';

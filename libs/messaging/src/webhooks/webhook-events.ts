@@ -1,7 +1,7 @@
 import type {
   AssessmentCompleted, AssessmentStarted, CandidateCreated, CandidateInvited, ResultUnlocked, TestCompleted, WebhookEventName,
-} from '../../../domain/src/index.js';
-import type { RecordedEvent } from '../../../event-store/src/event-store.port.js';
+} from '#domain';
+import type { RecordedEvent } from '#event-store';
 
 type Recorded<E> = E extends { type: infer T extends string; data: infer D extends object } ? RecordedEvent<T, D> : never;
 

@@ -1,4 +1,4 @@
-import type { WebhookEventName } from '../../../domain/src/index.js';
+import type { WebhookEventName } from '#domain';
 
 /** The workspace's webhook as the messaging side needs it, with the signing secrets already opened. */
 export interface WebhookSettings {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EventStore } from '../../../event-store/src/event-store.port.js';
+import type { EventStore } from '#event-store';
 
 /** The domain clock: every time the domain writes or compares comes from here. */
 export interface Clock {

@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '../../../event-store/src/event-store.port.js';
+import type { RecordedEvent } from '#event-store';
 import type { Projection } from '../shared/projection.js';
 import { asDomainEvent } from '../shared/recorded-domain-event.js';
 

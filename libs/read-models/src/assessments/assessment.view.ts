@@ -1,5 +1,5 @@
-import { inviteUrl } from '../../../domain/src/shared/links.js';
-import type { Mode, TestRef } from '../../../domain/src/shared/types.js';
+import { inviteUrl } from '#domain';
+import type { Mode, TestRef } from '#domain';
 import type { AssessmentDocument } from './assessments.projection.js';
 
 /** API 2.3 Assessment. */

@@ -1,4 +1,4 @@
-import type { Mode, TestRef } from '../../../domain/src/shared/types.js';
+import type { Mode, TestRef } from '#domain';
 import { ordered, type Projection } from '../shared/projection.js';
 
 export interface AssessmentDocument {

@@ -1,4 +1,4 @@
-import type { Mode } from '../../../domain/src/shared/types.js';
+import type { Mode } from '#domain';
 import type { Condition, DocumentQuery, DocumentStore } from '../shared/document-store.port.js';
 import { findPage, findServedPage, type Page, type ServedPage } from '../shared/page.js';
 import { servedCandidateJson } from './candidate.view.js';

@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../../../domain/src/events.js';
+import type { DomainEvent } from '#domain';
 import {
   assessment, assessmentCompleted, at, candidate, candidateCreated, deleted, registered, started, testCompleted, unlocked,
 } from '../test-support/domain-fixtures.js';

@@ -1,4 +1,4 @@
-import type { AssessmentRef, CandidateRef } from '../../../domain/src/shared/types.js';
+import type { AssessmentRef, CandidateRef } from '#domain';
 import { allUnlocked, assessmentRefView, candidateRefView, reportUrl, toResultView, type ResultView } from '../shared/result-view.js';
 import type { FinishedCompletion } from './completions.queries.js';
 

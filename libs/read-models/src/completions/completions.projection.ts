@@ -1,4 +1,4 @@
-import type { AssessmentRef, CandidateRef, Mode } from '../../../domain/src/shared/types.js';
+import type { AssessmentRef, CandidateRef, Mode } from '#domain';
 import { ordered, type Projection } from '../shared/projection.js';
 import { unlockResult, type StoredResult } from '../shared/result-view.js';
 

@@ -1,4 +1,4 @@
-import type { Mode } from '../../../domain/src/shared/types.js';
+import type { Mode } from '#domain';
 import type { Condition, DocumentStore } from '../shared/document-store.port.js';
 import { completionsProjection, type CompletionDocument } from './completions.projection.js';
 

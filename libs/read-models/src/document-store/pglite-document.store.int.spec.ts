@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { startEmbeddedDatabase } from '../../../event-store/src/index.js';
+import { startEmbeddedDatabase } from '#event-store';
 import { documentStoreContract } from './document-store.contract.js';
 import { createPostgresDocumentStore } from './postgres-document.store.js';
 

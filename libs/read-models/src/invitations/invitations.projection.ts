@@ -1,4 +1,4 @@
-import type { Mode } from '../../../domain/src/shared/types.js';
+import type { Mode } from '#domain';
 import { ordered, type Projection } from '../shared/projection.js';
 
 /** An invitation nobody has used yet, keyed `assessmentId:email`. Used invitations are not kept. */

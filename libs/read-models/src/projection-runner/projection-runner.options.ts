@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { EventStore } from '../../../event-store/src/event-store.port.js';
+import type { EventStore } from '#event-store';
 import type { DocumentStore } from '../shared/document-store.port.js';
 import type { AnyProjection } from '../shared/projection.js';
 

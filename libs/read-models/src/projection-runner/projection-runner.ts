@@ -1,5 +1,5 @@
 import { pino, type Logger } from 'pino';
-import type { RecordedEvent, Subscription } from '../../../event-store/src/event-store.port.js';
+import type { RecordedEvent, Subscription } from '#event-store';
 import { CheckpointConflictError, assertCheckpointsUnchanged } from '../shared/document-store.port.js';
 import { handles } from '../shared/projection.js';
 import { asDomainEvent } from '../shared/recorded-domain-event.js';

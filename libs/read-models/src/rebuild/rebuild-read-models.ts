@@ -1,5 +1,5 @@
 import { pino, type Logger } from 'pino';
-import type { EventStore } from '../../../event-store/src/event-store.port.js';
+import type { EventStore } from '#event-store';
 import { rebuildCollectionName, type DocumentChange, type DocumentStore } from '../shared/document-store.port.js';
 import { handles, type AnyProjection, type CollectionDefinition } from '../shared/projection.js';
 import { asDomainEvent, type RecordedDomainEvent } from '../shared/recorded-domain-event.js';

@@ -1,4 +1,4 @@
-import type { AssessmentRef, CandidateRef } from '../../../domain/src/shared/types.js';
+import type { AssessmentRef, CandidateRef } from '#domain';
 import { assessmentRefView, candidateRefView, reportUrl, toResultView, type ResultView, type StoredResult } from '../shared/result-view.js';
 import { APP_URL_MARK, markedLinkJson } from '../shared/served-json.js';
 import type { ResultDocument } from './results.projection.js';

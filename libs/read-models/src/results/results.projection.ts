@@ -1,4 +1,4 @@
-import type { AssessmentRef, CandidateRef, Mode, ResultScores, TestType } from '../../../domain/src/shared/types.js';
+import type { AssessmentRef, CandidateRef, Mode, ResultScores, TestType } from '#domain';
 import { ordered, type Projection } from '../shared/projection.js';
 import { servedResultJson } from './result-list.view.js';
 

@@ -1,4 +1,4 @@
-import type { DomainEventType } from '../../../domain/src/events.js';
+import type { DomainEventType } from '#domain';
 import type { RecordedDomainEvent } from './recorded-domain-event.js';
 
 /** A btree index over top-level document fields (`id` is the document key), in the order queries sort. */

@@ -1,5 +1,5 @@
-import type { DomainEvent, DomainEventType } from '../../../domain/src/events.js';
-import type { RecordedEvent } from '../../../event-store/src/event-store.port.js';
+import type { DomainEvent, DomainEventType } from '#domain';
+import type { RecordedEvent } from '#event-store';
 
 type ToRecorded<E> = E extends { type: infer T extends string; data: infer D extends object } ? RecordedEvent<T, D> : never;
 

@@ -1,4 +1,4 @@
-import type { ResultScores, TestType } from '../../../domain/src/shared/types.js';
+import type { ResultScores, TestType } from '#domain';
 
 /** A finished test as read models keep it: scores always stored, shown only through `toResultView`. */
 export interface StoredResult {
@@ -61,7 +61,7 @@ export const allUnlocked = (results: readonly StoredResult[]): boolean =>
 export const unlockResult = (results: readonly StoredResult[], resultId: string, unlockedAt: string): StoredResult[] =>
   results.map((result) => (result.id === resultId && result.unlockedAt === null ? { ...result, unlockedAt } : result));
 
-export { reportUrl } from '../../../domain/src/shared/links.js';
+export { reportUrl } from '#domain';
 
 /** ISO times in one format compare as text; the later of two, for fields that must never move back. */
 export const laterOf = (a: string, b: string): string => (b > a ? b : a);

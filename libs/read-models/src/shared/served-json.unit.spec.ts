@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../../../domain/src/events.js';
+import type { DomainEvent } from '#domain';
 import { servedCandidateJson, toCandidateView } from '../candidates/candidate.view.js';
 import { candidatesProjection, type CandidateDocument } from '../candidates/candidates.projection.js';
 import { servedResultJson, toResultListView } from '../results/result-list.view.js';

@@ -1,5 +1,5 @@
-import type { DomainEvent, DomainEventType, EventOfType } from '../../../domain/src/events.js';
-import type { Mode, ResultScores, TestRef } from '../../../domain/src/shared/types.js';
+import type { DomainEvent, DomainEventType, EventOfType } from '#domain';
+import type { Mode, ResultScores, TestRef } from '#domain';
 
 /** A fixed, readable clock for fixtures: `at(90)` is 90 minutes after the epoch of the tests. */
 export const at = (minutes: number): string => new Date(Date.UTC(2026, 9, 1, 9, 0, 0) + minutes * 60_000).toISOString();

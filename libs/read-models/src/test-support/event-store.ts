@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { pino } from 'pino';
-import type { EventStore } from '../../../event-store/src/event-store.port.js';
-import { createPostgresEventStore } from '../../../event-store/src/index.js';
+import type { EventStore } from '#event-store';
+import { createPostgresEventStore } from '#event-store';
 
 /** The real PostgreSQL event store adapter, in the test file's own schema. */
 export const createTestEventStore = (pool: pg.Pool, schema: string): Promise<EventStore> =>

@@ -1,6 +1,6 @@
 import { pino } from 'pino';
-import type { DomainEvent } from '../../../domain/src/events.js';
-import type { EventStore, StreamAppend } from '../../../event-store/src/event-store.port.js';
+import type { DomainEvent } from '#domain';
+import type { EventStore, StreamAppend } from '#event-store';
 import { createPostgresDocumentStore } from '../document-store/postgres-document.store.js';
 import { ProjectionRunner, type ProjectionRunnerOptions } from '../projection-runner/projection-runner.js';
 import type { DocumentStore } from '../shared/document-store.port.js';

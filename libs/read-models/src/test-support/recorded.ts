@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { DomainEvent } from '../../../domain/src/events.js';
-import { assessmentStream, candidateEmailStream, candidateStream, workspaceStream } from '../../../domain/src/shared/streams.js';
-import type { NewEvent } from '../../../event-store/src/event-store.port.js';
+import type { DomainEvent } from '#domain';
+import { assessmentStream, candidateEmailStream, candidateStream, workspaceStream } from '#domain';
+import type { NewEvent } from '#event-store';
 import type { AnyProjection } from '../shared/projection.js';
 import { handles } from '../shared/projection.js';
 import type { RecordedDomainEvent } from '../shared/recorded-domain-event.js';

@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../../../domain/src/events.js';
+import type { DomainEvent } from '#domain';
 import {
   assessment, assessmentCreated, at, candidate, candidateCreated, deleted, event, fullJourney, registered, started, testCompleted, workspaceCreated,
 } from './domain-fixtures.js';

@@ -1,5 +1,5 @@
-import type { WebhookEventName } from '../../../domain/src/shared/types.js';
-import { SANDBOX_WINDOW_DAYS } from '../../../domain/src/workspaces/workspace.decider.js';
+import type { WebhookEventName } from '#domain';
+import { SANDBOX_WINDOW_DAYS } from '#domain';
 import type { Projection } from '../shared/projection.js';
 
 export interface WebhookSettings {

@@ -1,4 +1,4 @@
-import { SANDBOX_LIMIT, SANDBOX_WINDOW_DAYS, placesLeft } from '../../../domain/src/workspaces/workspace.decider.js';
+import { SANDBOX_LIMIT, SANDBOX_WINDOW_DAYS, placesLeft } from '#domain';
 import type { DocumentStore } from '../shared/document-store.port.js';
 import { findPage, type Page } from '../shared/page.js';
 import { workspacesProjection, type WorkspaceDocument } from './workspaces.projection.js';

@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../../../domain/src/events.js';
+import type { DomainEvent } from '#domain';
 import { at, event, workspaceCreated } from '../test-support/domain-fixtures.js';
 import { project } from '../test-support/recorded.js';
 import { workspacesProjection, type WorkspaceDocument } from './workspaces.projection.js';

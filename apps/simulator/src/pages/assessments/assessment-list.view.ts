@@ -1,4 +1,4 @@
-import type { AssessmentDocument, WorkspaceDocument } from '../../../../../libs/read-models/src/index.js';
+import type { AssessmentDocument, WorkspaceDocument } from '#read-models';
 import { badge, table, timeOf } from '../shared/components.js';
 import { html } from '../shared/html.js';
 import type { PageShape } from '../shared/layout.js';

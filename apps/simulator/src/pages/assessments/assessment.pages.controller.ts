@@ -2,12 +2,12 @@ import { Controller, Get, Inject, Param, Post, Req, Res, UseFilters, UseGuards }
 import { ApiExcludeController } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AddTestToAssessment, CloseAssessment } from '../../../../../libs/commands/src/index.js';
-import { apiError } from '../../../../../libs/http/src/index.js';
+import { AddTestToAssessment, CloseAssessment } from '#commands';
+import { apiError } from '#http';
 import {
   assessmentsProjection, inviteUrl, listAssessments, listCandidatesOfAssessment, listPendingInvitationsOfAssessment, type AssessmentDocument,
-} from '../../../../../libs/read-models/src/index.js';
-import { INFRASTRUCTURE, type Infrastructure } from '../../../../../libs/runtime/src/infrastructure.js';
+} from '#read-models';
+import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
 import { internalContext } from '../../auth/internal-context.js';
 import { pageContext } from '../shared/page-context.js';
 import { decodePageCursor, encodePageCursor } from '../shared/page-cursor.js';

@@ -1,5 +1,5 @@
-import { invitationUrl } from '../../../../../libs/domain/src/shared/links.js';
-import type { AssessmentDocument, CandidateDocument, PendingInvitationDocument, WorkspaceDocument } from '../../../../../libs/read-models/src/index.js';
+import { invitationUrl } from '#domain';
+import type { AssessmentDocument, CandidateDocument, PendingInvitationDocument, WorkspaceDocument } from '#read-models';
 import { actionButton, badge, code, copyable, csrfField, facts, modeBadge, table, timeOf, type Tone } from '../shared/components.js';
 import { html, type Html, type Renderable } from '../shared/html.js';
 import type { PageShape } from '../shared/layout.js';

@@ -1,7 +1,7 @@
-import { assessmentStream, candidateStream } from '../../../../../libs/domain/src/shared/streams.js';
-import type { EventStore, RecordedEvent } from '../../../../../libs/event-store/src/event-store.port.js';
-import { apiError } from '../../../../../libs/http/src/index.js';
-import { assessmentsProjection, candidatesProjection, documentAsOf, toAssessmentView, toCandidateView } from '../../../../../libs/read-models/src/index.js';
+import { assessmentStream, candidateStream } from '#domain';
+import type { EventStore, RecordedEvent } from '#event-store';
+import { apiError } from '#http';
+import { assessmentsProjection, candidatesProjection, documentAsOf, toAssessmentView, toCandidateView } from '#read-models';
 
 export type AsOfResource = 'candidate' | 'assessment';
 

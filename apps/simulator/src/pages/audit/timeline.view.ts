@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '../../../../../libs/event-store/src/event-store.port.js';
+import type { RecordedEvent } from '#event-store';
 import { code, jsonBlock, timeOf } from '../shared/components.js';
 import { html, type Html } from '../shared/html.js';
 

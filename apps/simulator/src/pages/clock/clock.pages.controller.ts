@@ -1,10 +1,10 @@
 import { Controller, Get, Inject, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isWholeNumber, validationFailed } from '../../../../../libs/domain/src/index.js';
-import { apiError } from '../../../../../libs/http/src/index.js';
-import { MAX_ADVANCE_SECONDS } from '../../../../../libs/platform/src/clock/clock.js';
-import { INFRASTRUCTURE, type Infrastructure } from '../../../../../libs/runtime/src/infrastructure.js';
+import { isWholeNumber, validationFailed } from '#domain';
+import { apiError } from '#http';
+import { MAX_ADVANCE_SECONDS } from '#platform';
+import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
 import { csrfField, timeOf } from '../shared/components.js';
 import { html } from '../shared/html.js';
 import { pageContext, type PageContext } from '../shared/page-context.js';

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { INFRASTRUCTURE, type Infrastructure } from '../../../../../libs/runtime/src/infrastructure.js';
+import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
 import { PageErrorFilter } from '../shared/page-error.filter.js';
 import { queryParam } from '../shared/page-http.js';
 import { PageResponder } from '../shared/page-responder.js';

@@ -1,5 +1,5 @@
-import type { OutboxEmail } from '../../../../../libs/messaging/src/index.js';
-import { parseLink } from '../../../../../libs/domain/src/shared/links.js';
+import type { OutboxEmail } from '#messaging';
+import { parseLink } from '#domain';
 import { timeOf } from '../shared/components.js';
 import { html, type Html } from '../shared/html.js';
 import type { PageShape } from '../shared/layout.js';

@@ -1,7 +1,7 @@
 import { Controller, Get, Param, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { apiError } from '../../../../../libs/http/src/index.js';
+import { apiError } from '#http';
 import { ASSETS } from './assets.js';
 
 /** The style sheet and the few lines of script, from this process: no CDN, no front-end build. */

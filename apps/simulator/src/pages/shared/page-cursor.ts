@@ -1,4 +1,4 @@
-import type { FieldValue } from '../../../../../libs/read-models/src/shared/document-store.port.js';
+import type { FieldValue } from '#read-models';
 
 /**
  * "Older" links of the pages' lists: the keyset of the last row shown ([createdAt, id]), as

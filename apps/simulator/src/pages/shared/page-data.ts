@@ -1,7 +1,7 @@
-import { apiError } from '../../../../../libs/http/src/index.js';
-import { getWorkspace, type WorkspaceDocument } from '../../../../../libs/read-models/src/index.js';
-import type { DocumentStore } from '../../../../../libs/read-models/src/shared/document-store.port.js';
-import type { ServiceConfig } from '../../../../../libs/platform/src/config/config.js';
+import { apiError } from '#http';
+import { getWorkspace, type WorkspaceDocument } from '#read-models';
+import type { DocumentStore } from '#read-models';
+import type { ServiceConfig } from '#platform';
 
 export const requireWorkspace = async (documents: DocumentStore, workspaceId: string): Promise<WorkspaceDocument> => {
   const workspace = await getWorkspace(documents, workspaceId);

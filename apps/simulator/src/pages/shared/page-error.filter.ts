@@ -1,7 +1,7 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, Inject } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { errorResponseFor } from '../../../../../libs/http/src/index.js';
-import { INFRASTRUCTURE, type Infrastructure } from '../../../../../libs/runtime/src/infrastructure.js';
+import { errorResponseFor } from '#http';
+import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
 import { html } from './html.js';
 import { bareLayout, layout } from './layout.js';
 import { contextOf, CrossSiteRefused, SignInRequired } from './page-context.js';

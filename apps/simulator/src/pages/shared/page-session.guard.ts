@@ -1,6 +1,6 @@
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { INFRASTRUCTURE, type Infrastructure } from '../../../../../libs/runtime/src/infrastructure.js';
+import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
 import { attachContext, CrossSiteRefused, SignInRequired } from './page-context.js';
 import { cameFromHere, cookiesOf, field, localPath } from './page-http.js';
 import { FLASH_COOKIE, PageSessions, SESSION_COOKIE } from './session.js';

@@ -1,5 +1,5 @@
-import { getCandidate, toCandidateView, type CandidateDocument, type CandidateView } from '../../../../../libs/read-models/src/index.js';
-import type { DocumentStore } from '../../../../../libs/read-models/src/shared/document-store.port.js';
+import { getCandidate, toCandidateView, type CandidateDocument, type CandidateView } from '#read-models';
+import type { DocumentStore } from '#read-models';
 
 /**
  * What `GET /v1/candidates/{id}` answers a key of the candidate's own workspace and mode: the same

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { deriveKey } from '../../../../../libs/platform/src/crypto/secret-box.js';
+import { deriveKey } from '#platform';
 
 export const SESSION_COOKIE = 'hiring_session';
 export const FLASH_COOKIE = 'hiring_flash';

@@ -2,12 +2,12 @@ import { Controller, Get, Inject, Param, Post, Req, Res, UseFilters, UseGuards }
 import { ApiExcludeController } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CompleteTest, DeleteCandidate, StartAssessment, UnlockResult } from '../../../../../libs/commands/src/index.js';
-import { LOOKUPS } from '../../../../../libs/commands/src/shared/tokens.js';
-import type { WriteLookups } from '../../../../../libs/commands/src/shared/ports.js';
-import { apiError } from '../../../../../libs/http/src/index.js';
-import { assessmentsProjection, candidatesProjection, getWorkspace, type AssessmentDocument, type CandidateDocument } from '../../../../../libs/read-models/src/index.js';
-import { INFRASTRUCTURE, type Infrastructure } from '../../../../../libs/runtime/src/infrastructure.js';
+import { CompleteTest, DeleteCandidate, StartAssessment, UnlockResult } from '#commands';
+import { LOOKUPS } from '#commands';
+import type { WriteLookups } from '#commands';
+import { apiError } from '#http';
+import { assessmentsProjection, candidatesProjection, getWorkspace, type AssessmentDocument, type CandidateDocument } from '#read-models';
+import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
 import { internalContext } from '../../auth/internal-context.js';
 import { pageContext } from '../shared/page-context.js';
 import { PageErrorFilter } from '../shared/page-error.filter.js';

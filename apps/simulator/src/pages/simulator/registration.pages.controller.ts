@@ -2,10 +2,10 @@ import { Controller, Get, Inject, Param, Post, Req, Res, UseFilters, UseGuards }
 import { ApiExcludeController } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RegisterCandidate } from '../../../../../libs/commands/src/index.js';
-import { invitationUrl, inviteUrl, parseLink } from '../../../../../libs/domain/src/shared/links.js';
-import { assessmentsProjection, listPendingInvitationsOfAssessment, type AssessmentDocument } from '../../../../../libs/read-models/src/index.js';
-import { INFRASTRUCTURE, type Infrastructure } from '../../../../../libs/runtime/src/infrastructure.js';
+import { RegisterCandidate } from '#commands';
+import { invitationUrl, inviteUrl, parseLink } from '#domain';
+import { assessmentsProjection, listPendingInvitationsOfAssessment, type AssessmentDocument } from '#read-models';
+import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
 import { internalContext } from '../../auth/internal-context.js';
 import { pageContext } from '../shared/page-context.js';
 import { PageErrorFilter } from '../shared/page-error.filter.js';

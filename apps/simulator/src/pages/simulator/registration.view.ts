@@ -1,4 +1,4 @@
-import type { AssessmentDocument } from '../../../../../libs/read-models/src/index.js';
+import type { AssessmentDocument } from '#read-models';
 import { csrfField, facts, modeBadge } from '../shared/components.js';
 import { html, type Html } from '../shared/html.js';
 import type { PageShape } from '../shared/layout.js';

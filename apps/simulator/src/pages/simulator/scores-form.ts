@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { CATALOGUE } from '../../../../../libs/domain/src/catalogue/catalogue.data.js';
-import type { WorkspaceDocument } from '../../../../../libs/read-models/src/index.js';
+import { CATALOGUE } from '#domain';
+import type { WorkspaceDocument } from '#read-models';
 import { csrfField } from '../shared/components.js';
 import { html, type Html } from '../shared/html.js';
 import type { PageContext } from '../shared/page-context.js';

@@ -1,4 +1,4 @@
-import type { BillingDocument, CandidateDocument, WorkspaceDocument } from '../../../../../libs/read-models/src/index.js';
+import type { BillingDocument, CandidateDocument, WorkspaceDocument } from '#read-models';
 import { code, table, timeOf } from '../shared/components.js';
 import { html } from '../shared/html.js';
 import type { PageShape } from '../shared/layout.js';

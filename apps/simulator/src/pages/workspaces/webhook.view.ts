@@ -1,6 +1,6 @@
-import { WEBHOOK_EVENT_NAMES } from '../../../../../libs/domain/src/shared/types.js';
-import type { WebhookDelivery } from '../../../../../libs/messaging/src/index.js';
-import type { WorkspaceDocument } from '../../../../../libs/read-models/src/index.js';
+import { WEBHOOK_EVENT_NAMES } from '#domain';
+import type { WebhookDelivery } from '#messaging';
+import type { WorkspaceDocument } from '#read-models';
 import { actionButton, badge, copyable, csrfField, jsonBlock, table, timeOf, type Tone } from '../shared/components.js';
 import { html, type Html } from '../shared/html.js';
 import type { PageShape } from '../shared/layout.js';

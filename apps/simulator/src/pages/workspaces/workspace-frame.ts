@@ -1,7 +1,7 @@
 import { badge } from '../shared/components.js';
 import { html, type Html } from '../shared/html.js';
 import type { PageShape } from '../shared/layout.js';
-import type { WorkspaceDocument } from '../../../../../libs/read-models/src/index.js';
+import type { WorkspaceDocument } from '#read-models';
 
 export type WorkspaceTab = 'overview' | 'assessments' | 'webhook' | 'billing';
 

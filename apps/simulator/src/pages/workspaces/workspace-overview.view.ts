@@ -1,5 +1,5 @@
-import type { ApiKeyDocument, WorkspaceDocument } from '../../../../../libs/read-models/src/index.js';
-import type { IssuedKey } from '../../../../../libs/commands/src/index.js';
+import type { ApiKeyDocument, WorkspaceDocument } from '#read-models';
+import type { IssuedKey } from '#commands';
 import { actionButton, code, copyable, csrfField, facts, modeBadge, table, timeOf } from '../shared/components.js';
 import { html, type Html } from '../shared/html.js';
 import type { PageShape } from '../shared/layout.js';

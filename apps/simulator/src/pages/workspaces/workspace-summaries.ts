@@ -1,8 +1,8 @@
 import {
   countApiKeys, countAssessments, countCandidates, listWorkspaces, type WorkspaceDocument,
-} from '../../../../../libs/read-models/src/index.js';
+} from '#read-models';
 import { decodePageCursor, encodePageCursor } from '../shared/page-cursor.js';
-import type { DocumentStore } from '../../../../../libs/read-models/src/shared/document-store.port.js';
+import type { DocumentStore } from '#read-models';
 
 export interface WorkspaceSummary {
   workspace: WorkspaceDocument;

@@ -2,10 +2,10 @@ import { Controller, Get, Inject, Param, Post, Req, Res, UseFilters, UseGuards }
 import { ApiExcludeController } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CreateCustomTest, CreateWorkspace, IssueApiKey, RegenerateApiKey, VerifyWorkspace, type IssuedKey } from '../../../../../libs/commands/src/index.js';
-import { apiError } from '../../../../../libs/http/src/index.js';
-import { getApiKey, listApiKeysOfWorkspace, sandboxAllowance } from '../../../../../libs/read-models/src/index.js';
-import { INFRASTRUCTURE, type Infrastructure } from '../../../../../libs/runtime/src/infrastructure.js';
+import { CreateCustomTest, CreateWorkspace, IssueApiKey, RegenerateApiKey, VerifyWorkspace, type IssuedKey } from '#commands';
+import { apiError } from '#http';
+import { getApiKey, listApiKeysOfWorkspace, sandboxAllowance } from '#read-models';
+import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
 import { internalContext } from '../../auth/internal-context.js';
 import { pageContext } from '../shared/page-context.js';
 import { numberField, publicBaseUrl, requireWorkspace } from '../shared/page-data.js';
