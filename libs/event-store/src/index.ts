@@ -11,3 +11,5 @@ export { DataDirInUseError } from './embedded/data-dir-lock.js';
 export { createEsdbEventStore, EsdbEventStore } from './esdb/esdb-event-store.js';
 export * from './integrity/index.js';
 export * from './personal-data/index.js';
+export { NotificationListener } from './postgres/notification-listener.js';
+export type { NotificationHandlers } from './postgres/notification-listener.js';

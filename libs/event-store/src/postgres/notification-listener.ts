@@ -1,13 +1,20 @@
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import type { WakeSignal } from './wake-signal.js';
 
 const RECONNECT_DELAY_MS = 1000;
 
+/** What a listener's owner is told: each notification, each (re)start of listening, each loss. */
+export interface NotificationHandlers {
+  onNotification(payload: string): void;
+  /** Listening again after a gap: whatever was notified meanwhile is unknown. */
+  onListening(): void;
+  onLost?(): void;
+}
+
 /**
- * Holds one pooled connection that LISTENs for appends made by other processes and wakes the
- * subscriptions. Best effort: while it is down (or disabled), subscriptions still poll, so a lost
- * notification only costs one poll interval.
+ * Holds one pooled connection that LISTENs on a channel, reconnecting after a second when it is
+ * lost. Best effort: its owners treat a gap as "anything may have changed" (the event store's
+ * subscriptions poll, the read side's caches go to the store), so no notification is relied upon.
  */
 export class NotificationListener {
   private client: pg.PoolClient | null = null;
@@ -18,9 +25,14 @@ export class NotificationListener {
   constructor(
     private readonly pool: pg.Pool,
     private readonly channel: string,
-    private readonly wakeSignal: WakeSignal,
-    private readonly logger: Logger,
+    private readonly handlers: NotificationHandlers,
+    /** With a logger, failures are one warning line each, ending with `fallback`. */
+    private readonly logger: { logger: Logger; fallback: string } | null = null,
   ) {}
+
+  get listening(): boolean {
+    return this.client !== null;
+  }
 
   start(): void {
     if (this.stopped || this.client !== null || this.connecting !== null) return;
@@ -48,18 +60,17 @@ export class NotificationListener {
     let client: pg.PoolClient | null = null;
     try {
       client = await this.pool.connect();
-      client.on('notification', () => this.wakeSignal.notify());
+      client.on('notification', (message) => this.handlers.onNotification(message.payload ?? ''));
       const listening = client;
       client.on('error', (error) => this.drop(listening, error));
       await client.query(`LISTEN ${this.channel}`);
       if (this.stopped) throw new Error('listener stopped while connecting');
       this.client = client;
-      // Events committed while we were not listening are found by the next poll; wake now anyway.
-      this.wakeSignal.notify();
+      this.handlers.onListening();
     } catch (error) {
       client?.release(true);
       if (!this.stopped) {
-        this.logger.warn({ err: error }, 'event store LISTEN failed; subscriptions fall back to polling');
+        this.warn(error, 'LISTEN failed');
         this.scheduleReconnect();
       }
     }
@@ -70,9 +81,14 @@ export class NotificationListener {
     if (this.client !== client) return;
     this.client = null;
     client.release(error);
+    this.handlers.onLost?.();
     if (this.stopped) return;
-    this.logger.warn({ err: error }, 'event store LISTEN connection lost; subscriptions fall back to polling');
+    this.warn(error, 'LISTEN connection lost');
     this.scheduleReconnect();
+  }
+
+  private warn(error: unknown, what: string): void {
+    this.logger?.logger.warn({ err: error }, `${what} on ${this.channel}; ${this.logger.fallback}`);
   }
 
   private scheduleReconnect(): void {

@@ -65,7 +65,11 @@ export class PostgresEventStore implements EventStore {
     this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
     this.batchSize = options.subscriptionBatchSize ?? DEFAULT_BATCH_SIZE;
     const listen = options.listen ?? (options.pool.options.max ?? DEFAULT_POOL_MAX) > 1;
-    this.listener = listen ? new NotificationListener(this.pool, tables.notifyChannel, this.wakeSignal, this.logger) : null;
+    // Events committed while nobody listened are found by the next poll; a (re)start wakes the subscriptions anyway.
+    const wake = (): void => this.wakeSignal.notify();
+    this.listener = listen
+      ? new NotificationListener(this.pool, tables.notifyChannel, { onNotification: wake, onListening: wake }, { logger: this.logger, fallback: 'subscriptions fall back to polling' })
+      : null;
     const named = options.preparedStatements ?? listen;
     // Statement names are per connection; the schema is part of the text, so it is part of the name.
     const statement = (name: string, text: string): pg.QueryConfig => (named ? { name: `es_${name}_${tables.appendLock[1]}`, text } : { text });
