@@ -60,6 +60,45 @@ export interface AppendResult {
   nextRevision: number;
   /** Global position of the last event appended. */
   position: bigint;
+  /**
+   * Names of the inline projectors (see InlineProjector) whose work was committed in the append's
+   * own transaction. Absent or empty where the adapter has none or they could not apply.
+   */
+  inline?: readonly string[];
+}
+
+/** An event on its way into the log, as an inline projector sees it before the insert. */
+export interface PendingEvent {
+  id: string;
+  type: string;
+  data: Record<string, unknown>;
+}
+
+/** Rows of one statement an inline step asked for, as the driver parsed them. */
+export type InlineRows = readonly Record<string, unknown>[];
+
+/**
+ * What an inline projector adds to one append transaction. `statements` run after the append
+ * lock is taken and before the insert (locks of its own, reads of what the events touch); their
+ * rows come back to `finish`, with the head of the log before this transaction and the events as
+ * recorded (positions, revisions, recorded times). `finish` returns the statements to run before
+ * COMMIT, or `null` when it must not apply this time (its followers are behind: they catch up
+ * from the log). Statements are literal SQL (one simple-protocol query, no parameters).
+ */
+export interface InlineStep {
+  readonly statements: readonly string[];
+  finish(rows: readonly InlineRows[], head: bigint | null, events: readonly RecordedEvent[]): { statements: readonly string[]; onCommitted?: () => void } | null;
+}
+
+/**
+ * Work done inside the append transaction itself (as Marten's and Emmett's inline projections):
+ * read models, an outbox. All or nothing with the events. Only adapters whose log shares a
+ * transaction with SQL tables run them (PostgreSQL, PGlite); elsewhere the followers do it all.
+ */
+export interface InlineProjector {
+  readonly name: string;
+  /** `literal` quotes a string as an SQL literal for this connection. Events are in append order. */
+  prepare(events: readonly PendingEvent[], literal: (value: string) => string): InlineStep;
 }
 
 export class WrongExpectedRevisionError extends Error {
@@ -96,6 +135,13 @@ export interface SubscribeOptions {
   onBatch?: (events: readonly RecordedEvent[]) => Promise<void>;
   /** Optional: called with the last position handed over once the subscription has caught up. */
   onCaughtUp?: (position: bigint | null) => void;
+  /**
+   * Optional, for a follower whose work usually commits inline with the appends (it only catches
+   * up): once at the head it is not woken by every append, only while `wanted()` is true or when
+   * it calls the `kick` handed to `onKick`; otherwise it reads again at the adapter's poll
+   * interval, so the log is still read in full, in batches. Adapters without wake-ups ignore it.
+   */
+  catchUpOnly?: { wanted: () => boolean; onKick: (kick: () => void) => void };
 }
 
 export interface Subscription {
@@ -123,5 +169,11 @@ export interface EventStore {
   subscribeToAll(options: SubscribeOptions): Subscription;
   /** Position of the last committed event, or null when the store is empty. */
   headPosition(): Promise<bigint | null>;
+  /**
+   * Optional: run these projectors inside every append transaction from now on (PostgreSQL,
+   * PGlite). Layers that change events on the way in (personal data) hand the projectors the
+   * events as their callers gave them.
+   */
+  useInlineProjectors?(projectors: readonly InlineProjector[]): void;
   close(): Promise<void>;
 }

@@ -12,6 +12,7 @@ export * from './webhooks/webhook-deliveries.js';
 export * from './webhooks/webhook-delivery.worker.js';
 export * from './emails/invitation-email.js';
 export * from './emails/outbox.js';
+export * from './emails/inline-outbox.js';
 export * from './emails/email-jobs.js';
 export * from './emails/email.worker.js';
 export * from './dispatch/dispatch-checkpoints.js';

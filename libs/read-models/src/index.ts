@@ -10,6 +10,7 @@ export * from './document-store/mongo-document.store.js';
 
 export * from './projection-runner/projection-runner.js';
 export * from './projection-runner/checkpoint-waiter.js';
+export * from './inline/inline-read-models.js';
 export * from './rebuild/rebuild-read-models.js';
 export * from './all-projections.js';
 

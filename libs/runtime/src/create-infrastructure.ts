@@ -4,21 +4,21 @@ import type { Logger } from 'pino';
 import { EventWriter } from '#commands';
 import type { WriteLookups } from '#commands';
 import { createEmbeddedEventStore, createEsdbEventStore, createPostgresEventStore, startEmbeddedDatabase } from '#event-store';
-import type { EventStore } from '#event-store';
+import type { EventStore, InlineProjector } from '#event-store';
 import { CursorCodec } from '#http';
 import { SimulatedClock, systemClock } from '#platform';
 import type { ServiceConfig } from '#platform';
 import { SecretBox, deriveKey } from '#platform';
 import { resolveServiceSecret } from '#platform';
 import {
-  CheckpointWaiter, ProjectionRunner, allProjectionNames, allProjections, createMongoDocumentStore, createPostgresDocumentStore, getApiKey,
-  listPendingInvitations,
+  CheckpointWaiter, INLINE_READ_MODELS, ProjectionRunner, allProjectionNames, allProjections, createInlineReadModels, createMongoDocumentStore,
+  createPostgresDocumentStore, getApiKey, listPendingInvitations,
 } from '#read-models';
 import type { ResultDocument } from '#read-models';
 import type { DocumentStore } from '#read-models';
 import { type AuditStores, openAuditStores, startSealer } from './audit-wiring.js';
 import type { Infrastructure } from './infrastructure.js';
-import { CompositeReadSide } from './read-side.js';
+import { CompositeReadSide, unlessInline } from './read-side.js';
 import { RedisHealth } from './redis-health.js';
 
 export interface InfrastructureOptions {
@@ -54,7 +54,25 @@ export interface Stores {
   sqlPool: pg.Pool;
   /** Chain keys and the seals (docs/audit.md); `eventStore` already stamps every append. */
   audit: AuditStores;
+  /**
+   * Where the log and the read models (and the side-effect tables) are one SQL database, the
+   * projectors run inside every append transaction (docs/architecture.md, "Inline projections");
+   * null elsewhere (EventStoreDB, MongoDB, a separate read store) or when turned off.
+   */
+  inline: InlineProjectors | null;
   stop(): Promise<void>;
+}
+
+/** The inline projectors of this process; added as the parts that own their tables start. */
+export class InlineProjectors {
+  private readonly projectors: InlineProjector[] = [];
+
+  constructor(private readonly eventStore: EventStore) {}
+
+  add(projector: InlineProjector): void {
+    this.projectors.push(projector);
+    this.eventStore.useInlineProjectors?.([...this.projectors]);
+  }
 }
 
 /**
@@ -97,6 +115,7 @@ export const openStores = async (config: ServiceConfig, logger: Logger): Promise
     }
 
     let documents: DocumentStore;
+    let oneDatabase = false;
     if (config.readStoreUrl?.startsWith('mongodb')) {
       documents = createMongoDocumentStore({ url: config.readStoreUrl });
     } else if (config.readStoreUrl && isPostgresUrl(config.readStoreUrl) && config.readStoreUrl !== config.eventStoreUrl) {
@@ -105,12 +124,18 @@ export const openStores = async (config: ServiceConfig, logger: Logger): Promise
       documents = createPostgresDocumentStore({ pool: readPool, schema: 'public' });
     } else {
       documents = createPostgresDocumentStore({ pool: sqlPool, schema: 'public' });
+      oneDatabase = !config.eventStoreUrl || isPostgresUrl(config.eventStoreUrl);
     }
     stops.push(() => documents.close());
     await documents.prepare(allProjections);
 
     const audited = await openAuditStores(config, sqlPool, eventStore);
-    return { eventStore: audited.eventStore, documents, sqlPool, audit: audited.audit, stop: stopAll };
+    let inline: InlineProjectors | null = null;
+    if (oneDatabase && config.inlineProjections) {
+      inline = new InlineProjectors(audited.eventStore);
+      inline.add(createInlineReadModels({ schema: 'public', projections: allProjections, announce: (collections) => documents.announce?.(collections) }));
+    }
+    return { eventStore: audited.eventStore, documents, sqlPool, audit: audited.audit, inline, stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;
@@ -135,14 +160,14 @@ export const createInfrastructure = async (config: ServiceConfig, logger: Logger
 
     const readSide = new CompositeReadSide();
     if (options.runProjections) {
-      const runner = new ProjectionRunner({ eventStore, documentStore: documents, projections: allProjections, logger });
+      const runner = new ProjectionRunner({ eventStore, documentStore: documents, projections: allProjections, logger, followsInline: stores.inline !== null });
       await runner.start();
       stops.push(() => runner.stop());
-      readSide.add(runner);
+      readSide.add(unlessInline(INLINE_READ_MODELS, runner));
       const sealer = startSealer(stores, config, logger);
       stops.push(() => sealer.stop());
     } else {
-      readSide.add(new CheckpointWaiter({ documentStore: documents, projectionNames: allProjectionNames }));
+      readSide.add(unlessInline(INLINE_READ_MODELS, new CheckpointWaiter({ documentStore: documents, projectionNames: allProjectionNames })));
     }
 
     const serviceSecret = resolveServiceSecret(config.serviceSecret, config.dataDir);
@@ -157,7 +182,7 @@ export const createInfrastructure = async (config: ServiceConfig, logger: Logger
     // The embedded store admits one process (DATA_DIR lock): this writer is the only one.
     const writer = new EventWriter(eventStore, clock, readSide, config, logger, { exclusiveWriter: !config.eventStoreUrl });
     const infra: Infrastructure = {
-      config, logger, eventStore, documents, sidePool: sqlPool, audit: stores.audit, redis, redisHealth, clock, simulatedClock,
+      config, logger, eventStore, documents, sidePool: sqlPool, audit: stores.audit, inline: stores.inline, redis, redisHealth, clock, simulatedClock,
       secretBox: new SecretBox(serviceSecret), serviceSecret, cursors: new CursorCodec(deriveKey(serviceSecret, 'cursors')),
       readSide, lookups, writer, messaging: null,
       stop: async () => {

@@ -6,6 +6,7 @@ import type { WriteLookups } from '#commands';
 import type { Messaging } from '#messaging';
 import type { AuditStores } from './audit-wiring.js';
 import type { CompositeReadSide } from './read-side.js';
+import type { InlineProjectors } from './create-infrastructure.js';
 import type { RedisHealth } from './redis-health.js';
 import type { EventStore } from '#event-store';
 import type { CursorCodec } from '#http';
@@ -23,6 +24,8 @@ export interface Infrastructure {
   /** Where side-effect tables live (delivery log, outbox, dispatch checkpoint). */
   sidePool: pg.Pool;
   audit: AuditStores;
+  /** The projectors run inside append transactions; null where the log and the read models are not one SQL database. */
+  inline: InlineProjectors | null;
   redis: Redis;
   /** Logs an outage once; lets writes stop waiting for side effects that cannot move. */
   redisHealth: RedisHealth;

@@ -1,7 +1,10 @@
 import { DisableWebhook, DisableWebhookHandler } from '#commands';
 import { systemContext } from '#commands';
 import { evolveWorkspace, initialWorkspaceState, workspaceStream } from '#domain';
-import { type Messaging, type WebhookSettings, startMessaging } from '#messaging';
+import type { RecordedEvent } from '#event-store';
+import {
+  INLINE_OUTBOX, type Messaging, type WebhookSettings, asWebhookSourceEvent, createInlineOutbox, startMessaging, webhookEventName,
+} from '#messaging';
 import type { Infrastructure } from './infrastructure.js';
 import { PolledPosition } from './read-side.js';
 
@@ -55,8 +58,11 @@ export const startMessagingFor = async (infra: Infrastructure, options: { runWor
     disableWebhook: (workspaceId, url, reason) => disable.execute(new DisableWebhook(workspaceId, url, reason, systemContext(`webhook-${reason}`))),
     logger: infra.logger.child({ component: 'messaging' }),
     runWorkers: options.runWorkers,
+    outboxInline: infra.inline !== null,
   });
   infra.messaging = messaging;
+  // The outbox table exists now (startMessaging made it): e-mails are recorded with their invitations.
+  infra.inline?.add(createInlineOutbox({ schema: messaging.schema, appUrl: infra.config.appUrl }));
   const dispatcher = messaging.dispatcher;
   // A write waits for the dispatcher only while Redis is up: without it the dispatcher cannot enqueue
   // and would hold every write for the whole timeout. The side effects are recorded from the log and
@@ -65,9 +71,22 @@ export const startMessagingFor = async (infra: Infrastructure, options: { runWor
   const dispatched = dispatcher
     ? (position: bigint, timeoutMs: number) => dispatcher.waitForPosition(position, timeoutMs).then(() => true, () => false)
     : (position: bigint, timeoutMs: number) => new PolledPosition(() => messaging.dispatchedPosition()).waitForPosition(position, timeoutMs);
+  const settings = webhookSettingsFromLog(infra);
+  /** Whether any event of a write becomes a webhook delivery (the e-mails are in the outbox already when the write committed inline). */
+  const deliversWebhooks = async (events: readonly { type: string; data: object }[]): Promise<boolean> => {
+    const sources = events.map((event) => asWebhookSourceEvent(event as RecordedEvent)).filter((source) => source !== null);
+    for (const source of sources) {
+      const found = await settings(source.data.workspaceId);
+      if (found !== null && found.events.includes(webhookEventName(source))) return true;
+    }
+    return false;
+  };
   infra.readSide.add({
-    waitForPosition: (position, timeoutMs) =>
-      health.isUp ? Promise.race([dispatched(position, timeoutMs), health.untilDown().then(() => true)]) : Promise.resolve(true),
+    waitForPosition: async (position, timeoutMs, write) => {
+      if (!health.isUp) return true;
+      if (write?.inline.includes(INLINE_OUTBOX) === true && !(await deliversWebhooks(write.events))) return true;
+      return Promise.race([dispatched(position, timeoutMs), health.untilDown().then(() => true)]);
+    },
   });
   return messaging;
 };

@@ -1,4 +1,4 @@
-import type { ReadSideWaiter } from '#commands';
+import type { CommittedWrite, ReadSideWaiter } from '#commands';
 
 /**
  * A write is answered once every reader of the log has seen it: the read models, and the dispatcher
@@ -12,11 +12,17 @@ export class CompositeReadSide implements ReadSideWaiter {
     this.waiters.push(waiter);
   }
 
-  async waitForPosition(position: bigint, timeoutMs: number): Promise<boolean> {
-    const results = await Promise.all(this.waiters.map((waiter) => waiter.waitForPosition(position, timeoutMs)));
+  async waitForPosition(position: bigint, timeoutMs: number, write?: CommittedWrite): Promise<boolean> {
+    const results = await Promise.all(this.waiters.map((waiter) => waiter.waitForPosition(position, timeoutMs, write)));
     return results.every(Boolean);
   }
 }
+
+/** A reader whose work may have committed inline (named `inline`): then there is nothing to wait for. */
+export const unlessInline = (inline: string, reader: ReadSideWaiter): ReadSideWaiter => ({
+  waitForPosition: (position, timeoutMs, write) =>
+    write?.inline.includes(inline) === true ? Promise.resolve(true) : reader.waitForPosition(position, timeoutMs, write),
+});
 
 /** Read-your-writes against a checkpoint stored elsewhere (another process advances it). */
 export class PolledPosition implements ReadSideWaiter {

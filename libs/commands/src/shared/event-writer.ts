@@ -4,7 +4,7 @@ import { shareState } from '#domain';
 import { type EventStore, type RecordedEvent, WrongExpectedRevisionError } from '#event-store';
 import type { Clock } from '#platform';
 import type { ServiceConfig } from '#platform';
-import type { ReadSideWaiter } from './ports.js';
+import type { CommittedWrite, ReadSideWaiter } from './ports.js';
 import { CLOCK, CONFIG, EVENT_STORE, LOGGER, READ_SIDE } from './tokens.js';
 import { type CommittedStates, type Loaded, WriteBatch } from './write-batch.js';
 
@@ -164,9 +164,12 @@ export class EventWriter implements CommittedStates {
     }
     const appends = batch.appends();
     let position: bigint | null = null;
+    let write: CommittedWrite | undefined;
     if (appends.length > 0) {
       try {
-        position = (await this.store.appendToStreams(appends)).position;
+        const result = await this.store.appendToStreams(appends);
+        position = result.position;
+        write = { inline: result.inline ?? [], events: appends.flatMap((append) => append.events) };
       } catch (error) {
         // The states this batch read may be stale (another writer): read them afresh next time.
         if (error instanceof WrongExpectedRevisionError) for (const streamId of batch.streams.keys()) this.states.delete(streamId);
@@ -177,7 +180,7 @@ export class EventWriter implements CommittedStates {
       }
     }
     // The next batch is decided while this one waits for the read side.
-    void this.settle(position).then(() => {
+    void this.settle(position, write).then(() => {
       for (const { job, value } of decided) job.resolve(value);
     });
     return deferred;
@@ -218,10 +221,13 @@ export class EventWriter implements CommittedStates {
     }
   }
 
-  /** Read-your-writes: answer only once the read models show the write (bounded wait). */
-  private async settle(position: bigint | null): Promise<void> {
+  /**
+   * Read-your-writes: answer only once the read models show the write (bounded wait). Where they
+   * were updated in the append transaction (inline), they already do, and nothing is waited for.
+   */
+  private async settle(position: bigint | null, write: CommittedWrite | undefined): Promise<void> {
     if (position === null) return;
-    const caughtUp = await this.readSide.waitForPosition(position, this.config.readYourWritesTimeoutMs).catch((error: unknown) => {
+    const caughtUp = await this.readSide.waitForPosition(position, this.config.readYourWritesTimeoutMs, write).catch((error: unknown) => {
       this.logger.warn({ err: error }, 'waiting for the read side failed; answering anyway');
       return true;
     });

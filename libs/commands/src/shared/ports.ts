@@ -1,7 +1,17 @@
+/** A committed write, as the read side needs it to know what to wait for. */
+export interface CommittedWrite {
+  /** The inline projectors whose work committed with the events (AppendResult.inline). */
+  inline: readonly string[];
+  events: readonly { type: string; data: object }[];
+}
+
 /** What the write side needs from the read side: waiting for it, and two id lookups. */
 export interface ReadSideWaiter {
-  /** True once every read model has processed the event at `position`. */
-  waitForPosition(position: bigint, timeoutMs: number): Promise<boolean>;
+  /**
+   * True once every reader has processed the event at `position`. With `write`, a reader whose
+   * work on it committed inline (or that has nothing to do for its events) answers at once.
+   */
+  waitForPosition(position: bigint, timeoutMs: number, write?: CommittedWrite): Promise<boolean>;
 }
 
 export interface WriteLookups {

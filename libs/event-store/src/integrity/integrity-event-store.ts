@@ -1,6 +1,6 @@
 import { WrongExpectedRevisionError } from '../event-store.port.js';
 import type {
-  AppendResult, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, RecordedEvent, StreamAppend, SubscribeOptions, Subscription,
+  AppendResult, EventStore, ExpectedRevision, InlineProjector, NewEvent, ReadAllOptions, RecordedEvent, StreamAppend, SubscribeOptions, Subscription,
 } from '../event-store.port.js';
 import { GENESIS_HASH, eventHash } from './event-hash.js';
 
@@ -74,6 +74,12 @@ export class IntegrityEventStore implements EventStore {
 
   headPosition(): Promise<bigint | null> {
     return this.inner.headPosition();
+  }
+
+  /** The stamps change no event's data: the projectors see what the adapter inserts. */
+  useInlineProjectors(projectors: readonly InlineProjector[]): void {
+    if (!this.inner.useInlineProjectors) throw new Error('this event store runs no inline projectors');
+    this.inner.useInlineProjectors(projectors);
   }
 
   close(): Promise<void> {

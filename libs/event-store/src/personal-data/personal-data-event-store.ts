@@ -1,6 +1,6 @@
 import { WrongExpectedRevisionError } from '../event-store.port.js';
 import type {
-  AppendResult, EventStore, ExpectedRevision, NewEvent, ReadAllOptions, RecordedEvent, StreamAppend, SubscribeOptions, Subscription,
+  AppendResult, EventStore, ExpectedRevision, InlineProjector, InlineStep, NewEvent, PendingEvent, ReadAllOptions, RecordedEvent, StreamAppend, SubscribeOptions, Subscription,
 } from '../event-store.port.js';
 import { personKey, type PersonKeyStore } from './person-keys.js';
 import { decryptPersonalFields, encryptPersonalFields, personOf, sealedKeyIds } from './personal-fields.js';
@@ -16,6 +16,9 @@ const ADDRESS_STREAM = /^candidate-email-(.+)-([0-9a-f]{40})$/;
  * log still verifies after a key is destroyed; the fields then read as ERASED.
  */
 export class PersonalDataEventStore implements EventStore {
+  /** Clear data of the sealed events of appends in flight, by event id: what inline projectors see. */
+  private readonly clearData = new Map<string, Record<string, unknown>>();
+
   constructor(private readonly inner: EventStore, private readonly keys: PersonKeyStore) {}
 
   /** The id a stream is stored under. */
@@ -34,17 +37,52 @@ export class PersonalDataEventStore implements EventStore {
     const people = appends.flatMap((append) => append.events.map((event) => personOf(event.data))).filter((person) => person !== null);
     const keys = people.length === 0 ? null : await this.keys.keysFor(people);
     const names = new Map<string, string>();
+    const opened: string[] = [];
     const stored = appends.map((append): StreamAppend => {
       const streamId = this.storedStreamId(append.streamId);
       names.set(streamId, append.streamId);
-      return { streamId, expectedRevision: append.expectedRevision, events: keys === null ? append.events : append.events.map((event) => sealed(event, keys)) };
+      if (keys === null) return { streamId, expectedRevision: append.expectedRevision, events: append.events };
+      const events = append.events.map((event) => {
+        const sealedEvent = sealed(event, keys);
+        if (sealedEvent !== event && this.inlining) {
+          this.clearData.set(event.id, event.data);
+          opened.push(event.id);
+        }
+        return sealedEvent;
+      });
+      return { streamId, expectedRevision: append.expectedRevision, events };
     });
     try {
       return await this.inner.appendToStreams(stored);
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError)) throw error;
       throw new WrongExpectedRevisionError(names.get(error.streamId) ?? error.streamId, error.expected, error.actual);
+    } finally {
+      for (const id of opened) this.clearData.delete(id);
     }
+  }
+
+  private inlining = false;
+
+  /**
+   * The projectors get the events as the callers gave them (clear values), never the sealed form:
+   * a read model or an outbox row holds what it would hold when built by a follower, which reads
+   * the log through this layer.
+   */
+  useInlineProjectors(projectors: readonly InlineProjector[]): void {
+    if (!this.inner.useInlineProjectors) throw new Error('this event store runs no inline projectors');
+    this.inlining = projectors.length > 0;
+    const clear = <E extends PendingEvent>(event: E): E => {
+      const data = this.clearData.get(event.id);
+      return data === undefined ? event : { ...event, data };
+    };
+    this.inner.useInlineProjectors(projectors.map((projector): InlineProjector => ({
+      name: projector.name,
+      prepare: (events, literal): InlineStep => {
+        const step = projector.prepare(events.map(clear), literal);
+        return { statements: step.statements, finish: (rows, head, recorded) => step.finish(rows, head, recorded.map(clear)) };
+      },
+    })));
   }
 
   async readStream(streamId: string, options?: { fromRevision?: number }): Promise<RecordedEvent[]> {

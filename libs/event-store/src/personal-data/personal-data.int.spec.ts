@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { newEvent } from '../contract/contract-support.js';
 import { runEventStoreContract } from '../event-store.contract.js';
-import { WrongExpectedRevisionError } from '../event-store.port.js';
+import { type InlineProjector, WrongExpectedRevisionError } from '../event-store.port.js';
 import { IntegrityEventStore } from '../integrity/integrity-event-store.js';
 import { integrityKeys } from '../integrity/integrity-keys.js';
 import { LogVerifier } from '../integrity/log-verifier.js';
@@ -92,5 +92,30 @@ describe('personal data in the log', () => {
       expect(ids.size).toBe(1);
       expect([...ids][0]).toEqual(expect.any(String));
     }
+  });
+  it('hands inline projectors the clear values, in the same transaction, while the log keeps them sealed', async () => {
+    const { raw, store, schema } = await openLog();
+    await pool.query(`CREATE TABLE "${schema}".seen (id text PRIMARY KEY, email text, first_name text)`);
+    const seenInPrepare: string[] = [];
+    const projector: InlineProjector = {
+      name: 'seen',
+      prepare: (events, literal) => {
+        seenInPrepare.push(...events.map((event) => String(event.data.email)));
+        return {
+          statements: [],
+          finish: (_rows, _head, recorded) => ({
+            statements: recorded.map((event) => `INSERT INTO "${schema}".seen VALUES (${literal(event.id)}, ${literal(String(event.data.email))}, ${literal(String(event.data.firstName))})`),
+          }),
+        };
+      },
+    };
+    store.useInlineProjectors([projector]);
+    const event = created();
+    const result = await store.appendToStream('candidate-c1', [event], { expectedRevision: 'no_stream' });
+
+    expect(result.inline).toEqual(['seen']);
+    expect(seenInPrepare).toEqual([person.email]);
+    expect((await pool.query(`SELECT id, email, first_name FROM "${schema}".seen`)).rows).toEqual([{ id: event.id, email: person.email, first_name: 'Ada' }]);
+    expect(JSON.stringify((await raw.readStream('candidate-c1'))[0]?.data)).not.toContain(person.email);
   });
 });

@@ -38,15 +38,43 @@ export class PollingSubscription implements Subscription {
     return this.abort.signal.aborted;
   }
 
+  private kicked = false;
+  private kick: (() => void) | null = null;
+
+  /**
+   * At the head: until an append wakes it or the poll interval passes. A catch-up-only subscriber
+   * sleeps through the wake-ups it does not want, up to the poll interval, unless kicked.
+   */
+  private async sleep(version: number): Promise<void> {
+    const { wakeSignal, pollIntervalMs } = this.source;
+    const lazy = this.options.catchUpOnly;
+    if (lazy === undefined) return wakeSignal.wait(version, pollIntervalMs, this.abort.signal);
+    const deadline = performance.now() + pollIntervalMs;
+    let since = version;
+    for (;;) {
+      const remaining = deadline - performance.now();
+      if (remaining <= 0 || this.stopped || this.kicked || lazy.wanted()) return;
+      const kicked = new Promise<void>((resolve) => { this.kick = resolve; });
+      await Promise.race([wakeSignal.wait(since, remaining, this.abort.signal), kicked]);
+      this.kick = null;
+      since = wakeSignal.version;
+    }
+  }
+
   private async run(): Promise<void> {
     const { handler, onCaughtUp } = this.options;
-    const { wakeSignal, batchSize, pollIntervalMs } = this.source;
+    const { wakeSignal, batchSize } = this.source;
+    this.options.catchUpOnly?.onKick(() => {
+      this.kicked = true;
+      this.kick?.();
+    });
     let after = this.options.after;
     // onCaughtUp fires when the head is reached, not on every idle poll.
     let caughtUpReported = false;
     try {
       while (!this.stopped) {
         const version = wakeSignal.version;
+        this.kicked = false;
         const batch = await this.source.readAll({ after, maxCount: batchSize });
         if (batch.length > 0 && !this.stopped) await this.options.onBatch?.(batch);
         for (const event of batch) {
@@ -58,7 +86,7 @@ export class PollingSubscription implements Subscription {
         if (batch.length < batchSize && !this.stopped) {
           if (!caughtUpReported) onCaughtUp?.(after);
           caughtUpReported = true;
-          await wakeSignal.wait(version, pollIntervalMs, this.abort.signal);
+          await this.sleep(version);
         }
       }
     } catch (error) {

@@ -4,6 +4,7 @@ import type {
   AppendResult,
   EventStore,
   ExpectedRevision,
+  InlineProjector,
   NewEvent,
   ReadAllOptions,
   RecordedEvent,
@@ -79,7 +80,7 @@ export class PostgresEventStore implements EventStore {
       readAll: statement('read_all', `SELECT ${EVENT_COLUMNS} FROM ${tables.events} WHERE position > $1 ORDER BY position LIMIT $2`),
       head: statement('head', `SELECT max(position) AS position FROM ${tables.events}`),
     };
-    this.appender = new GroupAppender(this.pool, tables, this.notify);
+    this.appender = new GroupAppender(this.pool, tables, this.notify, this.logger);
   }
 
   appendToStream(streamId: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
@@ -91,6 +92,11 @@ export class PostgresEventStore implements EventStore {
     // Subscriptions in this process need not wait for a NOTIFY round trip or the next poll.
     this.wakeSignal.notify();
     return result;
+  }
+
+  /** Inline projectors run in every grouped append transaction (appends that only check a revision run none). */
+  useInlineProjectors(projectors: readonly InlineProjector[]): void {
+    this.appender.projectors = projectors;
   }
 
   async readStream(streamId: string, options?: { fromRevision?: number }): Promise<RecordedEvent[]> {

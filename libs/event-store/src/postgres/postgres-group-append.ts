@@ -1,6 +1,7 @@
 import type pg from 'pg';
+import type { Logger } from 'pino';
 import { WrongExpectedRevisionError } from '../event-store.port.js';
-import type { AppendResult, StreamAppend } from '../event-store.port.js';
+import type { AppendResult, InlineProjector, InlineRows, NewEvent, RecordedEvent, StreamAppend } from '../event-store.port.js';
 import { appendInTransaction, isStreamRevisionViolation } from './postgres-append.js';
 import type { PostgresTables } from './postgres-schema.js';
 
@@ -14,6 +15,12 @@ import type { PostgresTables } from './postgres-schema.js';
  * check by caller), the others commit. Two callers on one stream never share a transaction, so the
  * later one sees the earlier one's events. A statement error re-runs the callers one by one, so
  * only the one at fault fails.
+ *
+ * With inline projectors (read models, the e-mail outbox) the transaction takes two round trips:
+ * the first takes the lock, runs the projectors' reads, reads the head and inserts; the second
+ * writes what the projectors made of the recorded events and commits. The events and everything
+ * derived from them commit together or not at all. A projector that fails sends the group again
+ * without projectors: the followers then do that work from the log, as they always can.
  */
 
 interface Waiting {
@@ -30,9 +37,7 @@ interface InsertedRow {
 
 const MAX_CALLERS_PER_TRANSACTION = 64;
 
-function groupSql(tables: PostgresTables, input: string, notify: boolean): string {
-  return `BEGIN; SELECT pg_advisory_xact_lock(${tables.appendLock[0]}, ${tables.appendLock[1]});
-    WITH input AS (
+const insertSql = (tables: PostgresTables, input: string, returning: string): string => `WITH input AS (
       SELECT (a.item->>'c')::int AS caller, a.ord, a.item->>'s' AS stream_id, a.item->>'k' AS kind, (a.item->>'r')::bigint AS expected, a.item->'e' AS events
       FROM jsonb_array_elements(${input}::jsonb) WITH ORDINALITY AS a(item, ord)
     ), current AS (
@@ -46,8 +51,19 @@ function groupSql(tables: PostgresTables, input: string, notify: boolean): strin
       coalesce((e.event->'integrity'->>'recordedAt')::timestamptz, now()), e.event->'integrity'->>'hash'
     FROM current c JOIN accepted USING (caller) CROSS JOIN LATERAL jsonb_array_elements(c.events) WITH ORDINALITY AS e(event, ord)
     ORDER BY c.ord, e.ord
-    RETURNING position, stream_id, revision;
-    ${notify ? `NOTIFY ${tables.notifyChannel};` : ''} COMMIT`;
+    RETURNING ${returning}`;
+
+const lockSql = (tables: PostgresTables): string => `SELECT pg_advisory_xact_lock(${tables.appendLock[0]}, ${tables.appendLock[1]})`;
+
+const commitSql = (tables: PostgresTables, notify: boolean): string => `${notify ? `NOTIFY ${tables.notifyChannel}; ` : ''}COMMIT`;
+
+function groupSql(tables: PostgresTables, input: string, notify: boolean): string {
+  return `BEGIN; ${lockSql(tables)}; ${insertSql(tables, input, 'position, stream_id, revision')}; ${commitSql(tables, notify)}`;
+}
+
+interface RecordedRow extends InsertedRow {
+  id: string;
+  recorded_at: Date;
 }
 
 const streamsOf = (waiting: Waiting): string[] => waiting.appends.map((append) => append.streamId);
@@ -55,8 +71,15 @@ const streamsOf = (waiting: Waiting): string[] => waiting.appends.map((append) =
 export class GroupAppender {
   private readonly queue: Waiting[] = [];
   private writing = false;
+  /** Run inside every group transaction (see useInlineProjectors). */
+  projectors: readonly InlineProjector[] = [];
 
-  constructor(private readonly pool: pg.Pool, private readonly tables: PostgresTables, private readonly notify: boolean) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly tables: PostgresTables,
+    private readonly notify: boolean,
+    private readonly logger?: Logger,
+  ) {}
 
   append(appends: StreamAppend[]): Promise<AppendResult> {
     // A check without events needs the stream's revision back, and a stream named twice needs its
@@ -97,34 +120,98 @@ export class GroupAppender {
     return group;
   }
 
-  private async write(group: Waiting[]): Promise<void> {
-    const input = group.flatMap((waiting, caller) => waiting.appends.map((append) => ({
-      c: caller, s: append.streamId,
-      k: typeof append.expectedRevision === 'number' ? 'revision' : append.expectedRevision,
-      r: typeof append.expectedRevision === 'number' ? append.expectedRevision : null,
-      e: append.events.map(({ id, type, data, metadata, integrity }) => ({ id, type, data, metadata, integrity })),
-    })));
+  private async write(group: Waiting[], inline = true): Promise<void> {
+    if (inline && this.projectors.length > 0) return this.writeInline(group);
+    const input = this.inputOf(group);
     let rows: InsertedRow[];
-    const client = await this.pool.connect().catch((error: unknown) => {
-      for (const waiting of group) waiting.reject(error);
-      return null;
-    });
+    const client = await this.connect(group);
     if (client === null) return;
     try {
       const results = (await client.query(groupSql(this.tables, client.escapeLiteral(JSON.stringify(input)), this.notify))) as unknown as pg.QueryResult[];
       rows = (results.find((result) => result.command === 'INSERT')?.rows ?? []) as InsertedRow[];
       client.release();
     } catch (error) {
-      await client.query('ROLLBACK').then(() => client.release(), (rollbackError: unknown) => client.release(rollbackError instanceof Error ? rollbackError : true));
-      // Only a writer that skipped the append lock can cause this one: it is a lost race, a conflict.
-      if (group.length === 1) group[0]?.reject(isStreamRevisionViolation(error) && group[0] ? await this.conflict(group[0]) : error);
-      else for (const waiting of group) await this.write([waiting]);
+      await this.failed(client, group, error, false);
       return;
     }
-    await this.settle(group, rows);
+    await this.settle(group, rows, []);
   }
 
-  private async settle(group: Waiting[], rows: InsertedRow[]): Promise<void> {
+  /**
+   * The group with the inline projectors: round trip 1 = BEGIN, the append lock, the projectors'
+   * reads, the head before this transaction, the insert; round trip 2 = the projectors' writes
+   * and COMMIT. Any failure of a projector rolls everything back and sends the group again without them.
+   */
+  private async writeInline(group: Waiting[]): Promise<void> {
+    const client = await this.connect(group);
+    if (client === null) return;
+    const literal = (value: string): string => client.escapeLiteral(value);
+    const byId = new Map<string, NewEvent>();
+    for (const waiting of group) for (const append of waiting.appends) for (const event of append.events) byId.set(event.id, event);
+    let stage: 'projector' | 'store' = 'projector';
+    try {
+      const steps = this.projectors.map((projector) => ({ name: projector.name, step: projector.prepare([...byId.values()], literal) }));
+      const reads = steps.flatMap(({ step }) => step.statements);
+      stage = 'store';
+      const first = `BEGIN; ${lockSql(this.tables)}; ${reads.map((statement) => `${statement}; `).join('')}SELECT max(position)::text AS head FROM ${this.tables.events}; ` +
+        insertSql(this.tables, literal(JSON.stringify(this.inputOf(group))), 'position, stream_id, revision, id, recorded_at');
+      const results = (await client.query(first)) as unknown as pg.QueryResult[];
+      const headRow = results[2 + reads.length]?.rows[0] as { head: string | null } | undefined;
+      const head = headRow?.head == null ? null : BigInt(headRow.head);
+      const rows = (results[3 + reads.length]?.rows ?? []) as RecordedRow[];
+      const recorded = rows.map((row) => recordedOf(row, byId.get(row.id))).sort((a, b) => (a.position < b.position ? -1 : 1));
+      stage = 'projector';
+      let offset = 2;
+      const finished: { name: string; statements: readonly string[]; onCommitted?: () => void }[] = [];
+      for (const { name, step } of steps) {
+        const stepRows: InlineRows[] = results.slice(offset, offset + step.statements.length).map((result) => result.rows as InlineRows);
+        offset += step.statements.length;
+        const done = recorded.length === 0 ? null : step.finish(stepRows, head, recorded);
+        if (done !== null) finished.push({ name, ...done });
+      }
+      // A write refused here is the projectors' (the events are in): sent again without them.
+      const writes = finished.flatMap(({ statements }) => statements);
+      await client.query(`${writes.map((statement) => `${statement}; `).join('')}${commitSql(this.tables, this.notify)}`);
+      client.release();
+      for (const { onCommitted } of finished) onCommitted?.();
+      await this.settle(group, rows, finished.map(({ name }) => name));
+    } catch (error) {
+      await this.failed(client, group, error, stage === 'projector');
+    }
+  }
+
+  private inputOf(group: Waiting[]): unknown[] {
+    return group.flatMap((waiting, caller) => waiting.appends.map((append) => ({
+      c: caller, s: append.streamId,
+      k: typeof append.expectedRevision === 'number' ? 'revision' : append.expectedRevision,
+      r: typeof append.expectedRevision === 'number' ? append.expectedRevision : null,
+      e: append.events.map(({ id, type, data, metadata, integrity }) => ({ id, type, data, metadata, integrity })),
+    })));
+  }
+
+  private connect(group: Waiting[]): Promise<pg.PoolClient | null> {
+    return this.pool.connect().catch((error: unknown) => {
+      for (const waiting of group) waiting.reject(error);
+      return null;
+    });
+  }
+
+  /**
+   * Rolls back. A projector's failure sends the group again without projectors (the followers do
+   * their work from the log); a store error re-runs the callers one by one, so only the one at fault fails.
+   */
+  private async failed(client: pg.PoolClient, group: Waiting[], error: unknown, byProjector: boolean): Promise<void> {
+    await client.query('ROLLBACK').then(() => client.release(), (rollbackError: unknown) => client.release(rollbackError instanceof Error ? rollbackError : true));
+    if (byProjector) {
+      this.logger?.error({ err: error, callers: group.length }, 'inline projection failed; appending without it (the followers catch up from the log)');
+      return this.write(group, false);
+    }
+    // Only a writer that skipped the append lock can cause this one: it is a lost race, a conflict.
+    if (group.length === 1) group[0]?.reject(isStreamRevisionViolation(error) && group[0] ? await this.conflict(group[0]) : error);
+    else for (const waiting of group) await this.write([waiting]);
+  }
+
+  private async settle(group: Waiting[], rows: InsertedRow[], inline: readonly string[]): Promise<void> {
     const byStream = new Map<string, InsertedRow[]>();
     for (const row of rows) byStream.set(row.stream_id, [...(byStream.get(row.stream_id) ?? []), row]);
     for (const waiting of group) {
@@ -132,7 +219,7 @@ export class GroupAppender {
       if (inserted.every((streamRows) => streamRows.length > 0)) {
         const nextRevision = Math.max(...(inserted.at(-1) ?? []).map((row) => Number(row.revision)));
         const position = inserted.flat().reduce((highest, row) => (BigInt(row.position) > highest ? BigInt(row.position) : highest), 0n);
-        waiting.resolve({ nextRevision, position });
+        waiting.resolve(inline.length > 0 ? { nextRevision, position, inline } : { nextRevision, position });
         continue;
       }
       waiting.reject(await this.conflict(waiting));
@@ -156,3 +243,15 @@ export class GroupAppender {
     }
   }
 }
+
+const recordedOf = (row: RecordedRow, event: NewEvent | undefined): RecordedEvent => ({
+  id: row.id,
+  streamId: row.stream_id,
+  revision: Number(row.revision),
+  position: BigInt(row.position),
+  type: event?.type ?? '',
+  data: event?.data ?? {},
+  metadata: event?.metadata ?? { correlationId: '', causationId: null, actor: 'system', requestId: '', time: '' },
+  recordedAt: row.recorded_at.toISOString(),
+  ...(event?.integrity === undefined ? {} : { hash: event.integrity.hash }),
+});

@@ -5,7 +5,8 @@ import { enqueueInvitationEmail, enqueueInvitationEmails } from '../emails/email
 import { renderInvitationEmail } from '../emails/invitation-email.js';
 import type { EmailOutbox } from '../emails/outbox.js';
 import type { EmailJob } from '../shared/queues.js';
-import { buildWebhookEnvelope, invitationUrl } from '../webhooks/envelopes.js';
+import { buildWebhookEnvelope } from '../webhooks/envelopes.js';
+import { invitationEmailJob } from '../emails/inline-outbox.js';
 import type { WebhookDeliveries } from '../webhooks/webhook-deliveries.js';
 import { asWebhookSourceEvent, webhookEventName, type WebhookSourceEvent } from '../webhooks/webhook-events.js';
 import type { GetSigningSecrets } from '../webhooks/webhook-settings.js';
@@ -32,6 +33,12 @@ export interface DispatcherOptions {
   logger?: Logger;
   /** Checkpoint name; one per dispatcher. */
   name?: string;
+  /**
+   * E-mails are recorded in the append transaction (createInlineOutbox): the dispatcher then only
+   * catches up, at the store's poll interval and in batches, and at once while a write waits for it
+   * (a webhook is due).
+   */
+  catchUpOnly?: boolean;
   /** Pause before following the store again after a failure. */
   retryDelayMs?: number;
 }
@@ -89,11 +96,19 @@ export class Dispatcher {
   /** Resolves once every event up to `position` is dispatched. */
   waitForPosition(position: bigint, timeoutMs = 10_000): Promise<void> {
     if (this.handled !== null && this.handled >= position) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`dispatcher did not reach position ${position} in ${timeoutMs} ms`)), timeoutMs);
-      this.waiters.push({ position, resolve: () => { clearTimeout(timer); resolve(); } });
+    const reached = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((waiter) => waiter.resolve !== done);
+        reject(new Error(`dispatcher did not reach position ${position} in ${timeoutMs} ms`));
+      }, timeoutMs);
+      const done = (): void => { clearTimeout(timer); resolve(); };
+      this.waiters.push({ position, resolve: done });
     });
+    this.kick?.();
+    return reached;
   }
+
+  private kick: (() => void) | null = null;
 
   /** The side effects of one event: idempotent, so it is safe to run again for the same event. */
   async dispatch(event: RecordedEvent): Promise<void> {
@@ -112,8 +127,7 @@ export class Dispatcher {
   }
 
   private emailJob(event: Extract<WebhookSourceEvent, { type: 'CandidateInvited' }>): EmailJob {
-    const { email, firstName, assessmentName, deadline, assessmentId, invitationToken } = event.data;
-    return { eventId: event.id, to: email, firstName, assessmentName, deadline, invitationUrl: invitationUrl(this.options.appUrl, assessmentId, invitationToken) };
+    return invitationEmailJob(event.id, event.data, this.options.appUrl);
   }
 
   private get sendsJobs(): boolean {
@@ -123,8 +137,11 @@ export class Dispatcher {
   private async enqueueInvitationEmail(event: Extract<WebhookSourceEvent, { type: 'CandidateInvited' }>, time: string): Promise<void> {
     if (this.emailed.delete(event.id)) return;
     const job = this.emailJob(event);
-    await this.options.outbox?.record({ eventId: event.id, to: job.to, sentAt: time, ...renderInvitationEmail(job) });
-    if (this.sendsJobs) await enqueueInvitationEmail(this.options.emailQueue, job);
+    const email = { eventId: event.id, to: job.to, sentAt: time, ...renderInvitationEmail(job) };
+    // Without a job to hand it to, the row is all: one insert-if-absent (it is usually there already, made inline).
+    if (!this.sendsJobs) return this.options.outbox?.recordMany([email]);
+    await this.options.outbox?.record(email);
+    await enqueueInvitationEmail(this.options.emailQueue, job);
   }
 
   /**
@@ -155,6 +172,9 @@ export class Dispatcher {
         this.saveCheckpoint().catch((error: unknown) => this.options.logger?.warn({ err: error }, 'dispatch checkpoint not saved; saved with the next events'));
       },
       onError: (error) => this.restartAfter(error),
+      ...(this.options.catchUpOnly === true
+        ? { catchUpOnly: { wanted: () => this.waiters.length > 0, onKick: (kick: () => void) => { this.kick = kick; } } }
+        : {}),
     });
   }
 

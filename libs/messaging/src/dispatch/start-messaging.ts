@@ -22,6 +22,8 @@ export interface StartMessagingOptions {
   pool: Pool;
   /** PostgreSQL schema of the delivery log, the outbox and the dispatch checkpoint. */
   schema?: string;
+  /** The caller records e-mails in the append transactions (createInlineOutbox): the dispatcher only catches up. */
+  outboxInline?: boolean;
   /** Used only as a template: messaging opens its own connections and closes them on stop. */
   redis: Redis;
   /** BullMQ key prefix. */
@@ -61,6 +63,8 @@ export interface Messaging {
   queues: { webhooks: Queue<WebhookJob>; email: Queue<EmailJob>; maintenance: Queue };
   /** Null where this process runs no workers. */
   dispatcher: Dispatcher | null;
+  /** The PostgreSQL schema of the delivery log, the outbox and the dispatch checkpoint. */
+  schema: string;
   /** The dispatcher's checkpoint as stored (read-your-writes for processes that do not dispatch). */
   dispatchedPosition(): Promise<bigint | null>;
 }
@@ -133,7 +137,7 @@ export const startMessaging = async (options: StartMessagingOptions): Promise<Me
 
     dispatcher = new Dispatcher({
       eventStore: options.eventStore, checkpoints, deliveries, emailQueue: queues.email, outbox, emailJobs: options.smtpUrl !== null,
-      getSigningSecrets: options.getSigningSecrets, appUrl: options.appUrl, logger,
+      getSigningSecrets: options.getSigningSecrets, appUrl: options.appUrl, logger, catchUpOnly: options.outboxInline === true,
     });
     await dispatcher.start();
   }
@@ -146,6 +150,7 @@ export const startMessaging = async (options: StartMessagingOptions): Promise<Me
   return {
     queues,
     dispatcher,
+    schema,
     resend: (deliveryId) => deliveries.resendDelivery(deliveryId),
     dispatchedPosition: () => checkpoints.read(DISPATCHER_NAME),
     listDeliveries: (workspaceId) => log.listDeliveries(workspaceId),

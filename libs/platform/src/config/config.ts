@@ -36,6 +36,11 @@ export interface ServiceConfig {
    * jobs about another deployment's deliveries): by default it is derived from where the log lives.
    */
   queuePrefix: string;
+  /**
+   * Read models and the e-mail outbox updated inside the append transaction where the log and
+   * they share a database (PGlite, PostgreSQL); `INLINE_PROJECTIONS=false` leaves it all to the followers.
+   */
+  inlineProjections: boolean;
 }
 
 const flag = (value: string | undefined): boolean => value === 'true' || value === '1';
@@ -80,6 +85,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     logLevel: env.LOG_LEVEL || 'info',
     authFailuresPerMinute: Math.max(1, positiveInt(env.AUTH_FAILURES_PER_MINUTE, 100, 'AUTH_FAILURES_PER_MINUTE')),
     httpRequestTimeoutMs: Math.max(1000, positiveInt(env.HTTP_REQUEST_TIMEOUT_MS, 30_000, 'HTTP_REQUEST_TIMEOUT_MS')),
+    inlineProjections: env.INLINE_PROJECTIONS !== 'false' && env.INLINE_PROJECTIONS !== '0',
     queuePrefix: env.QUEUE_PREFIX || `ht-${createHash('sha256').update(env.EVENT_STORE_URL || resolve(env.DATA_DIR || './data')).digest('hex').slice(0, 10)}`,
   };
 };

@@ -169,6 +169,8 @@ export const createPostgresDocumentStore = ({ pool, schema, listen }: PostgresDo
 
     watchChanges: (collection, onChange) => feed.watch(changeTopic(schema, collection), onChange),
 
+    announce: (collections) => feed.announce(announcedTopics(collections)),
+
     async count(collection: string, where: readonly Condition[]): Promise<number> {
       if (where.some(matchesNothing)) return 0;
       const params = new SqlParameters();

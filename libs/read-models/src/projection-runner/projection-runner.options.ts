@@ -22,4 +22,11 @@ export interface ProjectionRunnerOptions {
   startAfter?: bigint | null;
   /** How often an idle runner compares the stored checkpoints with its own (default 1 000 ms). */
   checkpointCheckMs?: number;
+  /**
+   * Append transactions update the read models inline (createInlineReadModels): before each read
+   * batch the runner, when it has nothing unwritten, takes up the stored checkpoints where they are
+   * ahead of its own and skips what is already in. It then only catches up what inline work left
+   * (a restart on an older log, a rebuild's switch-over, an append that ran without it).
+   */
+  followsInline?: boolean;
 }

@@ -68,8 +68,13 @@ export class ProjectionRunner {
 
   /** True once every projection's checkpoint is at or past `position`: read-your-writes after an append. */
   waitForPosition(position: bigint, timeoutMs: number): Promise<boolean> {
-    return this.waiters.wait(position, timeoutMs, lowestCheckpoint(this.checkpoints));
+    const reached = this.waiters.wait(position, timeoutMs, lowestCheckpoint(this.checkpoints));
+    // Following inline work, the subscription sleeps through appends; somebody waiting wakes it.
+    this.kickSubscription?.();
+    return reached;
   }
+
+  private kickSubscription: (() => void) | null = null;
 
   /** The position every read model has reached, or null before the first event. */
   get position(): bigint | null {
@@ -93,6 +98,11 @@ export class ProjectionRunner {
         handler: (event) => this.exclusive(() => (generation === this.generation ? this.handle(event, generation) : Promise.resolve())),
         onError: (error) => this.fail(generation, error),
         onCaughtUp: () => this.requestFlush(generation),
+        // Inline work keeps the read models at the head: the log is read at the poll interval, in
+        // batches, to catch up whatever ran without it, and at once while somebody waits.
+        ...(this.options.followsInline === true
+          ? { catchUpOnly: { wanted: () => this.waiters.size > 0, onKick: (kick: () => void) => { this.kickSubscription = kick; } } }
+          : {}),
       });
     } catch (error) {
       this.fail(generation, error);
@@ -107,6 +117,7 @@ export class ProjectionRunner {
 
   /** The documents a whole read batch touches, in one query per collection rather than one per event. */
   private async prefetch(events: readonly RecordedEvent[]): Promise<void> {
+    if (this.options.followsInline === true && this.pendingPosition === null) this.takeUp(await this.options.documentStore.checkpoints(this.names));
     const lowest = lowestCheckpoint(this.checkpoints);
     const domainEvents = events.filter((event) => lowest === null || event.position > lowest).map(asDomainEvent).filter((event) => event !== null);
     if (domainEvents.length > 1) await this.cache.prefetch(domainEvents, (event) => this.targetsOf(event));
@@ -153,8 +164,31 @@ export class ProjectionRunner {
     const generation = this.generation;
     this.exclusive(async () => {
       if (generation !== this.generation || this.stopped) return;
-      assertCheckpointsUnchanged(this.checkpoints, await this.options.documentStore.checkpoints(this.names));
+      const stored = await this.options.documentStore.checkpoints(this.names);
+      if (this.options.followsInline === true && this.pendingPosition === null && this.takeUp(stored)) return;
+      assertCheckpointsUnchanged(this.checkpoints, stored);
     }).catch((error: unknown) => this.fail(generation, error));
+  }
+
+  /**
+   * With nothing unwritten here, checkpoints that only moved forward were moved by inline work
+   * (or another runner): they are taken up, and the cached documents, which may predate that
+   * work, are dropped. Returns false when any stored checkpoint is behind this runner's (a
+   * rebuild's switch-over): that is the conflict the caller handles.
+   */
+  private takeUp(stored: ReadonlyMap<string, bigint | null>): boolean {
+    let moved = false;
+    for (const name of this.names) {
+      const mine = this.checkpoints.get(name) ?? null;
+      const theirs = stored.get(name) ?? null;
+      if (mine !== null && (theirs === null || theirs < mine)) return false;
+      if (theirs !== mine) moved = true;
+    }
+    if (!moved) return true;
+    for (const name of this.names) this.checkpoints.set(name, stored.get(name) ?? null);
+    this.cache.clear();
+    this.waiters.reached(lowestCheckpoint(this.checkpoints));
+    return true;
   }
 
   private requestFlush(generation: number): void {

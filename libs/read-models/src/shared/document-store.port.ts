@@ -122,6 +122,12 @@ export interface DocumentStore {
    * `announceChanges`, and whenever the watch goes live or stops being live.
    */
   watchChanges(collection: string, onChange: () => void): ChangeWatch;
+  /**
+   * Optional: tells this process's watchers that collections changed through a writer outside the
+   * store (the inline read models of an append transaction). Other processes learn it from the
+   * store's own change feed (PostgreSQL's triggers), as for any write.
+   */
+  announce?(collections: readonly string[]): void;
   count(collection: string, where: readonly Condition[]): Promise<number>;
   checkpoint(projectionName: string): Promise<bigint | null>;
   checkpoints(projectionNames: readonly string[]): Promise<Map<string, bigint | null>>;

@@ -1,0 +1,140 @@
+import type { DomainEvent } from '#domain';
+import type { EventStore, InlineProjector, StreamAppend } from '#event-store';
+import { allProjections } from '../all-projections.js';
+import { rebuildReadModels } from '../rebuild/rebuild-read-models.js';
+import { createHarness, silentLogger, type Harness } from '../test-support/harness.js';
+import { streamOf, toNewEvent } from '../test-support/recorded.js';
+import { busyWorkspace } from '../test-support/scenario.js';
+import { INLINE_READ_MODELS, createInlineReadModels } from './inline-read-models.js';
+
+const SLOW = 60_000;
+
+/** One appendToStreams per run of consecutive events of one stream, as the command handlers append. */
+const appendOneByOne = async (eventStore: EventStore, events: readonly DomainEvent[]): Promise<{ position: bigint; inline: readonly string[] }[]> => {
+  const results: { position: bigint; inline: readonly string[] }[] = [];
+  let pending: StreamAppend | null = null;
+  const flush = async () => {
+    if (pending === null) return;
+    const result = await eventStore.appendToStreams([pending]);
+    results.push({ position: result.position, inline: result.inline ?? [] });
+    pending = null;
+  };
+  for (const event of events) {
+    const streamId = streamOf(event);
+    if (pending?.streamId !== streamId) await flush();
+    pending ??= { streamId, expectedRevision: 'any', events: [] };
+    pending.events.push(toNewEvent(event));
+  }
+  await flush();
+  return results;
+};
+
+describe('inline read models (PostgreSQL)', () => {
+  let harness: Harness;
+  let reference: Harness;
+  beforeEach(async () => {
+    [harness, reference] = await Promise.all([createHarness('rm_inline', allProjections), createHarness('rm_inline_ref', allProjections)]);
+  });
+  afterEach(() => Promise.all([harness.close(), reference.close()]));
+
+  const inline = (announced: string[][] = []): InlineProjector =>
+    createInlineReadModels({ schema: harness.database.schema, projections: allProjections, announce: (collections) => announced.push([...collections]) });
+  const snapshot = (of: Harness) => Promise.all(allProjections.map(async ({ name }) => [name, await of.all(name)] as const));
+  const served = (of: Harness) => Promise.all(allProjections.filter((projection) => projection.served !== undefined).map(async ({ name }) => [
+    name,
+    (await of.documentStore.findServed(name, { where: [], orderBy: [{ field: 'id', direction: 'asc' }], limit: 100_000 }, () => 'not stored')).map(({ json }) => json),
+  ] as const));
+  /** The same events projected by the runner alone, in a schema of their own. */
+  const expected = async (events: readonly DomainEvent[]) => {
+    await reference.append(events);
+    await reference.project();
+    return { docs: await snapshot(reference), served: await served(reference) };
+  };
+
+  it('writes every read model in the append transaction: readable at commit, equal to what the runner builds', async () => {
+    const announced: string[][] = [];
+    harness.eventStore.useInlineProjectors?.([inline(announced)]);
+    const events = [...busyWorkspace('w1', 12), ...busyWorkspace('w2', 4)];
+    const results = await appendOneByOne(harness.eventStore, events);
+
+    expect(results.every((result) => result.inline.includes(INLINE_READ_MODELS))).toBe(true);
+    // No runner ever ran: the documents and the checkpoints were written by the appends themselves.
+    const head = await harness.eventStore.headPosition();
+    expect(await harness.documentStore.checkpoints(allProjections.map(({ name }) => name))).toEqual(new Map(allProjections.map(({ name }) => [name, head])));
+    const want = await expected(events);
+    expect(await snapshot(harness)).toEqual(want.docs);
+    expect(await served(harness)).toEqual(want.served);
+    expect(announced.flat()).toEqual(expect.arrayContaining(['api-keys', 'candidates', 'results']));
+  }, SLOW);
+
+  it('stands aside while the read models are behind the log; the runner catches up and inline work resumes', async () => {
+    const before = busyWorkspace('w1', 6);
+    await harness.append(before);
+    harness.eventStore.useInlineProjectors?.([inline()]);
+    const during = busyWorkspace('w2', 3);
+    const behind = await appendOneByOne(harness.eventStore, during);
+    expect(behind.every((result) => result.inline.length === 0)).toBe(true);
+
+    const runner = await harness.startRunner({ followsInline: true });
+    expect(await runner.waitForPosition(behind.at(-1)?.position ?? 0n, 10_000)).toBe(true);
+    const after = busyWorkspace('w3', 3);
+    const resumed = await appendOneByOne(harness.eventStore, after);
+    expect(resumed.every((result) => result.inline.includes(INLINE_READ_MODELS))).toBe(true);
+    // The runner, still following, takes the inline work up instead of doing it again.
+    expect(await runner.waitForPosition(resumed.at(-1)?.position ?? 0n, 10_000)).toBe(true);
+    expect(runner.position).toBe(resumed.at(-1)?.position);
+
+    const want = await expected([...before, ...during, ...after]);
+    expect(await snapshot(harness)).toEqual(want.docs);
+    expect(await served(harness)).toEqual(want.served);
+  }, SLOW);
+
+  it('runs beside a following runner and concurrent appends, and a rebuild still equals live', async () => {
+    harness.eventStore.useInlineProjectors?.([inline()]);
+    const runner = await harness.startRunner({ followsInline: true, checkpointCheckMs: 20 });
+    const workspaces = ['w1', 'w2', 'w3', 'w4'].map((id) => busyWorkspace(id, 5));
+    const results = (await Promise.all(workspaces.map((events) => appendOneByOne(harness.eventStore, events)))).flat();
+    expect(results.some((result) => result.inline.includes(INLINE_READ_MODELS))).toBe(true);
+    const head = await harness.eventStore.headPosition();
+    expect(await runner.waitForPosition(head ?? 0n, 10_000)).toBe(true);
+    const live = await snapshot(harness);
+    const liveServed = await served(harness);
+
+    await rebuildReadModels({ eventStore: harness.eventStore, documentStore: harness.documentStore, projections: allProjections, batchSize: 50, logger: silentLogger });
+    expect(await snapshot(harness)).toEqual(live);
+    expect(await served(harness)).toEqual(liveServed);
+    // After the switch-over inline work applies again (the rebuild left the checkpoints at the head).
+    const more = await appendOneByOne(harness.eventStore, busyWorkspace('w5', 2));
+    expect(more.every((result) => result.inline.includes(INLINE_READ_MODELS))).toBe(true);
+    expect(await runner.waitForPosition(more.at(-1)?.position ?? 0n, 10_000)).toBe(true);
+
+    const wantEvents = [...workspaces.flat(), ...busyWorkspace('w5', 2)];
+    const want = await expected(wantEvents);
+    expect(await snapshot(harness)).toEqual(want.docs);
+  }, SLOW);
+
+  it('a projector that fails leaves the events appended without it, and the runner does its work from the log', async () => {
+    const failing: InlineProjector = {
+      name: 'failing',
+      prepare: () => ({ statements: [], finish: () => { throw new Error('projector bug'); } }),
+    };
+    harness.eventStore.useInlineProjectors?.([inline(), failing]);
+    const events = busyWorkspace('w1', 3);
+    const results = await appendOneByOne(harness.eventStore, events);
+    expect(results.every((result) => result.inline.length === 0)).toBe(true);
+    // Every event is in the log once; no read model was written with them.
+    expect(await harness.eventStore.readAll({ after: null, maxCount: 10_000 })).toHaveLength(events.length);
+    expect(await harness.documentStore.checkpoint('candidates')).toBeNull();
+
+    // A statement the server refuses rolls the whole transaction back too, events included, before they are sent again alone.
+    const refused: InlineProjector = { name: 'refused', prepare: () => ({ statements: [], finish: () => ({ statements: ['SELECT * FROM no_such_table'] }) }) };
+    harness.eventStore.useInlineProjectors?.([refused]);
+    const more = busyWorkspace('w2', 1);
+    await appendOneByOne(harness.eventStore, more);
+    expect(await harness.eventStore.readAll({ after: null, maxCount: 10_000 })).toHaveLength(events.length + more.length);
+
+    await harness.project({ followsInline: true });
+    const want = await expected([...events, ...more]);
+    expect(await snapshot(harness)).toEqual(want.docs);
+  }, SLOW);
+});

@@ -1,0 +1,138 @@
+import type { InlineProjector, InlineRows, InlineStep, PendingEvent, RecordedEvent } from '#event-store';
+import { quoteIdent, tableName } from '../document-store/postgres-sql.js';
+import { handles, type AnyProjection } from '../shared/projection.js';
+import { asDomainEvent, type RecordedDomainEvent } from '../shared/recorded-domain-event.js';
+
+export interface InlineReadModelsOptions {
+  /** The schema of the read-model tables (createPostgresDocumentStore's). */
+  schema: string;
+  projections: readonly AnyProjection[];
+  /** Tells this process's watchers (the API-key cache) which collections a transaction changes. */
+  announce: (collections: readonly string[]) => void;
+}
+
+export const INLINE_READ_MODELS = 'read-models';
+
+interface Fetched {
+  collection: string;
+  id: string;
+  doc: object | null;
+  position: bigint | null;
+}
+
+const keyOf = (collection: string, id: string): string => `${collection}\u0000${id}`;
+
+/** What documentIds needs of an event about to be appended: its type and data. */
+const pendingAsRecorded = (event: PendingEvent): RecordedEvent => ({
+  id: event.id, streamId: '', revision: 0, position: 0n, type: event.type, data: event.data,
+  metadata: { correlationId: '', causationId: null, actor: '', requestId: '', time: '' }, recordedAt: '',
+});
+
+/**
+ * The read models updated inside the append transaction (PostgreSQL, PGlite), so a write is
+ * readable the moment it commits and its answer waits for nobody. The same pure projections the
+ * runner applies, the same rows (document, served JSON, position) and the same checkpoints.
+ *
+ * It applies only when every read model is exactly at the head of the log before this transaction
+ * (its checkpoint = the head, read under the append lock): then nothing between them is missing
+ * and the documents it reads are current. Otherwise (a follower is behind: first start on an old
+ * log, a rebuild switching over, an append that ran without it) it does nothing and the
+ * runner catches up from the log; the next transaction finding them at the head applies again.
+ * It takes the read models' lock after the append lock, so a runner's batch or a rebuild's
+ * switch-over never interleaves with it.
+ */
+export const createInlineReadModels = ({ schema, projections, announce }: InlineReadModelsOptions): InlineProjector => {
+  const qualify = (table: string): string => `${quoteIdent(schema)}.${quoteIdent(table)}`;
+  const table = (collection: string): string => qualify(tableName(collection));
+  const checkpoints = qualify('projection_checkpoints');
+  const names = projections.map(({ name }) => name);
+  const served = new Map(projections.flatMap((projection) => (projection.served === undefined ? [] : [[projection.name, projection.served.bind(projection)] as const])));
+
+  const touched = (event: RecordedDomainEvent): { projection: AnyProjection; ids: Set<string> }[] =>
+    projections.filter((projection) => handles(projection, event.type)).map((projection) => ({ projection, ids: new Set(projection.documentIds(event)) }));
+
+  const writeSql = (collection: string, docs: ReadonlyMap<string, object | null>, position: bigint, literal: (value: string) => string): string[] => {
+    const rows: string[] = [];
+    const deletes: string[] = [];
+    const render = served.get(collection);
+    for (const [id, doc] of docs) {
+      if (doc === null) deletes.push(literal(id));
+      else rows.push(`(${literal(id)}, ${literal(JSON.stringify(doc))}::jsonb, ${render === undefined ? 'NULL' : literal(render(doc))}, ${position})`);
+    }
+    const statements: string[] = [];
+    if (rows.length > 0) {
+      statements.push(`INSERT INTO ${table(collection)} (id, doc, json, position) VALUES ${rows.join(', ')}
+        ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc, json = EXCLUDED.json, position = EXCLUDED.position`);
+    }
+    if (deletes.length > 0) statements.push(`DELETE FROM ${table(collection)} WHERE id IN (${deletes.join(', ')})`);
+    return statements;
+  };
+
+  return {
+    name: INLINE_READ_MODELS,
+    prepare(events, literal): InlineStep {
+      const wanted = new Map<string, Set<string>>();
+      for (const pending of events) {
+        const event = asDomainEvent(pendingAsRecorded(pending));
+        if (event === null) continue;
+        for (const { projection, ids } of touched(event)) {
+          const set = wanted.get(projection.name) ?? new Set<string>();
+          for (const id of ids) set.add(id);
+          wanted.set(projection.name, set);
+        }
+      }
+      const reads = [...wanted].filter(([, ids]) => ids.size > 0);
+      const statements = [
+        `SELECT pg_advisory_xact_lock(hashtext(${literal(`read-models:${schema}`)}))`,
+        `SELECT name, position::text AS position FROM ${checkpoints} WHERE name IN (${names.map(literal).join(', ')})`,
+      ];
+      if (reads.length > 0) {
+        statements.push(reads.map(([collection, ids]) =>
+          `SELECT ${literal(collection)} AS collection, id, doc, position::text AS position FROM ${table(collection)} WHERE id IN (${[...ids].map(literal).join(', ')})`,
+        ).join(' UNION ALL '));
+      }
+      return {
+        statements,
+        finish: (rows: readonly InlineRows[], head: bigint | null, recorded: readonly RecordedEvent[]) => {
+          const stored = new Map((rows[1] ?? []).map((row) => [String(row.name), BigInt(String(row.position))]));
+          if (names.some((name) => (stored.get(name) ?? null) !== head)) return null;
+          const docs = new Map<string, Fetched>();
+          for (const [collection, ids] of reads) for (const id of ids) docs.set(keyOf(collection, id), { collection, id, doc: null, position: null });
+          for (const row of rows[2] ?? []) {
+            const collection = String(row.collection);
+            const id = String(row.id);
+            docs.set(keyOf(collection, id), { collection, id, doc: row.doc as object, position: BigInt(String(row.position)) });
+          }
+          const changed = new Map<string, Map<string, object | null>>();
+          for (const recordedEvent of recorded) {
+            const event = asDomainEvent(recordedEvent);
+            if (event === null) continue;
+            for (const { projection, ids } of touched(event)) {
+              for (const id of ids) {
+                const fetched = docs.get(keyOf(projection.name, id));
+                // A document the reads did not cover (its id depends on more than type and data): leave it all to the runner.
+                if (fetched === undefined) return null;
+                if (fetched.position !== null && event.position <= fetched.position) continue;
+                const next = projection.evolve(fetched.doc, event, id);
+                if (next === fetched.doc) continue;
+                fetched.doc = next;
+                const collection = changed.get(projection.name) ?? new Map<string, object | null>();
+                collection.set(id, next);
+                changed.set(projection.name, collection);
+              }
+            }
+          }
+          const last = recorded.at(-1)?.position;
+          if (last === undefined) return null;
+          const statements = [...changed].flatMap(([collection, changedDocs]) => writeSql(collection, changedDocs, last, literal));
+          statements.push(`INSERT INTO ${checkpoints} (name, position) VALUES ${names.map((name) => `(${literal(name)}, ${last})`).join(', ')}
+            ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position`);
+          // Before the commit as well as after: on one connection (embedded) nobody reads in between.
+          const collections = [...changed.keys()];
+          if (collections.length > 0) announce(collections);
+          return { statements, onCommitted: collections.length > 0 ? () => announce(collections) : undefined };
+        },
+      };
+    },
+  };
+};
