@@ -27,6 +27,44 @@ runEventStoreContract('PostgreSQL server', async () => {
 });
 
 describe('PostgreSQL adapter', () => {
+  it('wakes a catch-up-only subscriber on an append only while it wants it, or when kicked', async () => {
+    const lazySchema = `${schema}_lazy`;
+    const pool = newPool(4);
+    // A poll interval far beyond the test: only a wake-up can hand the event over in time.
+    const store = await createPostgresEventStore({ pool, schema: lazySchema, listen: false, pollIntervalMs: 600_000 });
+    try {
+      let wanted = false;
+      let kick: (() => void) | null = null;
+      const seen: string[] = [];
+      const caughtUp: (bigint | null)[] = [];
+      const subscription = store.subscribeToAll({
+        after: null,
+        handler: async (event) => { seen.push(event.type); },
+        onCaughtUp: (position) => caughtUp.push(position),
+        catchUpOnly: { wanted: () => wanted, onKick: (wake) => { kick = wake; } },
+      });
+      const until = async (condition: () => boolean): Promise<void> => {
+        for (let i = 0; i < 500 && !condition(); i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+      };
+      await until(() => caughtUp.length > 0);
+      await store.appendToStream('lazy-1', [newEvent('First')], { expectedRevision: 'no_stream' });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(seen).toEqual([]);
+      (kick as (() => void) | null)?.();
+      await until(() => seen.length === 1);
+      expect(seen).toEqual(['First']);
+
+      wanted = true;
+      await store.appendToStream('lazy-2', [newEvent('Second')], { expectedRevision: 'no_stream' });
+      await until(() => seen.length === 2);
+      expect(seen).toEqual(['First', 'Second']);
+      await subscription.stop();
+    } finally {
+      await store.close();
+      await pool.query(`DROP SCHEMA IF EXISTS "${lazySchema}" CASCADE`);
+    }
+  });
+
   it('migrates once when several processes start at the same time', async () => {
     const racingSchema = `${schema}_race`;
     const racers = Array.from({ length: 4 }, () => newPool(2));
