@@ -12,7 +12,7 @@ const SLOW = 60_000;
 /** One appendToStreams per run of consecutive events of one stream, as the command handlers append. */
 const appendOneByOne = async (eventStore: EventStore, events: readonly DomainEvent[]): Promise<{ position: bigint; inline: readonly string[] }[]> => {
   const results: { position: bigint; inline: readonly string[] }[] = [];
-  let pending: StreamAppend | null = null;
+  let pending = null as StreamAppend | null;
   const flush = async () => {
     if (pending === null) return;
     const result = await eventStore.appendToStreams([pending]);
