@@ -30,6 +30,8 @@ export async function createEmbeddedEventStore(options: {
       // subscriptions at once: polling is only a safety net here. At 20 ms, two followers polling an
       // idle service cost 0.15 of a core (measured).
       pollIntervalMs: options.pollIntervalMs ?? EMBEDDED_POLL_INTERVAL_MS,
+      // DATA_DIR admits one process, and it appends only through this object.
+      onlyWriter: true,
     });
     const stop = async (): Promise<void> => {
       await store.close();

@@ -31,7 +31,8 @@ describe('the one embedded connection survives failing statements', () => {
 
   it('a U+0000 parameter fails alone: concurrent reads and appends all succeed on the same connection', async () => {
     const before = connections;
-    const bad = Array.from({ length: 10 }, () => embedded.store.readStream('nul-\u0000-stream').then(() => 'accepted', () => 'refused'));
+    // Straight to the pool: the store, the log's only writer here, answers a read of a stream it never wrote without a statement.
+    const bad = Array.from({ length: 10 }, () => embedded.database.pool.query('SELECT $1::text AS id', ['nul-\u0000-stream']).then(() => 'accepted', () => 'refused'));
     const reads = Array.from({ length: 40 }, (_, index) => embedded.database.pool.query('SELECT $1::int AS n', [index]).then((result) => Number(result.rows[0]?.n)));
     const appends = Array.from({ length: 20 }, (_, index) => embedded.store.appendToStream(`pool-${index}`, [event(index)], { expectedRevision: 'no_stream' }));
 

@@ -40,12 +40,20 @@ export interface PostgresEventStoreOptions {
   preparedStatements?: boolean;
   /** Events per readAll in a catch-up subscription. Default 500. */
   subscriptionBatchSize?: number;
+  /**
+   * This store object is the log's only writer (the embedded store: DATA_DIR admits one process).
+   * It then knows every stream that exists (read once at start, then from its own appends) and
+   * answers a read of any other stream, a new address's registry say, without a round trip.
+   */
+  onlyWriter?: boolean;
   logger?: Logger;
 }
 
 const DEFAULT_POLL_INTERVAL_MS = 20;
 const DEFAULT_BATCH_SIZE = 500;
 const DEFAULT_POOL_MAX = 10;
+/** Beyond this many streams the only writer stops keeping their ids in memory (reads go to the database). */
+const MAX_KNOWN_STREAMS = 2_000_000;
 
 export class PostgresEventStore implements EventStore {
   private readonly pool: pg.Pool;
@@ -58,6 +66,8 @@ export class PostgresEventStore implements EventStore {
   private readonly logger: Logger;
   private readonly sql: { readStream: pg.QueryConfig; readStreams: pg.QueryConfig; readAll: pg.QueryConfig; head: pg.QueryConfig };
   private readonly appender: GroupAppender;
+  /** With `onlyWriter`: every stream id in the log (null: not known, every read goes to the database). */
+  private knownStreams: Set<string> | null = null;
 
   constructor(readonly tables: PostgresTables, options: PostgresEventStoreOptions) {
     this.pool = options.pool;
@@ -87,8 +97,21 @@ export class PostgresEventStore implements EventStore {
     return this.appendToStreams([{ streamId, events, expectedRevision: options.expectedRevision }]);
   }
 
+  /** With `onlyWriter`: reads every stream id once (before the store is handed out), then keeps the set from the appends. */
+  async learnStreams(): Promise<void> {
+    const started = performance.now();
+    const result = await this.pool.query<{ stream_id: string }>(`SELECT DISTINCT stream_id FROM ${this.tables.events}`);
+    if (result.rows.length > MAX_KNOWN_STREAMS) return;
+    this.knownStreams = new Set(result.rows.map((row) => row.stream_id));
+    this.logger.debug({ streams: this.knownStreams.size, ms: Math.round(performance.now() - started) }, 'streams of the log known');
+  }
+
   async appendToStreams(appends: StreamAppend[]): Promise<AppendResult> {
     const result = await this.appender.append(appends);
+    if (this.knownStreams !== null) {
+      for (const append of appends) this.knownStreams.add(append.streamId);
+      if (this.knownStreams.size > MAX_KNOWN_STREAMS) this.knownStreams = null;
+    }
     // Subscriptions in this process need not wait for a NOTIFY round trip or the next poll.
     this.wakeSignal.notify();
     return result;
@@ -100,14 +123,17 @@ export class PostgresEventStore implements EventStore {
   }
 
   async readStream(streamId: string, options?: { fromRevision?: number }): Promise<RecordedEvent[]> {
+    if (this.knownStreams !== null && !this.knownStreams.has(streamId)) return [];
     const result = await this.pool.query<EventRow>({ ...this.sql.readStream, values: [streamId, options?.fromRevision ?? 0] });
     return result.rows.map(toRecordedEvent);
   }
 
   async readStreams(streamIds: readonly string[]): Promise<Map<string, RecordedEvent[]>> {
     const streams = new Map<string, RecordedEvent[]>(streamIds.map((streamId) => [streamId, []]));
-    if (streamIds.length === 0) return streams;
-    const result = await this.pool.query<EventRow>({ ...this.sql.readStreams, values: [[...streams.keys()]] });
+    const known = this.knownStreams;
+    const existing = known === null ? [...streams.keys()] : [...streams.keys()].filter((streamId) => known.has(streamId));
+    if (existing.length === 0) return streams;
+    const result = await this.pool.query<EventRow>({ ...this.sql.readStreams, values: [existing] });
     for (const row of result.rows) streams.get(row.stream_id)?.push(toRecordedEvent(row));
     return streams;
   }
@@ -149,5 +175,7 @@ export class PostgresEventStore implements EventStore {
 export async function createPostgresEventStore(options: PostgresEventStoreOptions): Promise<PostgresEventStore> {
   const tables = postgresTables(options.schema ?? 'public');
   await migratePostgresSchema(options.pool, tables);
-  return new PostgresEventStore(tables, options);
+  const store = new PostgresEventStore(tables, options);
+  if (options.onlyWriter === true) await store.learnStreams();
+  return store;
 }
