@@ -112,6 +112,11 @@ export class WrongExpectedRevisionError extends Error {
   }
 }
 
+export interface ReadStreamsOptions {
+  /** Per stream, the first revision wanted (as readStream's fromRevision); streams not named are read whole. */
+  fromRevisions?: ReadonlyMap<string, number>;
+}
+
 export interface ReadAllOptions {
   /** Exclusive: events strictly after this position. Omit or null to read from the start. */
   after?: bigint | null;
@@ -162,7 +167,7 @@ export interface EventStore {
    * Optional: several whole streams in one read (PostgreSQL, PGlite), each in revision order, [] for
    * a missing one. Callers fall back to readStream per stream where an adapter has none.
    */
-  readStreams?(streamIds: readonly string[]): Promise<Map<string, RecordedEvent[]>>;
+  readStreams?(streamIds: readonly string[], options?: ReadStreamsOptions): Promise<Map<string, RecordedEvent[]>>;
   /** Events of all streams in global order. A reader following positions never misses an event. */
   readAll(options: ReadAllOptions): Promise<RecordedEvent[]>;
   /** Catch-up subscription to all events, one at a time, in global order, with backpressure. */

@@ -42,16 +42,19 @@ export class InviteCandidatesHandler implements ICommandHandler<InviteCandidates
   async execute({ workspaceId, assessmentId, mode, candidates, context }: InviteCandidates): Promise<InvitationResult> {
     const streamId = assessmentStream(assessmentId);
     const outcomes = await this.writer.decide(streamId, async (batch) => {
-      const assessmentLoaded = await batch.load(streamId, initialAssessmentState, evolveAssessment);
+      const addresses = addressesOf(candidates);
+      // Read together: one round trip for the three kinds of stream where the store allows it.
+      const [assessmentLoaded, workspaceLoaded, registries] = await Promise.all([
+        batch.load(streamId, initialAssessmentState, evolveAssessment),
+        batch.load(workspaceStream(workspaceId), initialWorkspaceState, evolveWorkspace),
+        batch.loadMany<ReturnType<typeof initialCandidateEmailState>, CandidateEmailEvent>(
+          addresses.map((email) => candidateEmailStream(workspaceId, email)), initialCandidateEmailState, evolveCandidateEmail,
+        ),
+      ]);
       const assessment = requireAssessment(assessmentLoaded.state, workspaceId);
-      const workspaceLoaded = await batch.load(workspaceStream(workspaceId), initialWorkspaceState, evolveWorkspace);
       if (workspaceLoaded.state.status !== 'active') throw notFound('workspace');
       const workspace = workspaceLoaded.state;
       const knownCandidates: Record<string, { candidateId: string; mode: Mode }> = {};
-      const addresses = addressesOf(candidates);
-      const registries = await batch.loadMany<ReturnType<typeof initialCandidateEmailState>, CandidateEmailEvent>(
-        addresses.map((email) => candidateEmailStream(workspaceId, email)), initialCandidateEmailState, evolveCandidateEmail,
-      );
       for (const email of addresses) {
         const claim = registries.get(candidateEmailStream(workspaceId, email))?.state.claim;
         if (claim) knownCandidates[email] = claim;

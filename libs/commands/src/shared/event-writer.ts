@@ -73,7 +73,7 @@ export class EventWriter implements CommittedStates {
     const cached = this.states.get(streamId);
     const usable = cached && cached.evolve === evolve ? cached : undefined;
     if (usable && this.options.exclusiveWriter) return { state: usable.state as State, revision: usable.revision };
-    const events = await this.store.readStream(streamId, usable ? { fromRevision: usable.revision + 1 } : undefined);
+    const events = await this.readSince(streamId, usable ? usable.revision + 1 : 0);
     let state = usable ? (usable.state as State) : initial();
     for (const event of events) state = evolve(state, { type: event.type, data: event.data } as Event);
     const revision = events.at(-1)?.revision ?? usable?.revision;
@@ -87,13 +87,11 @@ export class EventWriter implements CommittedStates {
     const loaded = new Map<string, Loaded<State>>();
     const cold = streamIds.filter((streamId) => this.states.get(streamId)?.evolve !== evolve);
     const warm = streamIds.filter((streamId) => !cold.includes(streamId));
-    const read = cold.length > 1 && this.store.readStreams ? await this.store.readStreams(cold) : null;
     await Promise.all([
       ...warm.map(async (streamId) => loaded.set(streamId, await this.loadCommitted(streamId, initial, evolve))),
       ...cold.map(async (streamId) => {
-        if (read === null) return loaded.set(streamId, await this.loadCommitted(streamId, initial, evolve));
         let state = initial();
-        const events = read.get(streamId) ?? [];
+        const events = await this.readSince(streamId, 0);
         for (const event of events) state = evolve(state, { type: event.type, data: event.data } as Event);
         const revision = events.at(-1)?.revision;
         if (revision !== undefined) this.remember(streamId, { revision, state, evolve: evolve as StateCache['evolve'] });
@@ -101,6 +99,40 @@ export class EventWriter implements CommittedStates {
       }),
     ]);
     return loaded;
+  }
+
+  /**
+   * Stream reads asked for in one turn of the event loop (the loads of a decision started together)
+   * go to the store as ONE `readStreams`, each from its own revision, where the adapter has it.
+   */
+  private readSince(streamId: string, fromRevision: number): Promise<RecordedEvent[]> {
+    if (this.store.readStreams === undefined) return this.store.readStream(streamId, fromRevision > 0 ? { fromRevision } : undefined);
+    return new Promise((resolve, reject) => {
+      const first = this.pendingReads.length === 0;
+      this.pendingReads.push({ streamId, fromRevision, resolve, reject });
+      if (first) queueMicrotask(() => void this.flushReads());
+    });
+  }
+
+  private pendingReads: { streamId: string; fromRevision: number; resolve: (events: RecordedEvent[]) => void; reject: (error: unknown) => void }[] = [];
+
+  private async flushReads(): Promise<void> {
+    const reads = this.pendingReads;
+    this.pendingReads = [];
+    const fromRevisions = new Map<string, number>();
+    for (const { streamId, fromRevision } of reads) fromRevisions.set(streamId, Math.min(fromRevision, fromRevisions.get(streamId) ?? fromRevision));
+    try {
+      const read = reads.length === 1 && reads[0] !== undefined
+        ? new Map([[reads[0].streamId, await this.store.readStream(reads[0].streamId, reads[0].fromRevision > 0 ? { fromRevision: reads[0].fromRevision } : undefined)]])
+        : await (this.store.readStreams as NonNullable<EventStore['readStreams']>)([...fromRevisions.keys()], { fromRevisions });
+      for (const { streamId, fromRevision, resolve } of reads) resolve((read.get(streamId) ?? []).filter((event) => event.revision >= fromRevision));
+    } catch (error) {
+      if (reads.length === 1) for (const { reject } of reads) reject(error);
+      // Reads of other decisions came along: each is tried alone, so only the one at fault fails.
+      else for (const { streamId, fromRevision, resolve, reject } of reads) {
+        this.store.readStream(streamId, fromRevision > 0 ? { fromRevision } : undefined).then(resolve, reject);
+      }
+    }
   }
 
   /** A committed state outside any decision (lookups before deciding, messaging wiring). */

@@ -40,6 +40,21 @@ export function appendContract(context: ContractContext): void {
       expect((await store.readStream(streamId, { fromRevision: 1 })).map((event) => event.revision)).toEqual([1, 2]);
       expect(await store.readStream(`${streamPrefix()}-missing`)).toEqual([]);
     });
+
+    it('reads several streams at once, each from its own revision, where the adapter can (readStreams)', async () => {
+      const { store } = context.subject();
+      if (store.readStreams === undefined) return;
+      const [first, second, missing] = ['many-a', 'many-b', 'many-missing'].map((name) => `${streamPrefix()}-${name}`) as [string, string, string];
+      await store.appendToStream(first, newEvents(3), { expectedRevision: 'no_stream' });
+      await store.appendToStream(second, newEvents(2), { expectedRevision: 'no_stream' });
+
+      const read = await store.readStreams([first, second, missing], { fromRevisions: new Map([[first, 2]]) });
+      expect([...read.keys()].sort()).toEqual([first, second, missing].sort());
+      expect(read.get(first)?.map((event) => event.revision)).toEqual([2]);
+      expect(read.get(second)?.map((event) => event.revision)).toEqual([0, 1]);
+      expect(read.get(missing)).toEqual([]);
+      expect((await store.readStreams([first, second])).get(first)).toEqual(await store.readStream(first));
+    });
   });
 
   describe('expected revision', () => {

@@ -1,6 +1,6 @@
 import { WrongExpectedRevisionError } from '../event-store.port.js';
 import type {
-  AppendResult, EventStore, ExpectedRevision, InlineProjector, NewEvent, ReadAllOptions, RecordedEvent, StreamAppend, SubscribeOptions, Subscription,
+  AppendResult, EventStore, ExpectedRevision, InlineProjector, NewEvent, ReadAllOptions, ReadStreamsOptions, RecordedEvent, StreamAppend, SubscribeOptions, Subscription,
 } from '../event-store.port.js';
 import { GENESIS_HASH, eventHash } from './event-hash.js';
 
@@ -53,10 +53,14 @@ export class IntegrityEventStore implements EventStore {
     return events;
   }
 
-  async readStreams(streamIds: readonly string[]): Promise<Map<string, RecordedEvent[]>> {
+  async readStreams(streamIds: readonly string[], options?: ReadStreamsOptions): Promise<Map<string, RecordedEvent[]>> {
+    const fromRevision = (streamId: string) => {
+      const revision = options?.fromRevisions?.get(streamId);
+      return revision === undefined ? undefined : { fromRevision: revision };
+    };
     const read = this.inner.readStreams
-      ? await this.inner.readStreams(streamIds)
-      : new Map(await Promise.all(streamIds.map(async (streamId) => [streamId, await this.inner.readStream(streamId)] as const)));
+      ? await this.inner.readStreams(streamIds, options)
+      : new Map(await Promise.all(streamIds.map(async (streamId) => [streamId, await this.inner.readStream(streamId, fromRevision(streamId))] as const)));
     for (const [streamId, events] of read) {
       const last = events.at(-1);
       if (last?.hash !== undefined) this.remember(streamId, { revision: last.revision, hash: last.hash });

@@ -1,6 +1,6 @@
 import { WrongExpectedRevisionError } from '../event-store.port.js';
 import type {
-  AppendResult, EventStore, ExpectedRevision, InlineProjector, InlineStep, NewEvent, PendingEvent, ReadAllOptions, RecordedEvent, StreamAppend, SubscribeOptions, Subscription,
+  AppendResult, EventStore, ExpectedRevision, InlineProjector, InlineStep, NewEvent, PendingEvent, ReadAllOptions, ReadStreamsOptions, RecordedEvent, StreamAppend, SubscribeOptions, Subscription,
 } from '../event-store.port.js';
 import { personKey, type PersonKeyStore } from './person-keys.js';
 import { decryptPersonalFields, encryptPersonalFields, personOf, sealedKeyIds } from './personal-fields.js';
@@ -89,11 +89,19 @@ export class PersonalDataEventStore implements EventStore {
     return this.open(await this.inner.readStream(this.storedStreamId(streamId), options));
   }
 
-  async readStreams(streamIds: readonly string[]): Promise<Map<string, RecordedEvent[]>> {
+  async readStreams(streamIds: readonly string[], options?: ReadStreamsOptions): Promise<Map<string, RecordedEvent[]>> {
     const stored = streamIds.map((streamId) => this.storedStreamId(streamId));
+    const fromRevisions = new Map<string, number>();
+    streamIds.forEach((streamId, index) => {
+      const revision = options?.fromRevisions?.get(streamId);
+      if (revision !== undefined) fromRevisions.set(stored[index] ?? streamId, revision);
+    });
     const read = this.inner.readStreams
-      ? await this.inner.readStreams(stored)
-      : new Map(await Promise.all(stored.map(async (streamId) => [streamId, await this.inner.readStream(streamId)] as const)));
+      ? await this.inner.readStreams(stored, { fromRevisions })
+      : new Map(await Promise.all(stored.map(async (streamId) => {
+        const revision = fromRevisions.get(streamId);
+        return [streamId, await this.inner.readStream(streamId, revision === undefined ? undefined : { fromRevision: revision })] as const;
+      })));
     const opened = await this.open([...read.values()].flat());
     const byId = new Map(opened.map((event) => [event.id, event]));
     return new Map(streamIds.map((streamId, index) => [streamId, (read.get(stored[index] ?? streamId) ?? []).map((event) => byId.get(event.id) ?? event)]));

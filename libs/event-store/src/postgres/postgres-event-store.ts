@@ -7,6 +7,7 @@ import type {
   InlineProjector,
   NewEvent,
   ReadAllOptions,
+  ReadStreamsOptions,
   RecordedEvent,
   StreamAppend,
   SubscribeOptions,
@@ -86,7 +87,9 @@ export class PostgresEventStore implements EventStore {
     const statement = (name: string, text: string): pg.QueryConfig => (named ? { name: `es_${name}_${tables.appendLock[1]}`, text } : { text });
     this.sql = {
       readStream: statement('read_stream', `SELECT ${EVENT_COLUMNS} FROM ${tables.events} WHERE stream_id = $1 AND revision >= $2 ORDER BY revision`),
-      readStreams: statement('read_streams', `SELECT ${EVENT_COLUMNS} FROM ${tables.events} WHERE stream_id = ANY($1::text[]) ORDER BY stream_id, revision`),
+      readStreams: statement('read_streams', `SELECT ${EVENT_COLUMNS} FROM ${tables.events}
+        JOIN unnest($1::text[], $2::bigint[]) AS wanted(wanted_stream, from_revision) ON stream_id = wanted.wanted_stream AND revision >= wanted.from_revision
+        ORDER BY stream_id, revision`),
       readAll: statement('read_all', `SELECT ${EVENT_COLUMNS} FROM ${tables.events} WHERE position > $1 ORDER BY position LIMIT $2`),
       head: statement('head', `SELECT max(position) AS position FROM ${tables.events}`),
     };
@@ -128,12 +131,13 @@ export class PostgresEventStore implements EventStore {
     return result.rows.map(toRecordedEvent);
   }
 
-  async readStreams(streamIds: readonly string[]): Promise<Map<string, RecordedEvent[]>> {
+  async readStreams(streamIds: readonly string[], options?: ReadStreamsOptions): Promise<Map<string, RecordedEvent[]>> {
     const streams = new Map<string, RecordedEvent[]>(streamIds.map((streamId) => [streamId, []]));
     const known = this.knownStreams;
     const existing = known === null ? [...streams.keys()] : [...streams.keys()].filter((streamId) => known.has(streamId));
     if (existing.length === 0) return streams;
-    const result = await this.pool.query<EventRow>({ ...this.sql.readStreams, values: [existing] });
+    const from = existing.map((streamId) => options?.fromRevisions?.get(streamId) ?? 0);
+    const result = await this.pool.query<EventRow>({ ...this.sql.readStreams, values: [existing, from] });
     for (const row of result.rows) streams.get(row.stream_id)?.push(toRecordedEvent(row));
     return streams;
   }
