@@ -1,15 +1,14 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
+import { EventWriter } from '#commands';
+import { assessmentStream, evolveAssessment, initialAssessmentState } from '#domain';
 import { IdempotencyInterceptor, type IdempotencyOwner, RedisIdempotencyStore, apiError } from '#http';
-import { getAssessment } from '#read-models';
-import type { DocumentStore } from '#read-models';
-import { DOCUMENTS } from '#runtime/infrastructure.js';
 import type { AuthenticatedRequest } from '../auth/api-key.guard.js';
 
 /** Idempotent invitations: keys belong to the key's workspace; an unknown assessment is 404 before any 409. */
 @Injectable()
 export class InvitationIdempotency extends IdempotencyInterceptor {
-  constructor(store: RedisIdempotencyStore, @Inject(DOCUMENTS) private readonly documents: DocumentStore) {
+  constructor(store: RedisIdempotencyStore, private readonly writer: EventWriter) {
     super(store);
   }
 
@@ -18,8 +17,15 @@ export class InvitationIdempotency extends IdempotencyInterceptor {
     return { workspaceId, mode };
   }
 
+  /**
+   * The assessment as the write side folds it (the state the decision uses next, cached by the
+   * writer: on the embedded store no round trip at all), not the read model: the same answer.
+   */
   protected async precondition(request: FastifyRequest): Promise<void> {
     const { assessmentId } = request.params as { assessmentId: string };
-    if (!(await getAssessment(this.documents, (request as AuthenticatedRequest).apiKey.workspaceId, assessmentId))) throw apiError('not_found');
+    // PostgreSQL text cannot hold U+0000: no stream is named with one.
+    if (assessmentId.includes('\u0000')) throw apiError('not_found');
+    const { state } = await this.writer.load(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment);
+    if (state.status === 'none' || state.workspaceId !== (request as AuthenticatedRequest).apiKey.workspaceId) throw apiError('not_found');
   }
 }
