@@ -19,13 +19,14 @@ export class InvitationIdempotency extends IdempotencyInterceptor {
 
   /**
    * The assessment as the write side folds it (the state the decision uses next, cached by the
-   * writer: on the embedded store no round trip at all), not the read model: the same answer.
+   * writer: on the embedded store no round trip at all), not the read model: the same answer. A
+   * peek: an invitation batch in flight changes neither its existence nor its workspace.
    */
   protected async precondition(request: FastifyRequest): Promise<void> {
     const { assessmentId } = request.params as { assessmentId: string };
     // PostgreSQL text cannot hold U+0000: no stream is named with one.
     if (assessmentId.includes('\u0000')) throw apiError('not_found');
-    const { state } = await this.writer.load(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment);
+    const { state } = await this.writer.peek(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment);
     if (state.status === 'none' || state.workspaceId !== (request as AuthenticatedRequest).apiKey.workspaceId) throw apiError('not_found');
   }
 }

@@ -77,6 +77,51 @@ describe('EventWriter: one write path with group commit (PostgreSQL server)', ()
     await store.appendToStream(assessmentStream(assessmentId), [{ id: randomUUID(), type: 'CandidateInvited', data: invited(assessmentId, 1).data, metadata: systemMetadata() }], { expectedRevision: 1 });
     expect(await inviteNext(writer, assessmentId, 2)).toBe(2);
     expect(await store.readStream(assessmentStream(assessmentId))).toHaveLength(4);
+    // The batch that met the conflict had changed the cached state in place: nothing of it stayed.
+    const { state } = await writer.load(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment);
+    expect(Object.keys(requireAssessment(state).invitations).sort()).toEqual(['person-0@example.com', 'person-1@example.com', 'person-2@example.com']);
+  });
+
+  it('a batch that alone holds the cached state changes it in place instead of copying its records', async () => {
+    const assessmentId = `a-${randomUUID()}`;
+    await store.appendToStream(assessmentStream(assessmentId), [{ id: randomUUID(), type: 'AssessmentCreated', data: created(assessmentId).data, metadata: systemMetadata() }], { expectedRevision: 'no_stream' });
+    const writer = writerOf(true);
+    await inviteNext(writer, assessmentId, 0);
+    const records = () => writer.load(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment).then(({ state }) => requireAssessment(state).invitations);
+    const before = await records();
+    await inviteNext(writer, assessmentId, 1);
+    const after = await records();
+    expect(after).toBe(before);
+    expect(Object.keys(after)).toHaveLength(2);
+  });
+
+  it('another lane loading a stream a batch is changing in place gets the committed state, never the batch\'s', async () => {
+    const assessmentId = `a-${randomUUID()}`;
+    await store.appendToStream(assessmentStream(assessmentId), [{ id: randomUUID(), type: 'AssessmentCreated', data: created(assessmentId).data, metadata: systemMetadata() }], { expectedRevision: 'no_stream' });
+    // The real store, with its appends held at a gate: the batch stays in flight while the other lane loads.
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => { open = resolve; });
+    const gated = Object.create(store) as PostgresEventStore;
+    gated.appendToStreams = async (appends) => { await gate; return store.appendToStreams(appends); };
+    const writer = new EventWriter(gated, systemClock, { waitForPosition: async () => true }, loadConfig({}), pino({ level: 'silent' }), { exclusiveWriter: true });
+    open();
+    await inviteNext(writer, assessmentId, 0);
+    let hold: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => { hold = resolve; });
+    gated.appendToStreams = async (appends) => { await held; return store.appendToStreams(appends); };
+    const inFlight = inviteNext(writer, assessmentId, 1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const otherLane = await writer.decide(`other-lane-${assessmentId}`, async (batch) => {
+      const loaded = await batch.load(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment);
+      return Object.keys(requireAssessment(loaded.state).invitations);
+    });
+    expect(otherLane).toEqual(['person-0@example.com']);
+    const peeked = await writer.peek(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment);
+    expect(requireAssessment(peeked.state).workspaceId).toBe('ws');
+    hold();
+    expect(await inFlight).toBe(1);
+    const { state } = await writer.load(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment);
+    expect(Object.keys(requireAssessment(state).invitations).sort()).toEqual(['person-0@example.com', 'person-1@example.com']);
   });
 });
 

@@ -50,6 +50,13 @@ export class EventWriter implements CommittedStates {
   private readonly lanes = new Map<string, Job[]>();
   /** Least recently used first: committed states by stream, so a decision reads only the new events. */
   private readonly states = new Map<string, StateCache>();
+  /**
+   * Committed states a batch took out of the cache to change in place (see takeOwnership), until
+   * it commits (back into `states`) or fails (dropped). Only `peek` reads them.
+   */
+  private readonly lent = new Map<string, StateCache>();
+  /** How many batches in flight hold each stream's state. */
+  private readonly borrowers = new Map<string, number>();
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
@@ -135,9 +142,51 @@ export class EventWriter implements CommittedStates {
     }
   }
 
-  /** A committed state outside any decision (lookups before deciding, messaging wiring). */
+  /**
+   * A committed state outside any decision (lookups before deciding, messaging wiring). Read it at
+   * once and keep nothing: a batch may later take this very state over and change it in place.
+   */
   load<State, Event>(streamId: string, initial: () => State, evolve: (state: State, event: Event) => State): Promise<Loaded<State>> {
     return this.loadCommitted(streamId, initial, evolve);
+  }
+
+  /**
+   * Like `load`, but a state a batch is changing in place right now is answered as it stands,
+   * possibly with decisions not yet committed: only for fields those decisions cannot change (an
+   * assessment's existence and workspace before an invitation, say). Read it at once, keep nothing.
+   */
+  peek<State, Event>(streamId: string, initial: () => State, evolve: (state: State, event: Event) => State): Promise<Loaded<State>> {
+    const lent = this.lent.get(streamId);
+    if (lent !== undefined && lent.evolve === evolve) return Promise.resolve({ state: lent.state as State, revision: lent.revision });
+    return this.loadCommitted(streamId, initial, evolve);
+  }
+
+  /** A batch holds a stream's state from its first load until it ends. */
+  borrow(streamId: string): void {
+    this.borrowers.set(streamId, (this.borrowers.get(streamId) ?? 0) + 1);
+  }
+
+  giveBack(streamIds: Iterable<string>): void {
+    for (const streamId of streamIds) {
+      const count = (this.borrowers.get(streamId) ?? 1) - 1;
+      if (count <= 0) this.borrowers.delete(streamId);
+      else this.borrowers.set(streamId, count);
+    }
+  }
+
+  /**
+   * A batch's first change to a stream would copy the state's records (the cached state is shared:
+   * O(size of the assessment) per batch). When the batch is the only holder of that state and it is
+   * the cached one, the batch takes it out of the cache and changes it in place instead: a later
+   * loader folds the stream afresh (or, for `peek`, reads it as it stands), and the state comes back
+   * into the cache when the batch commits, or is dropped if it fails.
+   */
+  takeOwnership(streamId: string, state: unknown): boolean {
+    const cached = this.states.get(streamId);
+    if (cached === undefined || cached.state !== state || this.borrowers.get(streamId) !== 1) return false;
+    this.states.delete(streamId);
+    this.lent.set(streamId, cached);
+    return true;
   }
 
   readStream(streamId: string): Promise<RecordedEvent[]> {
@@ -179,6 +228,16 @@ export class EventWriter implements CommittedStates {
   /** Decides and appends the jobs; returns those that must wait for the next batch. */
   private async runBatch(jobs: Job[]): Promise<Job[]> {
     const batch = new WriteBatch(this);
+    try {
+      return await this.decideAndAppend(batch, jobs);
+    } finally {
+      // Committed states went back into the cache; what is still lent holds changes that never committed.
+      for (const streamId of batch.owned) this.lent.delete(streamId);
+      this.giveBack(batch.borrowed);
+    }
+  }
+
+  private async decideAndAppend(batch: WriteBatch, jobs: Job[]): Promise<Job[]> {
     const decided: { job: Job; value: unknown }[] = [];
     const deferred: Job[] = [];
     for (const job of jobs) {
@@ -241,6 +300,7 @@ export class EventWriter implements CommittedStates {
   }
 
   private remember(streamId: string, entry: StateCache): void {
+    this.lent.delete(streamId);
     // Another lane may have cached a newer state of a stream this batch only read: keep the newer.
     const known = this.states.get(streamId);
     if (known !== undefined && known.evolve === entry.evolve && known.revision > entry.revision) return;

@@ -35,6 +35,10 @@ export interface CommittedStates {
   loadCommitted<State, Event>(streamId: string, initial: () => State, evolve: (state: State, event: Event) => State): Promise<Loaded<State>>;
   loadCommittedMany<State, Event>(streamIds: readonly string[], initial: () => State, evolve: (state: State, event: Event) => State): Promise<Map<string, Loaded<State>>>;
   now(): Promise<string>;
+  /** The batch holds the stream's state (until the writer's giveBack at the batch's end). */
+  borrow(streamId: string): void;
+  /** True when the batch may change `state`, the cached one, in place (see EventWriter.takeOwnership). */
+  takeOwnership(streamId: string, state: unknown): boolean;
 }
 
 const revisionAfter = (base: ExpectedRevision | null, appended: number): ExpectedRevision => {
@@ -49,6 +53,10 @@ const revisionAfter = (base: ExpectedRevision | null, appended: number): Expecte
  */
 export class WriteBatch {
   readonly streams = new Map<string, BatchStream>();
+  /** Streams whose state this batch holds (given back when it ends). */
+  readonly borrowed = new Set<string>();
+  /** Streams whose cached state this batch changes in place (takeOwnership). */
+  readonly owned = new Set<string>();
   private pending: { append: DomainAppend; metadata: NewEvent['metadata'] }[] = [];
 
   constructor(private readonly committed: CommittedStates) {}
@@ -65,6 +73,7 @@ export class WriteBatch {
       if (known.evolve === null || known.evolve !== evolve) throw new WrongExpectedRevisionError(streamId, 'any', 'no_stream');
       return { state: shareState(known.state as State), revision: revisionAfter(known.base, known.events.length) };
     }
+    this.borrow(streamId);
     const loaded = await this.committed.loadCommitted(streamId, initial, evolve);
     this.streams.set(streamId, { streamId, base: loaded.revision, state: loaded.state, evolve: evolve as AnyEvolve, private: false, events: [] });
     return loaded;
@@ -73,6 +82,7 @@ export class WriteBatch {
   /** `load` for several streams of one kind, reading those the batch has not seen in one go. */
   async loadMany<State, Event>(streamIds: readonly string[], initial: () => State, evolve: (state: State, event: Event) => State): Promise<Map<string, Loaded<State>>> {
     const unseen = streamIds.filter((streamId) => !this.streams.has(streamId));
+    for (const streamId of unseen) this.borrow(streamId);
     const read = await this.committed.loadCommittedMany(unseen, initial, evolve);
     for (const [streamId, loaded] of read) {
       if (!this.streams.has(streamId)) this.streams.set(streamId, { streamId, base: loaded.revision, state: loaded.state, evolve: evolve as AnyEvolve, private: false, events: [] });
@@ -80,6 +90,12 @@ export class WriteBatch {
     const loaded = new Map<string, Loaded<State>>();
     for (const streamId of streamIds) loaded.set(streamId, await this.load(streamId, initial, evolve));
     return loaded;
+  }
+
+  private borrow(streamId: string): void {
+    if (this.borrowed.has(streamId)) return;
+    this.borrowed.add(streamId);
+    this.committed.borrow(streamId);
   }
 
   /** Records the decision's events; they are appended with the batch. */
@@ -102,7 +118,10 @@ export class WriteBatch {
     for (const { append, metadata } of pending) {
       const stream = this.streams.get(append.streamId) ?? this.blind(append.streamId, append.expectedRevision);
       if (stream.evolve !== null) {
-        let state = stream.private ? ownState(stream.state) : stream.state;
+        const taken = !stream.private && this.committed.takeOwnership(stream.streamId, stream.state);
+        if (taken) this.owned.add(stream.streamId);
+        const owned = stream.private || taken;
+        let state = owned ? ownState(stream.state) : stream.state;
         for (const event of append.events) state = (stream.evolve as (state: unknown, event: DomainEvent) => unknown)(state, event);
         stream.state = state;
         stream.private = true;
