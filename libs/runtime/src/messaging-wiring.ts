@@ -71,13 +71,15 @@ export const startMessagingFor = async (infra: Infrastructure, options: { runWor
   const dispatched = dispatcher
     ? (position: bigint, timeoutMs: number) => dispatcher.waitForPosition(position, timeoutMs).then(() => true, () => false)
     : (position: bigint, timeoutMs: number) => new PolledPosition(() => messaging.dispatchedPosition()).waitForPosition(position, timeoutMs);
-  const settings = webhookSettingsFromLog(infra);
-  /** Whether any event of a write becomes a webhook delivery (the e-mails are in the outbox already when the write committed inline). */
+  /**
+   * Whether any event of a write becomes a webhook delivery (the e-mails are in the outbox already
+   * when the write committed inline). A peek at the workspace: only decides whether to wait.
+   */
   const deliversWebhooks = async (events: readonly { type: string; data: object }[]): Promise<boolean> => {
     const sources = events.map((event) => asWebhookSourceEvent(event as RecordedEvent)).filter((source) => source !== null);
     for (const source of sources) {
-      const found = await settings(source.data.workspaceId);
-      if (found !== null && found.events.includes(webhookEventName(source))) return true;
+      const { state } = await infra.writer.peek(workspaceStream(source.data.workspaceId), initialWorkspaceState, evolveWorkspace);
+      if (state.status === 'active' && state.webhook?.events.includes(webhookEventName(source)) === true) return true;
     }
     return false;
   };
