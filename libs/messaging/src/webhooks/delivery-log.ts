@@ -1,11 +1,11 @@
 import type { Pool } from 'pg';
 import type { WebhookEventName } from '#domain';
 import { isoTime, qualified, runDdl } from '../shared/sql.js';
-import {
-  DELIVERIES_TABLE, DELIVERY_COLUMNS, addressHealthSql, deliveryLogDdl, readDeliveriesSql, recordAttemptsSql, statementName,
-} from './delivery-log.sql.js';
+import { type AttemptWrite, attemptWrites, deliveryReads } from './delivery-log.batches.js';
+import { DELIVERIES_TABLE, DELIVERY_COLUMNS, addressHealthSql, deliveryLogDdl } from './delivery-log.sql.js';
+import { type Row, deliveryOf } from './delivery-rows.js';
 import type { WebhookEnvelope } from './envelopes.js';
-import { MicroBatcher } from './micro-batcher.js';
+import type { MicroBatcher } from './micro-batcher.js';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 
@@ -62,49 +62,6 @@ export interface AddressHealth {
 
 export const ENDPOINT_DISABLED = 'endpoint_disabled';
 
-type Row = Record<string, unknown>;
-
-const attemptOf = (value: unknown): AttemptRecord => {
-  const raw = (value ?? {}) as Record<string, unknown>;
-  return {
-    at: String(raw.at),
-    responseStatus: typeof raw.responseStatus === 'number' ? raw.responseStatus : null,
-    durationMs: Number(raw.durationMs ?? 0),
-    error: typeof raw.error === 'string' ? raw.error : null,
-  };
-};
-
-const deliveryOf = (row: Row): StoredDelivery => {
-  const body = String(row.body);
-  return {
-    id: String(row.id),
-    workspaceId: String(row.workspace_id),
-    eventId: String(row.event_id),
-    event: String(row.event) as WebhookEventName,
-    url: String(row.url),
-    envelope: JSON.parse(body) as WebhookEnvelope,
-    status: String(row.status) as DeliveryStatus,
-    attempts: Number(row.attempts),
-    attemptLog: Array.isArray(row.attempt_log) ? row.attempt_log.map(attemptOf) : [],
-    lastResponseStatus: row.last_response_status === null ? null : Number(row.last_response_status),
-    lastError: row.last_error === null ? null : String(row.last_error),
-    createdAt: isoTime(row.created_at),
-    updatedAt: isoTime(row.updated_at),
-    sandbox: row.sandbox === true,
-    body,
-  };
-};
-
-interface AttemptWrite {
-  id: string;
-  attempt: AttemptRecord;
-  status: DeliveryStatus;
-}
-
-/** An error the server answered for one statement (not FATAL): the statement did nothing and the connection is fine. */
-const isRefusedStatement = (error: unknown): boolean =>
-  typeof error === 'object' && error !== null && 'severity' in error && 'code' in error && (error as { severity: unknown }).severity === 'ERROR';
-
 /** Strips the stored bytes: what the internal application lists. */
 export const publicDelivery = ({ body: _body, ...delivery }: StoredDelivery): WebhookDelivery => delivery;
 
@@ -124,41 +81,8 @@ export class DeliveryLog {
 
   constructor(private readonly pool: Pool, private readonly schema: string) {
     this.table = qualified(schema, DELIVERIES_TABLE);
-    const readText = readDeliveriesSql(schema);
-    const readName = statementName(readText);
-    this.reads = new MicroBatcher({
-      run: async (ids) => {
-        const result = await this.pool.query({ name: readName, text: readText, values: [ids] });
-        const byId = new Map((result.rows as Row[]).map((row) => [String(row.id), row]));
-        return ids.map((id) => {
-          const row = byId.get(id);
-          return row ? deliveryOf(row) : null;
-        });
-      },
-      retryAlone: isRefusedStatement,
-    });
-    const recordText = recordAttemptsSql(schema);
-    const recordName = statementName(recordText);
-    this.attempts = new MicroBatcher({
-      run: async (writes) => {
-        const result = await this.pool.query({
-          name: recordName,
-          text: recordText,
-          values: [
-            writes.map(({ id }) => id),
-            writes.map(({ attempt }) => JSON.stringify(attempt)),
-            writes.map(({ attempt }) => attempt.responseStatus),
-            writes.map(({ attempt }) => attempt.error),
-            writes.map(({ status }) => status),
-            writes.map(({ attempt }) => attempt.at),
-          ],
-        });
-        const recorded = new Set((result.rows as Row[]).map((row) => String(row.id)));
-        return writes.map(({ id }) => recorded.has(id));
-      },
-      keyOf: ({ id }) => id,
-      retryAlone: isRefusedStatement,
-    });
+    this.reads = deliveryReads(pool, schema);
+    this.attempts = attemptWrites(pool, schema);
   }
 
   async ensureSchema(): Promise<void> {
