@@ -5,8 +5,8 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { WEBHOOK_EVENT_NAMES } from '#domain';
 import {
-  DeliveryLog, WEBHOOK_QUEUE, WebhookDeliveries, createWebhookWorker, keepJobs, type DeliveryOutcome, type WebhookEnvelope, type WebhookJob,
-  type WebhookSettings,
+  DeliveryLog, WEBHOOK_CONCURRENCY, WEBHOOK_QUEUE, WebhookDeliveries, createWebhookWorker, keepJobs, type DeliveryOutcome, type WebhookEnvelope,
+  type WebhookJob, type WebhookSettings,
 } from '#messaging';
 import { systemClock } from '#platform';
 import { type CpuShares, type CpuWatch, describeCpu, startCpuMeter, watchPid, watchPostgresBackends, watchRedis } from './support/cpu.js';
@@ -14,8 +14,11 @@ import { DATABASE_URL, REDIS_URL, SCALE, logger, mapLimit, progress, randomSuffi
 import { startReceiver } from './support/processes.js';
 import type { BenchRow } from './support/results.js';
 
-/** The product's default (createWebhookWorker), used for the baseline too. */
-const CONCURRENCY = 10;
+/** The product's default (WEBHOOK_CONCURRENCY) unless BENCH_WEBHOOK_CONCURRENCY says otherwise; the baseline runs at the same. */
+const CONCURRENCY = Number(process.env.BENCH_WEBHOOK_CONCURRENCY ?? WEBHOOK_CONCURRENCY);
+const WORKER = 'bench process (worker)';
+/** The product's share of the CPU: the worker, its PostgreSQL backends and Redis (not the receiver's, nor other work's). */
+const PRODUCT_CPU = [WORKER, 'postgres backends', 'redis-server'];
 const TIMEOUT_MS = 10 * 60_000;
 
 interface Drained {
@@ -26,7 +29,7 @@ interface Drained {
 
 /** Resolves once `count` jobs have finished on the worker (any outcome), with a progress line and the CPU used meanwhile. */
 const drained = async (createWorker: () => Worker, count: number, phase: string, unit: string, watches: CpuWatch[]): Promise<Drained & { worker: Worker }> => {
-  const stopCpu = await startCpuMeter(watches, 'bench process (worker)');
+  const stopCpu = await startCpuMeter(watches, WORKER);
   // Listeners are attached in the same tick as the worker starts: no completion goes unseen.
   const worker = createWorker();
   const result = await new Promise<Omit<Drained, 'cpu'>>((resolve, reject) => {
@@ -50,6 +53,10 @@ const drained = async (createWorker: () => Worker, count: number, phase: string,
   });
   return { ...result, cpu: await stopCpu(), worker };
 };
+
+/** CPU milliseconds per job of the worker, its PostgreSQL backends and Redis. */
+const cpuMsPerJob = (cpu: CpuShares, perSecond: number): number =>
+  round((PRODUCT_CPU.reduce((cores, label) => cores + (cpu[label] ?? 0), 0) * 1000) / Math.max(perSecond, 0.001), 3);
 
 const deleteKeys = async (redis: Redis, prefix: string): Promise<void> => {
   let cursor = '0';
@@ -138,16 +145,19 @@ export async function benchWebhooks(): Promise<{ rows: BenchRow[]; details: stri
     return {
       rows: [{
         name: `webhook deliveries, 1 worker (concurrency ${CONCURRENCY})`,
-        measured: `${round(realPerSecond, 1)} deliveries/s`,
-        baseline: `${round(baselinePerSecond, 1)} jobs/s (BullMQ no-op)`,
+        measured: `${round(realPerSecond, 1)} deliveries/s, ${cpuMsPerJob(real.cpu, realPerSecond)} ms CPU/delivery`,
+        baseline: `${round(baselinePerSecond, 1)} jobs/s, ${cpuMsPerJob(baseline.cpu, baselinePerSecond)} ms CPU/job (BullMQ no-op)`,
         ratio: realPerSecond / baselinePerSecond,
       }],
       details: [
         `${count} deliveries to a loopback receiver in ${real.seconds.toFixed(1)}s = ${round(realPerSecond, 1)}/s; outcomes ${JSON.stringify(outcomes)}; ${succeeded} rows succeeded in the log`,
         `  ${describeCpu(real.cpu, cpus().length)}`,
+        `  ${cpuMsPerJob(real.cpu, realPerSecond)} ms CPU per delivery (worker, PostgreSQL backends, Redis; not the receiver)`,
         `${count} no-op jobs in ${baseline.seconds.toFixed(1)}s = ${round(baselinePerSecond, 1)}/s (same Redis, prefix, concurrency and job options)`,
         `  ${describeCpu(baseline.cpu, cpus().length)}`,
-        'per delivery: SELECT the row, sign, POST (keep-alive sockets pooled per checked address), UPDATE the row with the attempt, BullMQ bookkeeping; ' +
+        `  ${cpuMsPerJob(baseline.cpu, baselinePerSecond)} ms CPU per job (worker, Redis)`,
+        'per delivery: read the row, sign, POST (keep-alive sockets pooled per checked address), write the attempt to the row, BullMQ bookkeeping; ' +
+          'the reads and the attempt writes of concurrent jobs go to PostgreSQL as one statement each; ' +
           'signing secrets come from a constant here (the product opens them once per process)',
       ],
     };

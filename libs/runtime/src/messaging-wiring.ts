@@ -53,6 +53,7 @@ export const startMessagingFor = async (infra: Infrastructure, options: { runWor
     appUrl: infra.config.appUrl,
     smtpUrl: infra.config.smtpUrl,
     backoffMs: infra.config.webhookBackoffMs,
+    webhookConcurrency: infra.config.webhookConcurrency ?? undefined,
     allowInsecure: infra.config.webhookAllowInsecure,
     getSigningSecrets: webhookSettingsFromLog(infra),
     disableWebhook: (workspaceId, url, reason) => disable.execute(new DisableWebhook(workspaceId, url, reason, systemContext(`webhook-${reason}`))),

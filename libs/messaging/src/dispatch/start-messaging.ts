@@ -37,6 +37,8 @@ export interface StartMessagingOptions {
   disableWebhook: DisableWebhook;
   logger: Logger;
   deliveryTimeoutMs?: number;
+  /** Webhook jobs one worker runs at once (WEBHOOK_CONCURRENCY, 100, by default). */
+  webhookConcurrency?: number;
   purgeEveryMs?: number;
   /** How often pending deliveries are compared with the queue besides every reconnection (5 min). */
   sweepEveryMs?: number;
@@ -107,6 +109,7 @@ export const startMessaging = async (options: StartMessagingOptions): Promise<Me
     const webhookWorker = createWebhookWorker({
       connection: connection(), prefix, log, clock, logger, backoffMs: options.backoffMs, allowInsecure: options.allowInsecure,
       getSigningSecrets: options.getSigningSecrets, disableWebhook: options.disableWebhook, timeoutMs: options.deliveryTimeoutMs,
+      concurrency: options.webhookConcurrency,
     });
     const emailWorker = createEmailWorker({ connection: connection(), prefix, outbox, clock, smtpUrl: options.smtpUrl, backoffMs: options.backoffMs, from: options.emailFrom, logger });
     const purgeWorker = createPurgeWorker({ connection: connection(), prefix, log, clock, logger });

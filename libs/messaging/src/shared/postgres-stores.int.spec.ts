@@ -46,13 +46,13 @@ describe.each([
 
   it('appends attempts oldest first, and only while the delivery is pending', async () => {
     const { delivery } = await log.insertIfAbsent(newDelivery('ws_b'));
-    await log.recordAttempt(delivery.id, { at: t(1, 1), responseStatus: 500, durationMs: 12, error: 'http_500' }, 'pending');
-    const done = await log.recordAttempt(delivery.id, { at: t(1, 2), responseStatus: 200, durationMs: 8, error: null }, 'succeeded');
-    expect(done).toMatchObject({
+    expect(await log.recordAttempt(delivery.id, { at: t(1, 1), responseStatus: 500, durationMs: 12, error: 'http_500' }, 'pending')).toBe(true);
+    expect(await log.recordAttempt(delivery.id, { at: t(1, 2), responseStatus: 200, durationMs: 8, error: null }, 'succeeded')).toBe(true);
+    expect(await log.get(delivery.id)).toMatchObject({
       status: 'succeeded', attempts: 2, lastResponseStatus: 200, lastError: null, updatedAt: t(1, 2),
       attemptLog: [{ at: t(1, 1), responseStatus: 500, durationMs: 12, error: 'http_500' }, { at: t(1, 2), responseStatus: 200, durationMs: 8, error: null }],
     });
-    expect(await log.recordAttempt(delivery.id, { at: t(1, 3), responseStatus: 200, durationMs: 1, error: null }, 'succeeded')).toBeNull();
+    expect(await log.recordAttempt(delivery.id, { at: t(1, 3), responseStatus: 200, durationMs: 1, error: null }, 'succeeded')).toBe(false);
     await log.failWithoutAttempt(delivery.id, t(1, 4), 'endpoint_disabled');
     expect((await log.get(delivery.id))?.status).toBe('succeeded');
   });

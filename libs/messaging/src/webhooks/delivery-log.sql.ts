@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { qualified } from '../shared/sql.js';
 
 export const DELIVERIES_TABLE = 'webhook_deliveries';
@@ -47,3 +48,26 @@ export const addressHealthSql = (schema: string): string => `
     (SELECT min(at) FROM tries WHERE error IS NOT NULL
       AND at > coalesce((SELECT at FROM last_success), '-infinity'::timestamptz)
       AND at >= coalesce($3::timestamptz, '-infinity'::timestamptz)) AS failing_since`;
+
+/** Reads many deliveries in one statement: the worker's reads of concurrent jobs, coalesced. */
+export const readDeliveriesSql = (schema: string): string =>
+  `SELECT ${DELIVERY_COLUMNS} FROM ${qualified(schema, DELIVERIES_TABLE)} WHERE id = ANY($1::text[])`;
+
+/**
+ * Appends one attempt to each of many pending deliveries in one statement (one source row per
+ * delivery: the batcher never puts two attempts of one delivery in the same statement).
+ */
+export const recordAttemptsSql = (schema: string): string => `
+  UPDATE ${qualified(schema, DELIVERIES_TABLE)} AS delivery
+  SET attempts = delivery.attempts + 1, attempt_log = delivery.attempt_log || jsonb_build_array(attempt.record),
+    last_response_status = attempt.response_status, last_error = attempt.error, status = attempt.status, updated_at = attempt.at
+  FROM unnest($1::text[], $2::jsonb[], $3::integer[], $4::text[], $5::text[], $6::timestamptz[])
+    AS attempt(id, record, response_status, error, status, at)
+  WHERE delivery.id = attempt.id AND delivery.status = 'pending'
+  RETURNING delivery.id`;
+
+/**
+ * A name per statement text, so the server parses and plans it once per connection (a prepared
+ * statement); the schema is part of the text, so two logs in two schemas never share a name.
+ */
+export const statementName = (text: string): string => `whd_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;

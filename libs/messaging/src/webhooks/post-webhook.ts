@@ -29,6 +29,7 @@ const outcomeOf = (status: number, durationMs: number): AttemptOutcome => ({
 });
 
 const MAX_AGENTS = 1_000;
+const MAX_SOCKETS_PER_ADDRESS = 64;
 const agents = new Map<string, HttpAgent>();
 
 /**
@@ -46,7 +47,9 @@ const agentFor = (target: DeliveryTarget): HttpAgent => {
     if (oldestKey !== undefined) agents.delete(oldestKey);
     oldest?.destroy();
   }
-  const options = { keepAlive: true, maxSockets: 64, maxFreeSockets: 16, timeout: 60_000, lookup: pinnedLookup(target) };
+  // As many idle sockets kept as may be open: with fewer, a worker running more jobs than that closed the
+  // surplus after every lull and opened them again a moment later (a handshake per delivery again).
+  const options = { keepAlive: true, maxSockets: MAX_SOCKETS_PER_ADDRESS, maxFreeSockets: MAX_SOCKETS_PER_ADDRESS, timeout: 60_000, lookup: pinnedLookup(target) };
   const agent = target.url.protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
   agents.set(key, agent);
   return agent;

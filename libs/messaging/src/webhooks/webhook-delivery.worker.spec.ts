@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { startHttpReceiver, type HttpReceiver, type Responder } from '../test-support/http-receiver.js';
 import { createTestDatabase, type TestDatabase } from '../test-support/postgres.js';
 import { createWebhookHarness, envelopeFor, type WebhookHarness } from '../test-support/webhook-harness.js';
@@ -53,6 +54,41 @@ describe('webhook delivery worker', () => {
     expect(done).toMatchObject({ attempts: 1, lastResponseStatus: 204, lastError: null, eventId: envelope.id, url: receiver.url });
     expect(done.attemptLog).toStrictEqual([{ at: await harness.clock.now(), responseStatus: 204, durationMs: expect.any(Number), error: null }]);
   });
+
+  it('runs many deliveries at once: each sent until it succeeds, every attempt logged in order, statements shared', async () => {
+    const count = 150;
+    const seen = new Map<string, number>();
+    const refusedOnce = new Set<string>();
+    // Every third event is refused once, the others accepted at once.
+    const { receiver, harness } = await start((request) => {
+      const id = String(request.headers['x-webhook-id']);
+      const tries = (seen.get(id) ?? 0) + 1;
+      seen.set(id, tries);
+      return { status: tries === 1 && refusedOnce.has(id) ? 500 : 200 };
+    }, { backoffMs: 5 });
+    const envelopes = Array.from({ length: count }, () => envelopeFor(harness.workspaceId));
+    envelopes.forEach(({ id }, index) => { if (index % 3 === 0) refusedOnce.add(id); });
+    const deliveries = await Promise.all(envelopes.map((envelope) => harness.deliveries.deliverEvent(envelope, harness.settings)));
+    const query = jest.spyOn(db.pool, 'query');
+    await harness.startWorker();
+    const done = await Promise.all(deliveries.map((delivery) => harness.waitForStatus(delivery.id, 'succeeded', 20_000)));
+    const statements = query.mock.calls.length;
+    query.mockRestore();
+
+    done.forEach((delivery, index) => {
+      const refused = index % 3 === 0;
+      expect(delivery.attemptLog.map(({ responseStatus, error }) => ({ responseStatus, error }))).toStrictEqual(
+        refused ? [{ responseStatus: 500, error: 'http_500' }, { responseStatus: 200, error: null }] : [{ responseStatus: 200, error: null }],
+      );
+      expect(delivery.attempts).toBe(refused ? 2 : 1);
+      expect(seen.get(envelopes[index]?.id ?? '')).toBe(refused ? 2 : 1);
+    });
+    expect(receiver.requests).toHaveLength(count + count / 3);
+    // One read and one attempt write per attempt, one address-health read per failed attempt, and the
+    // waits' reads: all shared with concurrent callers, far fewer than one statement each.
+    const attempts = count + count / 3;
+    expect(statements).toBeLessThan(attempts);
+  }, 30_000);
 
   it('retries after 500s on the schedule and logs every attempt', async () => {
     const { receiver, harness } = await start((_request, index) => ({ status: index < 2 ? 500 : 200 }));

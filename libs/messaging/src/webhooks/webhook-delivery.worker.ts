@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { logQueueError } from '../shared/redis-errors.js';
 import type { Clock } from '#platform';
-import { MAX_ATTEMPTS, WEBHOOK_QUEUE, crashRecoveryOptions, retryDelayMs, type WebhookJob } from '../shared/queues.js';
+import { MAX_ATTEMPTS, WEBHOOK_CONCURRENCY, WEBHOOK_QUEUE, crashRecoveryOptions, retryDelayMs, type WebhookJob } from '../shared/queues.js';
 import { ENDPOINT_DISABLED, type AttemptRecord, type DeliveryLog, type StoredDelivery } from './delivery-log.js';
 import { postWebhook } from './post-webhook.js';
 import { signWebhook } from './signing.js';
@@ -104,6 +104,7 @@ export interface WebhookWorkerOptions extends WebhookDeliveryDeps {
   prefix: string;
   /** Unit of the retry schedule (WEBHOOK_BACKOFF_MS). */
   backoffMs: number;
+  /** Jobs run at once (WEBHOOK_CONCURRENCY by default). */
   concurrency?: number;
 }
 
@@ -114,7 +115,7 @@ export const createWebhookWorker = (options: WebhookWorkerOptions): Worker<Webho
     {
       connection: options.connection,
       prefix: options.prefix,
-      concurrency: options.concurrency ?? 10,
+      concurrency: options.concurrency ?? WEBHOOK_CONCURRENCY,
       // An attempt is safe to run again (it re-reads its row and sends the same bytes), so a job caught in a
       // crash (kill -9 while its POST is in flight) is taken up again after every crash, not failed after the
       // second one (BullMQ's default of 1 would leave its delivery pending, never sent).

@@ -18,6 +18,8 @@ export interface ServiceConfig {
   smtpUrl: string | null;
   webhookAllowInsecure: boolean;
   webhookBackoffMs: number;
+  /** Webhook jobs one worker process runs at once; null: messaging's default (WEBHOOK_CONCURRENCY). */
+  webhookConcurrency: number | null;
   simulatedClock: boolean;
   /** Signs cursors and seals webhook secrets; generated and kept in DATA_DIR when unset. */
   serviceSecret: string | null;
@@ -77,6 +79,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     smtpUrl: env.SMTP_URL || null,
     webhookAllowInsecure: flag(env.WEBHOOK_ALLOW_INSECURE),
     webhookBackoffMs: positiveInt(env.WEBHOOK_BACKOFF_MS, 60_000, 'WEBHOOK_BACKOFF_MS'),
+    webhookConcurrency: env.WEBHOOK_CONCURRENCY ? Math.max(1, positiveInt(env.WEBHOOK_CONCURRENCY, 1, 'WEBHOOK_CONCURRENCY')) : null,
     simulatedClock: flag(env.SIMULATED_CLOCK),
     serviceSecret: env.SERVICE_SECRET || null,
     host: env.HOST || '0.0.0.0',
