@@ -44,4 +44,17 @@ describe('the one embedded connection survives failing statements', () => {
     // The connection was never dropped and replaced.
     expect(connections).toBe(before);
   }, 60_000);
+  it('a replacement connection prepares its named statements again: PGlite\'s one session does not keep the old ones in its way', async () => {
+    await embedded.store.appendToStream('named-1', [event(1)], { expectedRevision: 'no_stream' });
+    expect(await embedded.store.readStream('named-1')).toHaveLength(1);
+    const before = connections;
+    // Drop the connection (pg-pool destroys a client released with an error); the next use opens another.
+    const client = await embedded.database.pool.connect();
+    client.release(new Error('dropped on purpose'));
+    // Let the server (one connection at a time) see the old socket go before the next one comes.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await embedded.store.appendToStream('named-1', [event(2)], { expectedRevision: 0 });
+    expect((await embedded.store.readStream('named-1')).map((recorded) => recorded.revision)).toEqual([0, 1]);
+    expect(connections).toBe(before + 1);
+  }, 60_000);
 });

@@ -25,6 +25,12 @@ export const createEmbeddedPool = (config: pg.PoolConfig, logger: Logger): pg.Po
   // idleTimeoutMillis 0: keep the one connection rather than reconnect, since the server admits one.
   const pool = new pg.Pool({ ...config, max: 1, idleTimeoutMillis: 0 });
   pool.on('error', (error) => logger.warn({ err: error.message }, 'embedded PGlite connection failed; it is replaced on next use'));
+  // PGlite's one session outlives a connection: a replacement connection would find the statements
+  // its predecessor prepared and collide with them. Each new connection starts with none (queued
+  // before any other statement of the client), so named prepared statements are safe here.
+  pool.on('connect', (client) => {
+    client.query('DEALLOCATE ALL').catch((error: unknown) => logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'DEALLOCATE ALL failed on a new embedded connection'));
+  });
 
   const connect = async (): Promise<pg.PoolClient> => {
     for (let attempt = 1; ; attempt += 1) {

@@ -65,17 +65,20 @@ export class PersonKeyStore {
     const params = [wanted.map((person) => person.workspaceId), wanted.map((person) => person.addressHash)];
     // One round trip: make the keys that are missing and return them with the ones that exist (the
     // SELECT sees the snapshot before the INSERT, the INSERT returns only what it made).
-    let rows = (await this.pool.query<Row>(
-      `WITH wanted AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS w(workspace_id, address_hash, key_id, sealed_key)),
+    const text = `WITH wanted AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS w(workspace_id, address_hash, key_id, sealed_key)),
        existing AS (SELECT t.key_id, t.workspace_id, t.address_hash, t.sealed_key FROM ${this.table} t
          JOIN wanted w ON t.workspace_id = w.workspace_id AND t.address_hash = w.address_hash WHERE t.sealed_key IS NOT NULL),
        made AS (INSERT INTO ${this.table} (key_id, workspace_id, address_hash, sealed_key)
          SELECT key_id, workspace_id, address_hash, sealed_key FROM wanted w
          WHERE NOT EXISTS (SELECT 1 FROM existing e WHERE e.workspace_id = w.workspace_id AND e.address_hash = w.address_hash)
          ON CONFLICT DO NOTHING RETURNING key_id, workspace_id, address_hash, sealed_key)
-       SELECT * FROM existing UNION ALL SELECT * FROM made`,
-      [...params, wanted.map(() => randomBytes(12).toString('base64url')), wanted.map(() => this.seal(randomBytes(32)))],
-    )).rows;
+       SELECT * FROM existing UNION ALL SELECT * FROM made`;
+    // Named: planned once per connection (PGlite plans in WebAssembly; a new connection deallocates first).
+    let rows = (await this.pool.query<Row>({
+      name: `person_keys_for_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`,
+      text,
+      values: [...params, wanted.map(() => randomBytes(12).toString('base64url')), wanted.map(() => this.seal(randomBytes(32)))],
+    })).rows;
     if (rows.length < wanted.length) {
       // Another process made some of them after this statement's snapshot: they are committed now.
       rows = (await this.pool.query<Row>(

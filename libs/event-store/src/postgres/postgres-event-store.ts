@@ -34,9 +34,9 @@ export interface PostgresEventStoreOptions {
   /** NOTIFY listeners in the append transaction. Default true. */
   notify?: boolean;
   /**
-   * Named prepared statements for the reads (planned once per connection). Default: on when the
-   * pool allows more than one connection; off on PGlite, whose one session outlives a reconnected
-   * client (a re-prepared name would collide).
+   * Named prepared statements for the reads and the grouped insert (planned once per connection).
+   * Default: on when the pool allows more than one connection. PGlite's one session outlives a
+   * reconnected client, so there a new connection must deallocate first (the embedded pool does).
    */
   preparedStatements?: boolean;
   /** Events per readAll in a catch-up subscription. Default 500. */
@@ -93,7 +93,7 @@ export class PostgresEventStore implements EventStore {
       readAll: statement('read_all', `SELECT ${EVENT_COLUMNS} FROM ${tables.events} WHERE position > $1 ORDER BY position LIMIT $2`),
       head: statement('head', `SELECT max(position) AS position FROM ${tables.events}`),
     };
-    this.appender = new GroupAppender(this.pool, tables, this.notify, this.logger);
+    this.appender = new GroupAppender(this.pool, tables, this.notify, this.logger, named);
   }
 
   appendToStream(streamId: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {

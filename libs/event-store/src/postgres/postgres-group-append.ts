@@ -57,8 +57,11 @@ const lockSql = (tables: PostgresTables): string => `SELECT pg_advisory_xact_loc
 
 const commitSql = (tables: PostgresTables, notify: boolean): string => `${notify ? `NOTIFY ${tables.notifyChannel}; ` : ''}COMMIT`;
 
-function groupSql(tables: PostgresTables, input: string, notify: boolean): string {
-  return `BEGIN; ${lockSql(tables)}; ${insertSql(tables, input, 'position, stream_id, revision')}; ${commitSql(tables, notify)}`;
+const PLAIN_RETURNING = 'position, stream_id, revision';
+const RECORDED_RETURNING = 'position, stream_id, revision, id, recorded_at';
+
+function groupSql(tables: PostgresTables, insert: string, notify: boolean): string {
+  return `BEGIN; ${lockSql(tables)}; ${insert}; ${commitSql(tables, notify)}`;
 }
 
 interface RecordedRow extends InsertedRow {
@@ -79,7 +82,27 @@ export class GroupAppender {
     private readonly tables: PostgresTables,
     private readonly notify: boolean,
     private readonly logger?: Logger,
+    /** Prepare the insert once per connection (SQL PREPARE; EXECUTE in the transaction's query). */
+    private readonly prepared = false,
   ) {}
+
+  /** Connections whose session holds the prepared insert. */
+  private readonly preparedOn = new WeakSet<pg.PoolClient>();
+
+  /** The insert of a group: EXECUTE of the statement prepared on this connection, or the statement itself. */
+  private async insertOn(client: pg.PoolClient, input: string, returning: 'plain' | 'recorded'): Promise<string> {
+    if (!this.prepared) return insertSql(this.tables, input, returning === 'plain' ? PLAIN_RETURNING : RECORDED_RETURNING);
+    if (!this.preparedOn.has(client)) {
+      await client.query(`PREPARE ${this.statementName('plain')}(text) AS ${insertSql(this.tables, '$1', PLAIN_RETURNING)}`);
+      await client.query(`PREPARE ${this.statementName('recorded')}(text) AS ${insertSql(this.tables, '$1', RECORDED_RETURNING)}`);
+      this.preparedOn.add(client);
+    }
+    return `EXECUTE ${this.statementName(returning)}(${input})`;
+  }
+
+  private statementName(returning: 'plain' | 'recorded'): string {
+    return `es_group_insert_${returning}_${String(this.tables.appendLock[1]).replace('-', 'm')}`;
+  }
 
   append(appends: StreamAppend[]): Promise<AppendResult> {
     // A check without events needs the stream's revision back, and a stream named twice needs its
@@ -127,8 +150,9 @@ export class GroupAppender {
     const client = await this.connect(group);
     if (client === null) return;
     try {
-      const results = (await client.query(groupSql(this.tables, client.escapeLiteral(JSON.stringify(input)), this.notify))) as unknown as pg.QueryResult[];
-      rows = (results.find((result) => result.command === 'INSERT')?.rows ?? []) as InsertedRow[];
+      const insert = await this.insertOn(client, client.escapeLiteral(JSON.stringify(input)), 'plain');
+      const results = (await client.query(groupSql(this.tables, insert, this.notify))) as unknown as pg.QueryResult[];
+      rows = (results[2]?.rows ?? []) as InsertedRow[];
       client.release();
     } catch (error) {
       await this.failed(client, group, error, false);
@@ -153,8 +177,8 @@ export class GroupAppender {
       const steps = this.projectors.map((projector) => ({ name: projector.name, step: projector.prepare([...byId.values()], literal) }));
       const reads = steps.flatMap(({ step }) => step.statements);
       stage = 'store';
-      const first = `BEGIN; ${lockSql(this.tables)}; ${reads.map((statement) => `${statement}; `).join('')}SELECT max(position)::text AS head FROM ${this.tables.events}; ` +
-        insertSql(this.tables, literal(JSON.stringify(this.inputOf(group))), 'position, stream_id, revision, id, recorded_at');
+      const insert = await this.insertOn(client, literal(JSON.stringify(this.inputOf(group))), 'recorded');
+      const first = `BEGIN; ${lockSql(this.tables)}; ${reads.map((statement) => `${statement}; `).join('')}SELECT max(position)::text AS head FROM ${this.tables.events}; ${insert}`;
       const results = (await client.query(first)) as unknown as pg.QueryResult[];
       const headRow = results[2 + reads.length]?.rows[0] as { head: string | null } | undefined;
       const head = headRow?.head == null ? null : BigInt(headRow.head);
