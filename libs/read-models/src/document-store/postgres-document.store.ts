@@ -2,11 +2,12 @@ import type { Pool, PoolClient } from 'pg';
 import {
   assertCheckpointsUnchanged, rebuildCollectionName,
   type ApplyBatchOptions, type Condition, type DocumentChange, type DocumentQuery, type DocumentStore, type PromoteRebuildInput, type RenderServed,
-  type ServedRow, type WrittenDocument,
+  type ChangeWatch, type ServedRow, type WrittenDocument,
 } from '../shared/document-store.port.js';
 import type { CollectionDefinition } from '../shared/projection.js';
-import { ChangeFeed } from './postgres-change-feed.js';
+import { changeFeedFor } from './postgres-change-feed.js';
 import { statementName, writeRows } from './postgres-rows.js';
+import { ServedPageCache } from './served-page-cache.js';
 import {
   SqlParameters, announceSql, changeTopic, collectionDdl, indexName, lz4Sql, primaryKeyName, quoteIdent, selectSql, servedColumns, tableName, whereSql,
 } from './postgres-sql.js';
@@ -19,6 +20,13 @@ export interface PostgresDocumentStoreOptions {
    * than one connection; an embedded PGlite (one process, one connection) needs none.
    */
   listen?: boolean;
+  /**
+   * Keep served pages (`findServed`) in the process until their collection changes. Default: on
+   * exactly when the store does not LISTEN, i.e. every change is made, and announced, in this
+   * process (an embedded PGlite); with other writing processes a cache could answer a read after
+   * their commit before their notification arrives, so it is off.
+   */
+  cacheServedPages?: boolean;
 }
 
 /**
@@ -34,7 +42,7 @@ const matchesNothing = (condition: Condition): boolean => 'value' in condition &
  * checkpoint of the batch that last wrote the row) and one checkpoint table. Each method uses one
  * connection at a time, so it also runs on an embedded PGlite reached through a pool of a single connection.
  */
-export const createPostgresDocumentStore = ({ pool, schema, listen }: PostgresDocumentStoreOptions): DocumentStore => {
+export const createPostgresDocumentStore = ({ pool, schema, listen, cacheServedPages }: PostgresDocumentStoreOptions): DocumentStore => {
   const qualify = (table: string): string => `${quoteIdent(schema)}.${quoteIdent(table)}`;
   const table = (collection: string): string => qualify(tableName(collection));
   const checkpoints = qualify('projection_checkpoints');
@@ -44,11 +52,18 @@ export const createPostgresDocumentStore = ({ pool, schema, listen }: PostgresDo
   const lockKey = `read-models:${schema}`;
   // What each collection serves and whether it announces changes, learnt from `prepare`.
   const servedBy = new Map<string, (doc: object) => string>();
-  const announced = new Set<string>();
   // `options` is missing on pool look-alikes (a test's spy): assume a server then.
-  const feed = new ChangeFeed(pool, listen ?? ((pool.options as Partial<Pool['options']> | undefined)?.max ?? 10) > 1);
-  const announcedTopics = (collections: Iterable<string>): string[] =>
-    [...collections].flatMap((collection) => (announced.has(collection) ? [changeTopic(schema, collection)] : []));
+  const listens = listen ?? ((pool.options as Partial<Pool['options']> | undefined)?.max ?? 10) > 1;
+  const feed = changeFeedFor(pool, listens);
+  // Every write is announced in this process, whatever the collection (watchers pick their topics);
+  // other processes hear of the collections declared with `announceChanges` (their triggers' NOTIFY).
+  const announcedTopics = (collections: Iterable<string>): string[] => [...new Set([...collections].map((collection) => changeTopic(schema, collection)))];
+  const pages = (cacheServedPages ?? !listens) ? new ServedPageCache() : null;
+  const pageWatches = new Map<string, ChangeWatch>();
+  const watchPages = (collection: string, cache: ServedPageCache): void => {
+    if (pageWatches.has(collection)) return;
+    pageWatches.set(collection, feed.watch(changeTopic(schema, collection), () => cache.invalidate(collection)));
+  };
 
   const inTransaction = async <T>(work: (client: PoolClient) => Promise<T>): Promise<T> => {
     const client = await pool.connect();
@@ -96,8 +111,9 @@ export const createPostgresDocumentStore = ({ pool, schema, listen }: PostgresDo
     async prepare(collections: readonly CollectionDefinition[], options?: { fresh?: boolean }): Promise<void> {
       for (const collection of collections) {
         if (collection.served !== undefined) servedBy.set(collection.name, collection.served);
-        if (collection.announceChanges === true) announced.add(collection.name);
       }
+      // Tables may be dropped or altered: nothing read before holds.
+      feed.announce(announcedTopics(collections.map(({ name }) => name)));
       await inTransaction(async (client) => {
         await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
         await client.query(`CREATE TABLE IF NOT EXISTS ${checkpoints} (name text PRIMARY KEY, position bigint NOT NULL)`);
@@ -109,6 +125,7 @@ export const createPostgresDocumentStore = ({ pool, schema, listen }: PostgresDo
         ]);
         if (statements.length > 0) await client.query(statements.join(';\n'));
       });
+      feed.announce(announcedTopics(collections.map(({ name }) => name)));
     },
 
     async applyBatch(projectionNames, changes, checkpoint, options?: ApplyBatchOptions): Promise<void> {
@@ -158,13 +175,23 @@ export const createPostgresDocumentStore = ({ pool, schema, listen }: PostgresDo
     async findServed(collection: string, query: DocumentQuery, render: RenderServed): Promise<ServedRow[]> {
       if (query.where.some(matchesNothing)) return [];
       const { text, values } = selectSql(table(collection), query, servedColumns(query));
+      const key = pages === null ? '' : `${text}\u0000${JSON.stringify(values)}`;
+      if (pages !== null) {
+        watchPages(collection, pages);
+        const cached = pages.get(collection, key);
+        // Frozen: a caller changing a row would otherwise change the next answer.
+        if (cached !== undefined) return cached as ServedRow[];
+      }
+      const generation = pages?.generation(collection) ?? 0;
       // Arrays, not objects, per row; `json` is text, so the driver parses nothing but the rare fallback `doc`.
       // Named after its text: each connection plans a page query once, not at every request.
       const { rows } = await pool.query<[string | null, object | null, ...(string | null)[]]>({ name: statementName(text), text, values, rowMode: 'array' });
-      return rows.map(([json, doc, ...keys]) => ({
+      const served = rows.map(([json, doc, ...keys]) => ({
         json: json ?? render(doc ?? {}),
-        keys: keys.map((key) => key ?? ''),
+        keys: keys.map((value) => value ?? ''),
       }));
+      pages?.set(collection, key, served, generation);
+      return served;
     },
 
     watchChanges: (collection, onChange) => feed.watch(changeTopic(schema, collection), onChange),
@@ -199,6 +226,8 @@ export const createPostgresDocumentStore = ({ pool, schema, listen }: PostgresDo
           }
         }
         const names = collections.map(({ name }) => name);
+        // Before the commit too, as for a batch: on one connection nobody reads in between.
+        feed.announce(announcedTopics(names));
         // Renaming a table fires no trigger: the swap is announced here, delivered at commit.
         for (const { name, announceChanges } of collections) if (announceChanges === true) await client.query(announceSql, [changeTopic(schema, name)]);
         if (checkpoint === null) {
@@ -212,10 +241,15 @@ export const createPostgresDocumentStore = ({ pool, schema, listen }: PostgresDo
           [names, checkpoint.toString()],
         );
       });
-      feed.announce(collections.flatMap(({ name, announceChanges }) => (announceChanges === true ? [changeTopic(schema, name)] : [])));
+      feed.announce(announcedTopics(collections.map(({ name }) => name)));
     },
 
     // The pool belongs to the caller, who may share it with other stores; only the LISTEN connection is returned.
-    close: () => feed.stop(),
+    close: async () => {
+      for (const watch of pageWatches.values()) watch.close();
+      pageWatches.clear();
+      pages?.clear();
+      if (listens) await feed.stop();
+    },
   };
 };
