@@ -36,6 +36,31 @@ export interface PostgresDocumentStoreOptions {
 const unstorable = (value: unknown): boolean => typeof value === 'string' && value.includes('\u0000');
 const matchesNothing = (condition: Condition): boolean => 'value' in condition && unstorable(condition.value);
 
+const REBUILD_SUFFIX = rebuildCollectionName('');
+const PARALLEL_INDEX_BUILDS = 2;
+const INDEX_BUILD_MEMORY = '128MB';
+/** Connections a rebuild's loads use at once: the server writes two tables on two cores. */
+const LOAD_CONNECTIONS = 2;
+
+/** Runs at most `size` tasks at once, the others in call order. */
+class Slots {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+  constructor(private readonly size: number) {}
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.running >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.running += 1;
+    try {
+      return await task();
+    } finally {
+      const next = this.waiting.shift();
+      if (next === undefined) this.running -= 1;
+      else next();
+    }
+  }
+}
+
 /**
  * Read models in PostgreSQL: one `rm_<name> (id, doc jsonb, json text, position)` table per read
  * model (json: the API's JSON of the row where the collection declares `served`; position: the
@@ -81,6 +106,54 @@ export const createPostgresDocumentStore = ({ pool, schema, listen, cacheServedP
     }
   };
 
+  /**
+   * CREATE INDEX statements of loaded tables, two at a time on their own connections (the server
+   * builds them on two cores while one connection would use one), each with room to sort in memory.
+   */
+  const buildIndexes = async (statements: readonly string[]): Promise<void> => {
+    const queue = [...statements];
+    const builder = async (): Promise<void> => {
+      for (let statement = queue.shift(); statement !== undefined; statement = queue.shift()) {
+        const client = await pool.connect();
+        try {
+          await client.query('BEGIN');
+          await client.query(`SET LOCAL maintenance_work_mem = '${INDEX_BUILD_MEMORY}'`);
+          await client.query(statement);
+          await client.query('COMMIT');
+        } catch (error) {
+          // The other builder stops after its current statement.
+          queue.length = 0;
+          await client.query('ROLLBACK').catch(() => undefined);
+          throw error;
+        } finally {
+          client.release();
+        }
+      }
+    };
+    const builders = Math.min(PARALLEL_INDEX_BUILDS, statements.length, Math.max(1, (pool.options?.max ?? 1) - 1));
+    await Promise.all(Array.from({ length: builders }, builder));
+  };
+
+  // A rebuild's loads: per collection, the last write queued; at most LOAD_CONNECTIONS at once.
+  const loadChains = new Map<string, Promise<unknown>>();
+  const loadSlots = new Slots(Math.min(LOAD_CONNECTIONS, Math.max(1, (pool.options?.max ?? 1) - 1)));
+  const loadRows = async (collection: string, docs: ReadonlyMap<string, object | null>, position: bigint): Promise<void> => {
+    const client = await pool.connect();
+    try {
+      // Nobody reads these rows before the switch-over, whose commit is synchronous and so makes
+      // everything written before it durable: these commits need not wait for the disk.
+      await client.query('BEGIN');
+      await client.query('SET LOCAL synchronous_commit = off');
+      await writeRows(client, table(collection), docs, servedBy.get(collection), position);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  };
+
   const writeChanges = async (client: PoolClient, changes: readonly DocumentChange[], position: bigint): Promise<void> => {
     // Last change per document wins; one statement may not touch the same row twice.
     const latest = new Map<string, Map<string, object | null>>();
@@ -114,17 +187,26 @@ export const createPostgresDocumentStore = ({ pool, schema, listen, cacheServedP
       }
       // Tables may be dropped or altered: nothing read before holds.
       feed.announce(announcedTopics(collections.map(({ name }) => name)));
+      // A rebuild's twins, loaded and about to be swapped in, get their indexes built side by side
+      // below (nobody else uses them); every other collection is prepared in one locked transaction.
+      const rebuilt = options?.fresh !== true && collections.length > 0 && collections.every(({ name }) => name.endsWith(REBUILD_SUFFIX));
+      const indexBuilds: string[] = [];
       await inTransaction(async (client) => {
         await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
         await client.query(`CREATE TABLE IF NOT EXISTS ${checkpoints} (name text PRIMARY KEY, position bigint NOT NULL)`);
         const lz4 = (await client.query<{ lz4: boolean }>(lz4Sql)).rows[0]?.lz4 === true;
         // One round trip for every table (a simple query may hold many statements; none takes parameters).
-        const statements = collections.flatMap((collection) => [
-          ...(options?.fresh === true ? [`DROP TABLE IF EXISTS ${table(collection.name)}`] : []),
-          ...collectionDdl(schema, collection, { lz4 }),
-        ]);
+        const statements = collections.flatMap((collection) => {
+          const ddl = collectionDdl(schema, collection, { lz4 });
+          if (!rebuilt) return [...(options?.fresh === true ? [`DROP TABLE IF EXISTS ${table(collection.name)}`] : []), ...ddl];
+          // Index statements come last in collectionDdl.
+          const withoutIndexes = collectionDdl(schema, { ...collection, indexes: [] }, { lz4 }).length;
+          indexBuilds.push(...ddl.slice(withoutIndexes));
+          return ddl.slice(0, withoutIndexes);
+        });
         if (statements.length > 0) await client.query(statements.join(';\n'));
       });
+      if (indexBuilds.length > 0) await buildIndexes(indexBuilds);
       feed.announce(announcedTopics(collections.map(({ name }) => name)));
     },
 
@@ -242,6 +324,24 @@ export const createPostgresDocumentStore = ({ pool, schema, listen, cacheServedP
         );
       });
       feed.announce(announcedTopics(collections.map(({ name }) => name)));
+    },
+
+    async loadRebuilt(changes: readonly DocumentChange[], position: bigint): Promise<void> {
+      const latest = new Map<string, Map<string, object | null>>();
+      for (const { collection, id, doc } of changes) {
+        if (!collection.endsWith(REBUILD_SUFFIX)) throw new Error(`loadRebuilt writes rebuilt collections only, not ${collection}`);
+        const docs = latest.get(collection) ?? new Map<string, object | null>();
+        docs.set(id, doc);
+        latest.set(collection, docs);
+      }
+      await Promise.all([...latest].map(([collection, docs]) => {
+        // One collection's writes in call order: a document written twice ends as written last.
+        const previous = loadChains.get(collection) ?? Promise.resolve();
+        const next = previous.then(() => loadSlots.run(() => loadRows(collection, docs, position)));
+        const settled = next.catch(() => undefined);
+        loadChains.set(collection, settled);
+        return next;
+      }));
     },
 
     // The pool belongs to the caller, who may share it with other stores; only the LISTEN connection is returned.
