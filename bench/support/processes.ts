@@ -107,6 +107,15 @@ export const deleteRedisKeys = async (patterns: string[]): Promise<number> => {
 
 const DIST = resolve('dist');
 
+/**
+ * BENCH_CPU_PROF=<dir>: the service processes (standalone, public API) write a V8 CPU profile of
+ * each thread there when they stop (`node --cpu-prof`): where a request's CPU goes.
+ */
+const profileArgs = (): string[] => {
+  const dir = process.env.BENCH_CPU_PROF;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
+};
+
 export interface Service extends Child {
   baseUrl: string;
   internalUrl: string;
@@ -123,7 +132,7 @@ export const startStandalone = async (env: Record<string, string> = {}, keep?: {
   const dataDir = keep?.dataDir ?? mkdtempSync(join(tmpdir(), 'hiring-bench-'));
   const internalToken = `bench-${randomSuffix()}${randomSuffix()}`;
   const queuePrefix = `bench-${randomSuffix()}`;
-  const child = spawnNode('standalone service', [join(DIST, 'apps/standalone/src/main.js')], {
+  const child = spawnNode('standalone service', [...profileArgs(), join(DIST, 'apps/standalone/src/main.js')], {
     PORT: String(port), INTERNAL_PORT: String(internalPort), DATA_DIR: dataDir, INTERNAL_TOKEN: internalToken,
     APP_URL: `http://127.0.0.1:${internalPort}`, HOST: '127.0.0.1', LOG_LEVEL: 'warn', DEMO_WORKSPACE: 'false',
     REDIS_URL, QUEUE_PREFIX: queuePrefix, ...env,
@@ -147,7 +156,7 @@ export const startApi = async (eventStoreUrl: string): Promise<Service> => {
   const port = await freePort();
   const internalToken = `bench-${randomSuffix()}`;
   const queuePrefix = `bench-${randomSuffix()}`;
-  const child = spawnNode('public API', [join(DIST, 'apps/api/src/main.js')], {
+  const child = spawnNode('public API', [...profileArgs(), join(DIST, 'apps/api/src/main.js')], {
     PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', EVENT_STORE_URL: eventStoreUrl, REDIS_URL, QUEUE_PREFIX: queuePrefix,
     SERVICE_SECRET: `bench-service-secret-${randomSuffix()}${randomSuffix()}`, INTERNAL_TOKEN: internalToken, DATA_DIR: tmpdir(),
   });

@@ -27,9 +27,18 @@ export class CursorCodec {
     if (this.secret.length < 16) throw new Error('cursor secret must be at least 16 bytes');
   }
 
+  /** Cursors signed lately, by payload text: a list read again hands out the same cursor without another HMAC. */
+  private readonly signed = new Map<string, string>();
+
   encode(payload: CursorPayload): string {
-    const json = Buffer.from(JSON.stringify(payload), 'utf8');
-    return Buffer.concat([this.mac(json), json]).toString('base64url');
+    const text = JSON.stringify(payload);
+    const known = this.signed.get(text);
+    if (known !== undefined) return known;
+    const json = Buffer.from(text, 'utf8');
+    const cursor = Buffer.concat([this.mac(json), json]).toString('base64url');
+    if (this.signed.size >= MEMO_SIZE) this.signed.clear();
+    this.signed.set(text, cursor);
+    return cursor;
   }
 
   /** The payload, or null for anything this codec did not sign unchanged. */
@@ -67,12 +76,26 @@ export class CursorCodec {
   }
 }
 
+/** Entries kept by each memo below (all are pure functions of their key); emptied when full. */
+const MEMO_SIZE = 1_000;
+const memo = <T>(map: Map<string, T>, key: string, compute: () => T): T => {
+  const known = map.get(key);
+  if (known !== undefined) return known;
+  const value = compute();
+  if (map.size >= MEMO_SIZE) map.clear();
+  map.set(key, value);
+  return value;
+};
+
+const hashes = new Map<string, string>();
 // Hashed like the filters: the cursor stays short and does not spell out the workspace id.
 const scopeOf = (scope: CursorScope): string => hashFilters({ workspaceId: scope.workspaceId, mode: scope.mode });
 
 /** Absent filters (undefined) hash like omitted ones; key order does not matter. */
-export const hashFilters = (filters: CursorFilters): string =>
-  createHash('sha256').update(canonicalJson(filters)).digest('base64url').slice(0, 22);
+export const hashFilters = (filters: CursorFilters): string => {
+  const text = canonicalJson(filters);
+  return memo(hashes, text, () => createHash('sha256').update(text).digest('base64url').slice(0, 22));
+};
 
 const parsePayload = (json: Buffer): CursorPayload | null => {
   let value: unknown;

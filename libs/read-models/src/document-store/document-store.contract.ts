@@ -153,6 +153,39 @@ export const documentStoreContract = (adapter: string, open: () => Promise<Opene
       expect(await store.findServed('people', { ...query, where: [{ field: 'team', op: 'eq', value: 'x\u0000' }] }, servePerson)).toEqual([]);
     });
 
+    it('serves every write to the very next page read, however often the page was read before', async () => {
+      const query = {
+        where: [{ field: 'team', op: 'eq', value: 'red' }] as const,
+        orderBy: [{ field: 'joinedAt', direction: 'desc' }, { field: 'id', direction: 'desc' }] as const,
+        limit: 3,
+      };
+      const page = async () => (await store.findServed('people', query, servePerson)).map(({ json }) => json);
+      await store.applyBatch([], put(person('a', 1), person('b', 2)), 1n);
+      for (let read = 0; read < 3; read += 1) expect(await page()).toEqual([servePerson(person('b', 2)), servePerson(person('a', 1))]);
+      await store.applyBatch([], put(person('c', 3)), 2n);
+      expect(await page()).toEqual([servePerson(person('c', 3)), servePerson(person('b', 2)), servePerson(person('a', 1))]);
+      // A change of a served field, a move out of the filter, a deletion: each seen by the next read.
+      await store.applyBatch([], put(person('c', 4)), 3n);
+      expect(await page()).toEqual([servePerson(person('c', 4)), servePerson(person('b', 2)), servePerson(person('a', 1))]);
+      await store.applyBatch([], put(person('b', 2, { team: 'blue' })), 4n);
+      expect(await page()).toEqual([servePerson(person('c', 4)), servePerson(person('a', 1))]);
+      await store.applyBatch([], [{ collection: 'people', id: 'a', doc: null }], 5n);
+      expect(await page()).toEqual([servePerson(person('c', 4))]);
+      // A read started before a write and answered after it is never kept for the next read.
+      const racing = page();
+      const writing = store.applyBatch([], put(person('d', 5)), 6n);
+      await Promise.all([racing, writing]);
+      expect(await page()).toEqual([servePerson(person('d', 5)), servePerson(person('c', 4))]);
+      // Rebuilt tables swapped in: the next read serves them.
+      const rebuilt = { name: rebuildCollectionName('people'), indexes: people.indexes, served: servePerson };
+      await store.prepare([rebuilt], { fresh: true });
+      await store.applyBatch([], [{ collection: rebuilt.name, id: 'r', doc: person('r', 9) }], 7n);
+      await store.promoteRebuild({ collections: [people], changes: [], checkpoint: 7n });
+      expect(await page()).toEqual([servePerson(person('r', 9))]);
+      // Pages of different filters and limits are different pages.
+      expect(await store.findServed('people', { ...query, where: [{ field: 'team', op: 'eq', value: 'blue' }] }, servePerson)).toEqual([]);
+    });
+
     it('tells a live watch of every change this store makes to an announcing collection', async () => {
       let changes = 0;
       const watch = store.watchChanges('people', () => {

@@ -57,3 +57,21 @@ export class ChangeFeed {
     for (const watcher of this.watchers) watcher.onChange();
   }
 }
+
+/** The in-process feeds of pools nobody LISTENs on: every store on one such pool tells the others' watchers. */
+const inProcessFeeds = new WeakMap<Pool, ChangeFeed>();
+
+/**
+ * The change feed of a store: its own LISTEN connection with `listen`; without (one process, one
+ * connection) the feed of the pool, shared by every store on it, so a write through one store
+ * reaches the caches of the others.
+ */
+export const changeFeedFor = (pool: Pool, listen: boolean): ChangeFeed => {
+  if (listen) return new ChangeFeed(pool, true);
+  let feed = inProcessFeeds.get(pool);
+  if (feed === undefined) {
+    feed = new ChangeFeed(pool, false);
+    inProcessFeeds.set(pool, feed);
+  }
+  return feed;
+};

@@ -105,3 +105,30 @@ describe('PostgreSQL document store: served JSON and the change feed', () => {
     }
   });
 });
+
+describe('PostgreSQL document store between processes', () => {
+  it('serves a write made through another pool (another process) to the very next page read', async () => {
+    const database = await openTestDatabase('rm_pages');
+    const otherPool = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 2 });
+    const reader = createPostgresDocumentStore({ pool: database.pool, schema: database.schema });
+    const writer = createPostgresDocumentStore({ pool: otherPool, schema: database.schema });
+    try {
+      await reader.prepare([{ name: 'notes', indexes: [], served: (doc) => JSON.stringify(doc) }]);
+      await writer.prepare([{ name: 'notes', indexes: [], served: (doc) => JSON.stringify(doc) }]);
+      const query = { where: [], orderBy: [{ field: 'id', direction: 'asc' }] as const, limit: 10 };
+      const ids = async () => (await reader.findServed('notes', query, () => 'rendered')).map(({ keys }) => keys[0]);
+      for (let round = 1; round <= 5; round += 1) {
+        // Read twice (a cache would be filled), write elsewhere, read: the write is there at once.
+        await ids();
+        expect(await ids()).toHaveLength(round - 1);
+        await writer.applyBatch([], [{ collection: 'notes', id: `c${round}`, doc: { id: `c${round}` } }], BigInt(round));
+        expect(await ids()).toEqual(Array.from({ length: round }, (_, i) => `c${i + 1}`));
+      }
+    } finally {
+      await reader.close();
+      await writer.close();
+      await otherPool.end();
+      await database.drop();
+    }
+  });
+});

@@ -2,11 +2,12 @@ import type { Pool, PoolClient } from 'pg';
 import {
   assertCheckpointsUnchanged, rebuildCollectionName,
   type ApplyBatchOptions, type Condition, type DocumentChange, type DocumentQuery, type DocumentStore, type PromoteRebuildInput, type RenderServed,
-  type ServedRow, type WrittenDocument,
+  type ChangeWatch, type ServedRow, type WrittenDocument,
 } from '../shared/document-store.port.js';
 import type { CollectionDefinition } from '../shared/projection.js';
-import { ChangeFeed } from './postgres-change-feed.js';
+import { changeFeedFor } from './postgres-change-feed.js';
 import { statementName, writeRows } from './postgres-rows.js';
+import { ServedPageCache } from './served-page-cache.js';
 import {
   SqlParameters, announceSql, changeTopic, collectionDdl, indexName, lz4Sql, primaryKeyName, quoteIdent, selectSql, servedColumns, tableName, whereSql,
 } from './postgres-sql.js';
@@ -19,6 +20,13 @@ export interface PostgresDocumentStoreOptions {
    * than one connection; an embedded PGlite (one process, one connection) needs none.
    */
   listen?: boolean;
+  /**
+   * Keep served pages (`findServed`) in the process until their collection changes. Default: on
+   * exactly when the store does not LISTEN, i.e. every change is made, and announced, in this
+   * process (an embedded PGlite); with other writing processes a cache could answer a read after
+   * their commit before their notification arrives, so it is off.
+   */
+  cacheServedPages?: boolean;
 }
 
 /**
@@ -28,13 +36,38 @@ export interface PostgresDocumentStoreOptions {
 const unstorable = (value: unknown): boolean => typeof value === 'string' && value.includes('\u0000');
 const matchesNothing = (condition: Condition): boolean => 'value' in condition && unstorable(condition.value);
 
+const REBUILD_SUFFIX = rebuildCollectionName('');
+const PARALLEL_INDEX_BUILDS = 2;
+const INDEX_BUILD_MEMORY = '128MB';
+/** Connections a rebuild's loads use at once: the server writes two tables on two cores. */
+const LOAD_CONNECTIONS = 2;
+
+/** Runs at most `size` tasks at once, the others in call order. */
+class Slots {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+  constructor(private readonly size: number) {}
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.running >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.running += 1;
+    try {
+      return await task();
+    } finally {
+      const next = this.waiting.shift();
+      if (next === undefined) this.running -= 1;
+      else next();
+    }
+  }
+}
+
 /**
  * Read models in PostgreSQL: one `rm_<name> (id, doc jsonb, json text, position)` table per read
  * model (json: the API's JSON of the row where the collection declares `served`; position: the
  * checkpoint of the batch that last wrote the row) and one checkpoint table. Each method uses one
  * connection at a time, so it also runs on an embedded PGlite reached through a pool of a single connection.
  */
-export const createPostgresDocumentStore = ({ pool, schema, listen }: PostgresDocumentStoreOptions): DocumentStore => {
+export const createPostgresDocumentStore = ({ pool, schema, listen, cacheServedPages }: PostgresDocumentStoreOptions): DocumentStore => {
   const qualify = (table: string): string => `${quoteIdent(schema)}.${quoteIdent(table)}`;
   const table = (collection: string): string => qualify(tableName(collection));
   const checkpoints = qualify('projection_checkpoints');
@@ -44,11 +77,18 @@ export const createPostgresDocumentStore = ({ pool, schema, listen }: PostgresDo
   const lockKey = `read-models:${schema}`;
   // What each collection serves and whether it announces changes, learnt from `prepare`.
   const servedBy = new Map<string, (doc: object) => string>();
-  const announced = new Set<string>();
   // `options` is missing on pool look-alikes (a test's spy): assume a server then.
-  const feed = new ChangeFeed(pool, listen ?? ((pool.options as Partial<Pool['options']> | undefined)?.max ?? 10) > 1);
-  const announcedTopics = (collections: Iterable<string>): string[] =>
-    [...collections].flatMap((collection) => (announced.has(collection) ? [changeTopic(schema, collection)] : []));
+  const listens = listen ?? ((pool.options as Partial<Pool['options']> | undefined)?.max ?? 10) > 1;
+  const feed = changeFeedFor(pool, listens);
+  // Every write is announced in this process, whatever the collection (watchers pick their topics);
+  // other processes hear of the collections declared with `announceChanges` (their triggers' NOTIFY).
+  const announcedTopics = (collections: Iterable<string>): string[] => [...new Set([...collections].map((collection) => changeTopic(schema, collection)))];
+  const pages = (cacheServedPages ?? !listens) ? new ServedPageCache() : null;
+  const pageWatches = new Map<string, ChangeWatch>();
+  const watchPages = (collection: string, cache: ServedPageCache): void => {
+    if (pageWatches.has(collection)) return;
+    pageWatches.set(collection, feed.watch(changeTopic(schema, collection), () => cache.invalidate(collection)));
+  };
 
   const inTransaction = async <T>(work: (client: PoolClient) => Promise<T>): Promise<T> => {
     const client = await pool.connect();
@@ -58,6 +98,54 @@ export const createPostgresDocumentStore = ({ pool, schema, listen }: PostgresDo
       const result = await work(client);
       await client.query('COMMIT');
       return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  };
+
+  /**
+   * CREATE INDEX statements of loaded tables, two at a time on their own connections (the server
+   * builds them on two cores while one connection would use one), each with room to sort in memory.
+   */
+  const buildIndexes = async (statements: readonly string[]): Promise<void> => {
+    const queue = [...statements];
+    const builder = async (): Promise<void> => {
+      for (let statement = queue.shift(); statement !== undefined; statement = queue.shift()) {
+        const client = await pool.connect();
+        try {
+          await client.query('BEGIN');
+          await client.query(`SET LOCAL maintenance_work_mem = '${INDEX_BUILD_MEMORY}'`);
+          await client.query(statement);
+          await client.query('COMMIT');
+        } catch (error) {
+          // The other builder stops after its current statement.
+          queue.length = 0;
+          await client.query('ROLLBACK').catch(() => undefined);
+          throw error;
+        } finally {
+          client.release();
+        }
+      }
+    };
+    const builders = Math.min(PARALLEL_INDEX_BUILDS, statements.length, Math.max(1, (pool.options?.max ?? 1) - 1));
+    await Promise.all(Array.from({ length: builders }, builder));
+  };
+
+  // A rebuild's loads: per collection, the last write queued; at most LOAD_CONNECTIONS at once.
+  const loadChains = new Map<string, Promise<unknown>>();
+  const loadSlots = new Slots(Math.min(LOAD_CONNECTIONS, Math.max(1, (pool.options?.max ?? 1) - 1)));
+  const loadRows = async (collection: string, docs: ReadonlyMap<string, object | null>, position: bigint): Promise<void> => {
+    const client = await pool.connect();
+    try {
+      // Nobody reads these rows before the switch-over, whose commit is synchronous and so makes
+      // everything written before it durable: these commits need not wait for the disk.
+      await client.query('BEGIN');
+      await client.query('SET LOCAL synchronous_commit = off');
+      await writeRows(client, table(collection), docs, servedBy.get(collection), position);
+      await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
@@ -96,19 +184,30 @@ export const createPostgresDocumentStore = ({ pool, schema, listen }: PostgresDo
     async prepare(collections: readonly CollectionDefinition[], options?: { fresh?: boolean }): Promise<void> {
       for (const collection of collections) {
         if (collection.served !== undefined) servedBy.set(collection.name, collection.served);
-        if (collection.announceChanges === true) announced.add(collection.name);
       }
+      // Tables may be dropped or altered: nothing read before holds.
+      feed.announce(announcedTopics(collections.map(({ name }) => name)));
+      // A rebuild's twins, loaded and about to be swapped in, get their indexes built side by side
+      // below (nobody else uses them); every other collection is prepared in one locked transaction.
+      const rebuilt = options?.fresh !== true && collections.length > 0 && collections.every(({ name }) => name.endsWith(REBUILD_SUFFIX));
+      const indexBuilds: string[] = [];
       await inTransaction(async (client) => {
         await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
         await client.query(`CREATE TABLE IF NOT EXISTS ${checkpoints} (name text PRIMARY KEY, position bigint NOT NULL)`);
         const lz4 = (await client.query<{ lz4: boolean }>(lz4Sql)).rows[0]?.lz4 === true;
         // One round trip for every table (a simple query may hold many statements; none takes parameters).
-        const statements = collections.flatMap((collection) => [
-          ...(options?.fresh === true ? [`DROP TABLE IF EXISTS ${table(collection.name)}`] : []),
-          ...collectionDdl(schema, collection, { lz4 }),
-        ]);
+        const statements = collections.flatMap((collection) => {
+          const ddl = collectionDdl(schema, collection, { lz4 });
+          if (!rebuilt) return [...(options?.fresh === true ? [`DROP TABLE IF EXISTS ${table(collection.name)}`] : []), ...ddl];
+          // Index statements come last in collectionDdl.
+          const withoutIndexes = collectionDdl(schema, { ...collection, indexes: [] }, { lz4 }).length;
+          indexBuilds.push(...ddl.slice(withoutIndexes));
+          return ddl.slice(0, withoutIndexes);
+        });
         if (statements.length > 0) await client.query(statements.join(';\n'));
       });
+      if (indexBuilds.length > 0) await buildIndexes(indexBuilds);
+      feed.announce(announcedTopics(collections.map(({ name }) => name)));
     },
 
     async applyBatch(projectionNames, changes, checkpoint, options?: ApplyBatchOptions): Promise<void> {
@@ -158,13 +257,23 @@ export const createPostgresDocumentStore = ({ pool, schema, listen }: PostgresDo
     async findServed(collection: string, query: DocumentQuery, render: RenderServed): Promise<ServedRow[]> {
       if (query.where.some(matchesNothing)) return [];
       const { text, values } = selectSql(table(collection), query, servedColumns(query));
+      const key = pages === null ? '' : `${text}\u0000${JSON.stringify(values)}`;
+      if (pages !== null) {
+        watchPages(collection, pages);
+        const cached = pages.get(collection, key);
+        // Frozen: a caller changing a row would otherwise change the next answer.
+        if (cached !== undefined) return cached as ServedRow[];
+      }
+      const generation = pages?.generation(collection) ?? 0;
       // Arrays, not objects, per row; `json` is text, so the driver parses nothing but the rare fallback `doc`.
       // Named after its text: each connection plans a page query once, not at every request.
       const { rows } = await pool.query<[string | null, object | null, ...(string | null)[]]>({ name: statementName(text), text, values, rowMode: 'array' });
-      return rows.map(([json, doc, ...keys]) => ({
+      const served = rows.map(([json, doc, ...keys]) => ({
         json: json ?? render(doc ?? {}),
-        keys: keys.map((key) => key ?? ''),
+        keys: keys.map((value) => value ?? ''),
       }));
+      pages?.set(collection, key, served, generation);
+      return served;
     },
 
     watchChanges: (collection, onChange) => feed.watch(changeTopic(schema, collection), onChange),
@@ -201,6 +310,8 @@ export const createPostgresDocumentStore = ({ pool, schema, listen }: PostgresDo
           }
         }
         const names = collections.map(({ name }) => name);
+        // Before the commit too, as for a batch: on one connection nobody reads in between.
+        feed.announce(announcedTopics(names));
         // Renaming a table fires no trigger: the swap is announced here, delivered at commit.
         for (const { name, announceChanges } of collections) if (announceChanges === true) await client.query(announceSql, [changeTopic(schema, name)]);
         if (checkpoint === null) {
@@ -214,10 +325,33 @@ export const createPostgresDocumentStore = ({ pool, schema, listen }: PostgresDo
           [names, checkpoint.toString()],
         );
       });
-      feed.announce(collections.flatMap(({ name, announceChanges }) => (announceChanges === true ? [changeTopic(schema, name)] : [])));
+      feed.announce(announcedTopics(collections.map(({ name }) => name)));
+    },
+
+    async loadRebuilt(changes: readonly DocumentChange[], position: bigint): Promise<void> {
+      const latest = new Map<string, Map<string, object | null>>();
+      for (const { collection, id, doc } of changes) {
+        if (!collection.endsWith(REBUILD_SUFFIX)) throw new Error(`loadRebuilt writes rebuilt collections only, not ${collection}`);
+        const docs = latest.get(collection) ?? new Map<string, object | null>();
+        docs.set(id, doc);
+        latest.set(collection, docs);
+      }
+      await Promise.all([...latest].map(([collection, docs]) => {
+        // One collection's writes in call order: a document written twice ends as written last.
+        const previous = loadChains.get(collection) ?? Promise.resolve();
+        const next = previous.then(() => loadSlots.run(() => loadRows(collection, docs, position)));
+        const settled = next.catch(() => undefined);
+        loadChains.set(collection, settled);
+        return next;
+      }));
     },
 
     // The pool belongs to the caller, who may share it with other stores; only the LISTEN connection is returned.
-    close: () => feed.stop(),
+    close: async () => {
+      for (const watch of pageWatches.values()) watch.close();
+      pageWatches.clear();
+      pages?.clear();
+      if (listens) await feed.stop();
+    },
   };
 };

@@ -61,6 +61,22 @@ describe('rebuildReadModels', () => {
     expect(await snapshot()).toEqual(liveAfter);
   }, SLOW);
 
+  it('equals live when many small writes are queued at once and documents are read back after leaving memory', async () => {
+    const head = await harness.append([...busyWorkspace('w1', 25), ...busyWorkspace('w2', 12)]);
+    await harness.project();
+    const live = await snapshot();
+    const liveServed = await served();
+    // Tiny batches and flushes: documents are written many times, by writes queued behind each
+    // other (several tables at once), and read back once dropped from memory.
+    const result = await rebuildReadModels({
+      eventStore: harness.eventStore, documentStore: harness.documentStore, projections: allProjections,
+      batchSize: 7, flushDocuments: 5, maxCachedDocuments: 20,
+    });
+    expect(result).toMatchObject({ phase: 'done', position: head });
+    expect(await snapshot()).toEqual(live);
+    expect(await served()).toEqual(liveServed);
+  }, SLOW);
+
   it('hands events appended during the rebuild to the live runner after the switch-over', async () => {
     await harness.append(busyWorkspace('w1', 20));
     const runner = await harness.startRunner();

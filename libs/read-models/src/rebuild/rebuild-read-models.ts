@@ -1,10 +1,18 @@
 import { pino, type Logger } from 'pino';
-import type { EventStore } from '#event-store';
+import type { EventStore, RecordedEvent } from '#event-store';
 import { rebuildCollectionName, type DocumentChange, type DocumentStore } from '../shared/document-store.port.js';
 import { handles, type AnyProjection, type CollectionDefinition } from '../shared/projection.js';
 import { asDomainEvent, type RecordedDomainEvent } from '../shared/recorded-domain-event.js';
 import type { ProjectionTarget } from '../projection-runner/document-cache.js';
+import { ReadAhead } from './read-ahead.js';
 import { RebuildDocuments } from './rebuild-documents.js';
+
+/** Batches read ahead of the one being evolved. */
+const READ_AHEAD_BATCHES = 3;
+/** Batches read after the indexes are built, written with the switch-over; later events are the live runner's. */
+const LATE_BATCHES = 5;
+/** Writes waiting or running at most; the next flush waits for the oldest. */
+const WRITES_QUEUED = 2;
 
 export interface RebuildProgress {
   phase: 'building' | 'switching' | 'done';
@@ -78,33 +86,46 @@ export const rebuildReadModels = async (options: RebuildOptions): Promise<Rebuil
     return current;
   };
 
-  // Read ahead: the next batch is fetched while this one is evolved and written.
-  const readAfter = (after: bigint | null) => {
-    const reading = eventStore.readAll({ after, maxCount: batchSize });
-    reading.catch(() => undefined);
-    return reading;
-  };
-  let next = readAfter(null);
-  // One write in flight while the next batches are read and evolved: the client and the database work at once.
+  // Read ahead: the next batches are fetched while this one is evolved and written.
+  let reader = new ReadAhead(eventStore, batchSize, READ_AHEAD_BATCHES, null);
+  // A batch read after a short one that turned out not to be the end of the log.
+  let carried: RecordedEvent[] | null = null;
+  // Writes queue up behind each other (a few at most) while the next batches are read and evolved:
+  // the client and the database work at once, and one slow write does not stop the evolving.
+  const pendingWrites: Promise<void>[] = [];
   let writing: Promise<void> = Promise.resolve();
   const write = (changes: DocumentChange[], at: bigint): void => {
     const previous = writing;
-    writing = previous.then(() => documentStore.applyBatch([], changes, at));
+    // Rebuilt collections only: the store may write several at once, none waits for live writers.
+    const load = documentStore.loadRebuilt?.bind(documentStore);
+    writing = load === undefined ? previous.then(() => documentStore.applyBatch([], changes, at)) : Promise.all([previous, load(changes, at)]).then(() => undefined);
     writing.catch(() => undefined);
+    pendingWrites.push(writing);
+  };
+  const writesBelow = async (count: number): Promise<void> => {
+    while (pendingWrites.length > count) await pendingWrites.shift();
   };
   for (;;) {
-    const events = await next;
+    const events = carried ?? (await reader.next());
+    carried = null;
     const domainEvents = events.flatMap((event) => asDomainEvent(event) ?? []);
     await documents.load(domainEvents, targetsOf, () => writing);
     for (const event of domainEvents) documents.apply(event, targetsOf(event));
     position = events.at(-1)?.position ?? position;
     eventsDone += events.length;
-    // A short batch is the tail of the log as it was when read.
-    const tail = events.length < batchSize;
-    if (!tail) next = readAfter(position);
+    // A short batch is the tail of the log as it was when read, which was ahead of the evolving:
+    // the log is read once more now, and only a read that finds nothing more ends the rebuild (events
+    // appended meanwhile are then the live runner's, after the switch-over).
+    let tail = false;
+    if (events.length < batchSize) {
+      reader = new ReadAhead(eventStore, batchSize, READ_AHEAD_BATCHES, position);
+      const more = await reader.next();
+      if (more.length === 0) tail = true;
+      else carried = more;
+    }
     if ((tail || documents.changedDocuments >= flushDocuments) && position !== null) {
-      // The write before this one must be done first: at most one waits while another runs.
-      await writing;
+      // Writes apply in order (each after the one before), so a document written twice ends as written last.
+      await writesBelow(WRITES_QUEUED - 1);
       write(documents.takeChanges(), position);
     }
     if (tail) break;
@@ -114,7 +135,18 @@ export const rebuildReadModels = async (options: RebuildOptions): Promise<Rebuil
   report('switching');
   // Indexes built once over the loaded tables cost a fraction of keeping them up to date row by row.
   await documentStore.prepare(twins(true));
-  await documentStore.promoteRebuild({ collections: projections, changes: [], checkpoint: position });
+  // Events appended while the indexes were built (a few batches at most) are evolved now and
+  // written by the switch-over itself: the live runner is handed as small a gap as possible.
+  for (let batches = 0; batches < LATE_BATCHES; batches += 1) {
+    const late = await eventStore.readAll({ after: position, maxCount: batchSize });
+    const domainEvents = late.flatMap((event) => asDomainEvent(event) ?? []);
+    await documents.load(domainEvents, targetsOf, () => writing);
+    for (const event of domainEvents) documents.apply(event, targetsOf(event));
+    position = late.at(-1)?.position ?? position;
+    eventsDone += late.length;
+    if (late.length < batchSize) break;
+  }
+  await documentStore.promoteRebuild({ collections: projections, changes: documents.takeChanges(), checkpoint: position });
   const done = report('done');
   logger.info({ events: eventsDone, position: position?.toString() ?? null, seconds: (Date.now() - startedAt) / 1000 }, 'read models rebuilt');
   return done;

@@ -133,6 +133,13 @@ export interface DocumentStore {
   checkpoints(projectionNames: readonly string[]): Promise<Map<string, bigint | null>>;
   /** Swaps rebuilt collections in for the live ones and sets their checkpoints, as one switch-over. */
   promoteRebuild(input: PromoteRebuildInput): Promise<void>;
+  /**
+   * Optional, for a rebuild: writes documents of rebuilt collections (`rebuildCollectionName`),
+   * which nobody reads or writes before `promoteRebuild`, stamped with `position`; no checkpoint
+   * moves and nothing is announced. Writes of different collections may run at once; those of
+   * one collection apply in call order. Without it a rebuild writes with `applyBatch`.
+   */
+  loadRebuilt?(changes: readonly DocumentChange[], position: bigint): Promise<void>;
   close(): Promise<void>;
 }
 
