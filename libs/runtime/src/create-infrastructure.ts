@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { EventWriter } from '#commands';
 import type { WriteLookups } from '#commands';
 import { createEmbeddedEventStore, createEsdbEventStore, createPostgresEventStore, startEmbeddedDatabase } from '#event-store';
-import type { EventStore, InlineProjector } from '#event-store';
+import type { EventStore } from '#event-store';
 import { CursorCodec } from '#http';
 import { SimulatedClock, systemClock } from '#platform';
 import type { ServiceConfig } from '#platform';
@@ -18,6 +18,7 @@ import type { ResultDocument } from '#read-models';
 import type { DocumentStore } from '#read-models';
 import { type AuditStores, openAuditStores, startSealer } from './audit-wiring.js';
 import type { Infrastructure } from './infrastructure.js';
+import { InlineProjectors } from './inline-projectors.js';
 import { CompositeReadSide, unlessInline } from './read-side.js';
 import { RedisHealth } from './redis-health.js';
 
@@ -63,17 +64,6 @@ export interface Stores {
   stop(): Promise<void>;
 }
 
-/** The inline projectors of this process; added as the parts that own their tables start. */
-export class InlineProjectors {
-  private readonly projectors: InlineProjector[] = [];
-
-  constructor(private readonly eventStore: EventStore) {}
-
-  add(projector: InlineProjector): void {
-    this.projectors.push(projector);
-    this.eventStore.useInlineProjectors?.([...this.projectors]);
-  }
-}
 
 /**
  * Opens the log and the read store chosen by the configuration: embedded PGlite by default,

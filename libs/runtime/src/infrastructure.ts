@@ -6,7 +6,7 @@ import type { WriteLookups } from '#commands';
 import type { Messaging } from '#messaging';
 import type { AuditStores } from './audit-wiring.js';
 import type { CompositeReadSide } from './read-side.js';
-import type { InlineProjectors } from './create-infrastructure.js';
+import type { InlineProjectors } from './inline-projectors.js';
 import type { RedisHealth } from './redis-health.js';
 import type { EventStore } from '#event-store';
 import type { CursorCodec } from '#http';

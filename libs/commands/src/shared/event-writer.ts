@@ -113,7 +113,7 @@ export class EventWriter implements CommittedStates {
    * go to the store as ONE `readStreams`, each from its own revision, where the adapter has it.
    */
   private readSince(streamId: string, fromRevision: number): Promise<RecordedEvent[]> {
-    if (this.store.readStreams === undefined) return this.store.readStream(streamId, fromRevision > 0 ? { fromRevision } : undefined);
+    if (this.store.readStreams === undefined) return this.readOne(streamId, fromRevision);
     return new Promise((resolve, reject) => {
       const first = this.pendingReads.length === 0;
       this.pendingReads.push({ streamId, fromRevision, resolve, reject });
@@ -130,16 +130,20 @@ export class EventWriter implements CommittedStates {
     for (const { streamId, fromRevision } of reads) fromRevisions.set(streamId, Math.min(fromRevision, fromRevisions.get(streamId) ?? fromRevision));
     try {
       const read = reads.length === 1 && reads[0] !== undefined
-        ? new Map([[reads[0].streamId, await this.store.readStream(reads[0].streamId, reads[0].fromRevision > 0 ? { fromRevision: reads[0].fromRevision } : undefined)]])
+        ? new Map([[reads[0].streamId, await this.readOne(reads[0].streamId, reads[0].fromRevision)]])
         : await (this.store.readStreams as NonNullable<EventStore['readStreams']>)([...fromRevisions.keys()], { fromRevisions });
       for (const { streamId, fromRevision, resolve } of reads) resolve((read.get(streamId) ?? []).filter((event) => event.revision >= fromRevision));
     } catch (error) {
       if (reads.length === 1) for (const { reject } of reads) reject(error);
       // Reads of other decisions came along: each is tried alone, so only the one at fault fails.
       else for (const { streamId, fromRevision, resolve, reject } of reads) {
-        this.store.readStream(streamId, fromRevision > 0 ? { fromRevision } : undefined).then(resolve, reject);
+        this.readOne(streamId, fromRevision).then(resolve, reject);
       }
     }
+  }
+
+  private readOne(streamId: string, fromRevision: number): Promise<RecordedEvent[]> {
+    return this.store.readStream(streamId, fromRevision > 0 ? { fromRevision } : undefined);
   }
 
   /**

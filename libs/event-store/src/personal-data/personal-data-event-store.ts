@@ -18,6 +18,8 @@ const ADDRESS_STREAM = /^candidate-email-(.+)-([0-9a-f]{40})$/;
 export class PersonalDataEventStore implements EventStore {
   /** Clear data of the sealed events of appends in flight, by event id: what inline projectors see. */
   private readonly clearData = new Map<string, Record<string, unknown>>();
+  /** Projectors run inside the appends: only then are clear values kept for them. */
+  private inlining = false;
 
   constructor(private readonly inner: EventStore, private readonly keys: PersonKeyStore) {}
 
@@ -61,8 +63,6 @@ export class PersonalDataEventStore implements EventStore {
       for (const id of opened) this.clearData.delete(id);
     }
   }
-
-  private inlining = false;
 
   /**
    * The projectors get the events as the callers gave them (clear values), never the sealed form:

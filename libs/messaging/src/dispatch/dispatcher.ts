@@ -1,12 +1,11 @@
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import type { EventStore, RecordedEvent, Subscription } from '#event-store';
-import { enqueueInvitationEmail, enqueueInvitationEmails } from '../emails/email-jobs.js';
+import { enqueueInvitationEmail, enqueueInvitationEmails, invitationEmailJob } from '../emails/email-jobs.js';
 import { renderInvitationEmail } from '../emails/invitation-email.js';
 import type { EmailOutbox } from '../emails/outbox.js';
 import type { EmailJob } from '../shared/queues.js';
 import { buildWebhookEnvelope } from '../webhooks/envelopes.js';
-import { invitationEmailJob } from '../emails/inline-outbox.js';
 import type { WebhookDeliveries } from '../webhooks/webhook-deliveries.js';
 import { asWebhookSourceEvent, webhookEventName, type WebhookSourceEvent } from '../webhooks/webhook-events.js';
 import type { GetSigningSecrets } from '../webhooks/webhook-settings.js';

@@ -65,8 +65,8 @@ export interface Messaging {
   queues: { webhooks: Queue<WebhookJob>; email: Queue<EmailJob>; maintenance: Queue };
   /** Null where this process runs no workers. */
   dispatcher: Dispatcher | null;
-  /** The PostgreSQL schema of the delivery log, the outbox and the dispatch checkpoint. */
-  schema: string;
+  /** The e-mail outbox (for the inline outbox, which writes its rows in the append transactions). */
+  outbox: EmailOutbox;
   /** The dispatcher's checkpoint as stored (read-your-writes for processes that do not dispatch). */
   dispatchedPosition(): Promise<bigint | null>;
 }
@@ -153,7 +153,7 @@ export const startMessaging = async (options: StartMessagingOptions): Promise<Me
   return {
     queues,
     dispatcher,
-    schema,
+    outbox,
     resend: (deliveryId) => deliveries.resendDelivery(deliveryId),
     dispatchedPosition: () => checkpoints.read(DISPATCHER_NAME),
     listDeliveries: (workspaceId) => log.listDeliveries(workspaceId),

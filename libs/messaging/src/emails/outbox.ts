@@ -84,6 +84,17 @@ export class EmailOutbox {
     );
   }
 
+  /**
+   * `recordMany` as one literal statement, for a caller that runs it inside a transaction of its
+   * own (the inline outbox, in the append transaction); null when there is nothing to record.
+   */
+  recordManySql(inputs: readonly ({ eventId: string; to: string; sentAt: string } & RenderedEmail)[], literal: (value: string) => string): string | null {
+    if (inputs.length === 0) return null;
+    const values = inputs.map((input) =>
+      `(${[emailId(input.eventId), input.eventId, input.to, input.subject, input.text, input.html, input.sentAt].map(literal).join(', ')})`);
+    return `INSERT INTO ${this.table} (id, event_id, recipient, subject, body_text, body_html, sent_at) VALUES ${values.join(', ')} ON CONFLICT (event_id) DO NOTHING`;
+  }
+
   async markSmtpAccepted(id: string, at: string): Promise<void> {
     await this.pool.query(`UPDATE ${this.table} SET smtp_accepted_at = $2 WHERE id = $1 AND smtp_accepted_at IS NULL`, [id, at]);
   }

@@ -9,7 +9,7 @@ import { changeFeedFor } from './postgres-change-feed.js';
 import { statementName, writeRows } from './postgres-rows.js';
 import { ServedPageCache } from './served-page-cache.js';
 import {
-  SqlParameters, announceSql, changeTopic, collectionDdl, indexName, lz4Sql, primaryKeyName, quoteIdent, selectSql, servedColumns, tableName, whereSql,
+  SqlParameters, announceSql, changeTopic, readModelsLockKey, collectionDdl, indexName, lz4Sql, primaryKeyName, quoteIdent, selectSql, servedColumns, tableName, whereSql,
 } from './postgres-sql.js';
 
 export interface PostgresDocumentStoreOptions {
@@ -74,7 +74,7 @@ export const createPostgresDocumentStore = ({ pool, schema, listen, cacheServedP
   // Every batch, every switch-over and every `prepare` of this schema takes this lock, so a rebuild
   // never swaps tables under a half-written batch and two processes never interleave their DDL.
   const lockSql = 'SELECT pg_advisory_xact_lock(hashtext($1))';
-  const lockKey = `read-models:${schema}`;
+  const lockKey = readModelsLockKey(schema);
   // What each collection serves and whether it announces changes, learnt from `prepare`.
   const servedBy = new Map<string, (doc: object) => string>();
   // `options` is missing on pool look-alikes (a test's spy): assume a server then.
@@ -90,11 +90,12 @@ export const createPostgresDocumentStore = ({ pool, schema, listen, cacheServedP
     pageWatches.set(collection, feed.watch(changeTopic(schema, collection), () => cache.invalidate(collection)));
   };
 
-  const inTransaction = async <T>(work: (client: PoolClient) => Promise<T>): Promise<T> => {
+  /** `lock: false` for the rebuild's twin tables, which nobody else touches before the switch-over (which locks). */
+  const inTransaction = async <T>(work: (client: PoolClient) => Promise<T>, { lock = true } = {}): Promise<T> => {
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
-      await client.query(lockSql, [lockKey]);
+      if (lock) await client.query(lockSql, [lockKey]);
       const result = await work(client);
       await client.query('COMMIT');
       return result;
@@ -137,22 +138,13 @@ export const createPostgresDocumentStore = ({ pool, schema, listen, cacheServedP
   // A rebuild's loads: per collection, the last write queued; at most LOAD_CONNECTIONS at once.
   const loadChains = new Map<string, Promise<unknown>>();
   const loadSlots = new Slots(Math.min(LOAD_CONNECTIONS, Math.max(1, (pool.options?.max ?? 1) - 1)));
-  const loadRows = async (collection: string, docs: ReadonlyMap<string, object | null>, position: bigint): Promise<void> => {
-    const client = await pool.connect();
-    try {
+  const loadRows = (collection: string, docs: ReadonlyMap<string, object | null>, position: bigint): Promise<void> =>
+    inTransaction(async (client) => {
       // Nobody reads these rows before the switch-over, whose commit is synchronous and so makes
       // everything written before it durable: these commits need not wait for the disk.
-      await client.query('BEGIN');
       await client.query('SET LOCAL synchronous_commit = off');
       await writeRows(client, table(collection), docs, servedBy.get(collection), position);
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
-  };
+    }, { lock: false });
 
   const writeChanges = async (client: PoolClient, changes: readonly DocumentChange[], position: bigint): Promise<void> => {
     // Last change per document wins; one statement may not touch the same row twice.

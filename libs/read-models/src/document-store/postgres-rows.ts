@@ -26,17 +26,8 @@ const upsertSql = (qualifiedTable: string, served: boolean): string =>
    ${served ? "JOIN unnest(string_to_array($3::text, E'\\x02')) WITH ORDINALITY AS j(value, n) ON j.n = i.n" : 'WHERE $3::text IS NOT NULL'}
    ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc, json = EXCLUDED.json, position = EXCLUDED.position`;
 
-/**
- * Upserts and deletes one collection's documents (each id once), stamped with `position`, with
- * the served JSON of each where the collection has one: a few statements whatever their number.
- */
-export const writeRows = async (
-  client: PoolClient,
-  qualifiedTable: string,
-  docs: ReadonlyMap<string, object | null>,
-  served: ((doc: object) => string) | undefined,
-  position: bigint,
-): Promise<void> => {
+/** A collection's changes as rows: each document's id, its JSON and its served JSON (where the collection serves one), and the ids to delete. */
+export const rowsOf = (docs: ReadonlyMap<string, object | null>, served: ((doc: object) => string) | undefined) => {
   const ids: string[] = [];
   const stored: string[] = [];
   const json: string[] = [];
@@ -50,6 +41,21 @@ export const writeRows = async (
     stored.push(JSON.stringify(doc));
     if (served !== undefined) json.push(served(doc));
   }
+  return { ids, stored, json, deletes };
+};
+
+/**
+ * Upserts and deletes one collection's documents (each id once), stamped with `position`, with
+ * the served JSON of each where the collection has one: a few statements whatever their number.
+ */
+export const writeRows = async (
+  client: PoolClient,
+  qualifiedTable: string,
+  docs: ReadonlyMap<string, object | null>,
+  served: ((doc: object) => string) | undefined,
+  position: bigint,
+): Promise<void> => {
+  const { ids, stored, json, deletes } = rowsOf(docs, served);
   for (let start = 0; start < ids.length; start += ROWS_PER_STATEMENT) {
     const end = start + ROWS_PER_STATEMENT;
     const text = upsertSql(qualifiedTable, served !== undefined);

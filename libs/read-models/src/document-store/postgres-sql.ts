@@ -5,6 +5,9 @@ import type { CollectionDefinition, IndexDefinition } from '../shared/projection
 
 export const quoteIdent = (name: string): string => `"${name.replaceAll('"', '""')}"`;
 
+/** The advisory lock (hashtext of this key) every batch, switch-over, `prepare` and inline transaction of a schema's read models takes. */
+export const readModelsLockKey = (schema: string): string => `read-models:${schema}`;
+
 /** The NOTIFY channel of read-model changes; the payload is a `changeTopic`. */
 export const CHANGES_CHANNEL = 'read_model_changes';
 

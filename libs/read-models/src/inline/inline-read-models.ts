@@ -1,5 +1,6 @@
 import type { InlineProjector, InlineRows, InlineStep, PendingEvent, RecordedEvent } from '#event-store';
-import { quoteIdent, tableName } from '../document-store/postgres-sql.js';
+import { rowsOf } from '../document-store/postgres-rows.js';
+import { quoteIdent, readModelsLockKey, tableName } from '../document-store/postgres-sql.js';
 import { handles, type AnyProjection } from '../shared/projection.js';
 import { asDomainEvent, type RecordedDomainEvent } from '../shared/recorded-domain-event.js';
 
@@ -51,20 +52,16 @@ export const createInlineReadModels = ({ schema, projections, announce }: Inline
   const touched = (event: RecordedDomainEvent): { projection: AnyProjection; ids: Set<string> }[] =>
     projections.filter((projection) => handles(projection, event.type)).map((projection) => ({ projection, ids: new Set(projection.documentIds(event)) }));
 
+  /** The rows writeRows would write (same documents, served JSON, position), as literal SQL. */
   const writeSql = (collection: string, docs: ReadonlyMap<string, object | null>, position: bigint, literal: (value: string) => string): string[] => {
-    const rows: string[] = [];
-    const deletes: string[] = [];
-    const render = served.get(collection);
-    for (const [id, doc] of docs) {
-      if (doc === null) deletes.push(literal(id));
-      else rows.push(`(${literal(id)}, ${literal(JSON.stringify(doc))}::jsonb, ${render === undefined ? 'NULL' : literal(render(doc))}, ${position})`);
-    }
+    const { ids, stored, json, deletes } = rowsOf(docs, served.get(collection));
+    const rows = ids.map((id, index) => `(${literal(id)}, ${literal(stored[index] ?? '')}::jsonb, ${json[index] === undefined ? 'NULL' : literal(json[index])}, ${position})`);
     const statements: string[] = [];
     if (rows.length > 0) {
       statements.push(`INSERT INTO ${table(collection)} (id, doc, json, position) VALUES ${rows.join(', ')}
         ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc, json = EXCLUDED.json, position = EXCLUDED.position`);
     }
-    if (deletes.length > 0) statements.push(`DELETE FROM ${table(collection)} WHERE id IN (${deletes.join(', ')})`);
+    if (deletes.length > 0) statements.push(`DELETE FROM ${table(collection)} WHERE id IN (${deletes.map(literal).join(', ')})`);
     return statements;
   };
 
@@ -83,7 +80,7 @@ export const createInlineReadModels = ({ schema, projections, announce }: Inline
       }
       const reads = [...wanted].filter(([, ids]) => ids.size > 0);
       const statements = [
-        `SELECT pg_advisory_xact_lock(hashtext(${literal(`read-models:${schema}`)}))`,
+        `SELECT pg_advisory_xact_lock(hashtext(${literal(readModelsLockKey(schema))}))`,
         `SELECT name, position::text AS position FROM ${checkpoints} WHERE name IN (${names.map(literal).join(', ')})`,
       ];
       if (reads.length > 0) {
