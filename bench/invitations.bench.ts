@@ -4,6 +4,7 @@ import { type CpuWatch, watchPid, watchPostgresBackends, watchRedis } from './su
 import { CONCURRENCY, DATABASE_URL, MEASURE_SECONDS, WARMUP_SECONDS, logger, mapLimit, randomSuffix } from './support/log.js';
 import { CredentialPool, type LoadResult, type RequestSpec, describeLoad, runLoad } from './support/load.js';
 import { type Service, deleteRedisKeys, startStandalone } from './support/processes.js';
+import { waitUntilQuiet } from './support/quiet.js';
 import { type BenchRow, type HelloBaseline } from './support/results.js';
 import { benchInvitationGrowth } from './invitation-growth.bench.js';
 import { invitationRows } from './invitation-rows.js';
@@ -84,7 +85,10 @@ const measureInvitations = async (service: Service, label: string, keyIds: strin
     name: `POST /v1/assessments/{id}/invitations (${label})`, baseUrl: service.baseUrl, concurrency: CONCURRENCY, seconds: MEASURE_SECONDS,
     warmupSeconds: WARMUP_SECONDS, request: invite, check, cpu,
   });
-  // One request at a time: the latency of a single invitation, nothing queued in front of it.
+  // One request at a time: the latency of a single invitation, nothing queued in front of it (the
+  // side effects and followers of the load above finish first).
+  const quietAfter = await waitUntilQuiet(service);
+  logger.info({ seconds: quietAfter }, `invitations (${label}): the load's side effects settled in ${quietAfter.toFixed(1)}s`);
   const sequential = await runLoad({
     name: `invitations one at a time (${label})`, baseUrl: service.baseUrl, concurrency: 1, seconds: Math.min(3, MEASURE_SECONDS), warmupSeconds: 0.5,
     request: (index) => invite(1_000_000 + index), check, cpu,
