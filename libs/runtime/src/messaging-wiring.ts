@@ -14,6 +14,9 @@ const ROTATION_OVERLAP_MS = 24 * 3600_000;
  * The webhook settings as of the log itself (not a read model that may lag behind the event being
  * dispatched), with the secrets opened: the new one first, the old one for 24 h after a rotation.
  */
+/** How old a cached workspace may be for the webhook check after a write (see deliversWebhooks). */
+const WEBHOOK_SETTINGS_MAX_AGE_MS = 1_000;
+
 export const webhookSettingsFromLog = (infra: Infrastructure) => {
   // Sealed secret -> opened secret: a sealed value never changes meaning, so opening it once per process is enough.
   const opened = new Map<string, string>();
@@ -74,12 +77,14 @@ export const startMessagingFor = async (infra: Infrastructure, options: { runWor
     : (position: bigint, timeoutMs: number) => new PolledPosition(() => messaging.dispatchedPosition()).waitForPosition(position, timeoutMs);
   /**
    * Whether any event of a write becomes a webhook delivery (the e-mails are in the outbox already
-   * when the write committed inline). A peek at the workspace: only decides whether to wait.
+   * when the write committed inline). A peek at the workspace: only decides whether to wait. A
+   * setting changed by another process in the last second may be missed: the delivery is still made
+   * from the log, the answer just does not wait for it.
    */
   const deliversWebhooks = async (events: readonly { type: string; data: object }[]): Promise<boolean> => {
     const sources = events.map((event) => asWebhookSourceEvent(event as RecordedEvent)).filter((source) => source !== null);
     for (const source of sources) {
-      const { state } = await infra.writer.peek(workspaceStream(source.data.workspaceId), initialWorkspaceState, evolveWorkspace);
+      const { state } = await infra.writer.peek(workspaceStream(source.data.workspaceId), initialWorkspaceState, evolveWorkspace, WEBHOOK_SETTINGS_MAX_AGE_MS);
       if (state.status === 'active' && state.webhook?.events.includes(webhookEventName(source)) === true) return true;
     }
     return false;

@@ -123,6 +123,34 @@ describe('EventWriter: one write path with group commit (PostgreSQL server)', ()
     const { state } = await writer.load(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment);
     expect(Object.keys(requireAssessment(state).invitations).sort()).toEqual(['person-0@example.com', 'person-1@example.com']);
   });
+
+  it('peeks at a state this process holds without reading the stream again, even on a store others write to', async () => {
+    const assessmentId = `a-${randomUUID()}`;
+    await store.appendToStream(assessmentStream(assessmentId), [{ id: randomUUID(), type: 'AssessmentCreated', data: created(assessmentId).data, metadata: systemMetadata() }], { expectedRevision: 'no_stream' });
+    const reads: string[] = [];
+    const counted = Object.create(store) as PostgresEventStore;
+    counted.readStream = (streamId, options) => { reads.push(streamId); return store.readStream(streamId, options); };
+    counted.readStreams = (streamIds, options) => { reads.push(...streamIds); return store.readStreams(streamIds, options); };
+    const writer = new EventWriter(counted, systemClock, { waitForPosition: async () => true }, loadConfig({}), pino({ level: 'silent' }), { exclusiveWriter: false });
+    const first = await writer.peek(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment);
+    expect(requireAssessment(first.state).workspaceId).toBe('ws');
+    expect(reads).toEqual([assessmentStream(assessmentId)]);
+    await inviteNext(writer, assessmentId, 0);
+    reads.length = 0;
+    const peeked = await writer.peek(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment);
+    expect(Object.keys(requireAssessment(peeked.state).invitations)).toEqual(['person-0@example.com']);
+    expect(reads).toEqual([]);
+    // A load still reads what others may have appended since.
+    await writer.load(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment);
+    expect(reads).toEqual([assessmentStream(assessmentId)]);
+    // With an age bound, a state confirmed longer ago than that is read again.
+    reads.length = 0;
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    await writer.peek(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment, 1_000);
+    expect(reads).toEqual([]);
+    await writer.peek(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment, 10);
+    expect(reads).toEqual([assessmentStream(assessmentId)]);
+  });
 });
 
 const systemMetadata = () => ({ correlationId: 'test', causationId: null, actor: 'system', requestId: 'test', time: new Date(0).toISOString() });

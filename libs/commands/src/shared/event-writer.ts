@@ -19,6 +19,8 @@ interface StateCache {
   revision: number;
   state: unknown;
   evolve: (state: never, event: never) => unknown;
+  /** When the store last confirmed this state (a read or this process's own commit), performance.now(). */
+  checkedAt?: number;
 }
 
 export interface EventWriterOptions {
@@ -155,13 +157,19 @@ export class EventWriter implements CommittedStates {
   }
 
   /**
-   * Like `load`, but a state a batch is changing in place right now is answered as it stands,
-   * possibly with decisions not yet committed: only for fields those decisions cannot change (an
-   * assessment's existence and workspace before an invitation, say). Read it at once, keep nothing.
+   * Like `load`, but without a round trip whenever this process holds the stream's state: a state a
+   * batch is changing in place right now is answered as it stands (possibly with decisions not yet
+   * committed), a cached one as this process last read or wrote it, provided that was at most
+   * `maxAgeMs` ago where other processes may write to the store (the embedded store has none). Only
+   * for fields that neither can make wrong: an assessment's existence and workspace, which never
+   * change once recorded, or settings where a second's delay is harmless. Read it at once, keep nothing.
    */
-  peek<State, Event>(streamId: string, initial: () => State, evolve: (state: State, event: Event) => State): Promise<Loaded<State>> {
+  peek<State, Event>(streamId: string, initial: () => State, evolve: (state: State, event: Event) => State, maxAgeMs = Number.POSITIVE_INFINITY): Promise<Loaded<State>> {
     const lent = this.lent.get(streamId);
-    if (lent !== undefined && lent.evolve === evolve) return Promise.resolve({ state: lent.state as State, revision: lent.revision });
+    const cached = this.states.get(streamId);
+    const fresh = cached !== undefined && (this.options.exclusiveWriter === true || performance.now() - (cached.checkedAt ?? 0) <= maxAgeMs) ? cached : undefined;
+    const held = lent ?? fresh;
+    if (held !== undefined && held.evolve === evolve) return Promise.resolve({ state: held.state as State, revision: held.revision });
     return this.loadCommitted(streamId, initial, evolve);
   }
 
@@ -191,6 +199,11 @@ export class EventWriter implements CommittedStates {
     this.states.delete(streamId);
     this.lent.set(streamId, cached);
     return true;
+  }
+
+  /** Passes the store the hint that events about these people are coming (see EventStore.expectPeople). */
+  expectPeople(people: readonly { workspaceId: string; email: string }[]): void {
+    this.store.expectPeople?.(people);
   }
 
   readStream(streamId: string): Promise<RecordedEvent[]> {
@@ -308,6 +321,7 @@ export class EventWriter implements CommittedStates {
     // Another lane may have cached a newer state of a stream this batch only read: keep the newer.
     const known = this.states.get(streamId);
     if (known !== undefined && known.evolve === entry.evolve && known.revision > entry.revision) return;
+    entry.checkedAt = performance.now();
     shareState(entry.state);
     this.states.delete(streamId);
     this.states.set(streamId, entry);
