@@ -37,4 +37,21 @@ describe('FailedAuthThrottle (real Redis)', () => {
     await sleep(1600);
     await expect(throttle.assertAllowed('10.0.0.1')).resolves.toBeUndefined();
   });
+
+  it('lets an address far from its limit through for a second without Redis; its own failures end that at once', async () => {
+    const throttle = new FailedAuthThrottle(redis, { prefix, limit: 4, windowMs: 10_000 });
+    // Another API process, sharing Redis: its failures reach this one's answer within a second.
+    const other = new FailedAuthThrottle(redis, { prefix, limit: 4, windowMs: 10_000 });
+    await expect(throttle.assertAllowed('10.0.0.3')).resolves.toBeUndefined();
+    for (let failure = 0; failure < 4; failure += 1) await other.recordFailure('10.0.0.3');
+    await expect(throttle.assertAllowed('10.0.0.3')).resolves.toBeUndefined();
+    await expect(other.assertAllowed('10.0.0.3')).rejects.toMatchObject({ status: 429 });
+    await sleep(1_100);
+    await expect(throttle.assertAllowed('10.0.0.3')).rejects.toMatchObject({ status: 429 });
+
+    // This process's own failures: refused as soon as the limit is reached, no second of grace.
+    await expect(throttle.assertAllowed('10.0.0.4')).resolves.toBeUndefined();
+    for (let failure = 0; failure < 4; failure += 1) await throttle.recordFailure('10.0.0.4');
+    await expect(throttle.assertAllowed('10.0.0.4')).rejects.toMatchObject({ status: 429 });
+  });
 });
