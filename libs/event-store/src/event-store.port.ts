@@ -180,5 +180,11 @@ export interface EventStore {
    * events as their callers gave them.
    */
   useInlineProjectors?(projectors: readonly InlineProjector[]): void;
+  /**
+   * Optional hint: events about these people (workspace and normalized address) are about to be
+   * appended. A layer that needs something per person to store them (the personal-data layer's keys)
+   * may get it ready now, while the caller reads its streams; the append works the same without it.
+   */
+  expectPeople?(people: readonly { workspaceId: string; email: string }[]): void;
   close(): Promise<void>;
 }

@@ -41,8 +41,10 @@ export class InviteCandidatesHandler implements ICommandHandler<InviteCandidates
 
   async execute({ workspaceId, assessmentId, mode, candidates, context }: InviteCandidates): Promise<InvitationResult> {
     const streamId = assessmentStream(assessmentId);
+    const addresses = addressesOf(candidates);
+    // The people's keys are made while the decision reads its streams, not after it.
+    this.writer.expectPeople(addresses.map((email) => ({ workspaceId, email })));
     const outcomes = await this.writer.decide(streamId, async (batch) => {
-      const addresses = addressesOf(candidates);
       // Read together: one round trip for the three kinds of stream where the store allows it.
       const [assessmentLoaded, workspaceLoaded, registries] = await Promise.all([
         batch.load(streamId, initialAssessmentState, evolveAssessment),

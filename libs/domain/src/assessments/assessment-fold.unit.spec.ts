@@ -30,6 +30,20 @@ describe('assessment fold (records changed in place behind an immutable interfac
     expect(findInvitationByToken(state, 'token-none')).toBeUndefined();
   });
 
+  it('keeps an invitation\'s names as the event recorded them, without reading them', () => {
+    const event = invited(7);
+    let namesRead = 0;
+    // Names that count their reads, as the personal-data layer opens them only when read.
+    const data = { ...event.data } as Record<string, unknown>;
+    for (const field of ['firstName', 'surname']) {
+      const value = data[field];
+      Object.defineProperty(data, field, { enumerable: true, get: () => { namesRead += 1; return value; } });
+    }
+    const state = fold([assessmentCreated(), { ...event, data } as AssessmentEvent]);
+    expect(namesRead).toBe(0);
+    expect(state.invitations['person-7@example.com']?.person).toMatchObject({ firstName: 'Person', surname: 'Number 7' });
+  });
+
   it('a shared state never changes when it is evolved again, by any number of successors', () => {
     const shared = shareState(fold([assessmentCreated(), invited(1)]));
     const left = fold([invited(2), invited(3)], shared);

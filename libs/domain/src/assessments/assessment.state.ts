@@ -7,8 +7,11 @@ export interface InvitationState {
   token: string;
   mode: Mode;
   email: string;
-  firstName: string;
-  surname: string;
+  /**
+   * The invited person's names as the invitation recorded them (the event's data itself, not a
+   * copy): only registration through the invitation reads them, so a fold does not.
+   */
+  person: { readonly firstName: string; readonly surname: string };
 }
 
 export type AssessmentState =
@@ -76,11 +79,11 @@ export const evolveAssessment = (state: AssessmentState, event: AssessmentEvent)
   if (state.status === 'none') return state;
   switch (event.type) {
     case 'CandidateInvited': {
-      const { invitationId, invitationToken, mode, email, firstName, surname } = event.data;
+      const { invitationId, invitationToken, mode, email } = event.data;
       const next = successor(state);
       dropInvitation(next, email);
       next.invitations = writableRecord(next, next.invitations);
-      next.invitations[email] = { invitationId, token: invitationToken, mode, email, firstName, surname };
+      next.invitations[email] = { invitationId, token: invitationToken, mode, email, person: event.data };
       next.invitationTokens = writableRecord(next, next.invitationTokens);
       next.invitationTokens[invitationToken] = email;
       return next;

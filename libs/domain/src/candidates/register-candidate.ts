@@ -22,8 +22,8 @@ export const resolveRegistrant = (assessment: ExistingAssessment, via: Registrat
   if (via.kind === 'invitation') {
     const invitation = findInvitationByToken(assessment, via.token);
     if (!invitation) throw notFound('invitation');
-    const { email, firstName, surname, mode, invitationId } = invitation;
-    return { email, firstName, surname, mode, invitationId };
+    const { email, person, mode, invitationId } = invitation;
+    return { email, firstName: person.firstName, surname: person.surname, mode, invitationId };
   }
   if (via.token !== assessment.inviteToken) throw notFound('invite link');
   const email = normalizeEmail(via.email);

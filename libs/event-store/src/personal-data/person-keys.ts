@@ -6,6 +6,23 @@ const CACHE_TTL_MS = 5_000;
 /** How callers name a person in keysFor's answer. */
 export const personKey = (workspaceId: string, email: string): string => `${workspaceId}\u0000${email}`;
 
+interface Person {
+  workspaceId: string;
+  email: string;
+}
+
+interface LiveKey {
+  keyId: string;
+  key: Buffer;
+}
+
+interface WaitingLookup {
+  people: readonly Person[];
+  cacheKeys: readonly string[];
+  resolve: (keys: Map<string, LiveKey>) => void;
+  reject: (error: unknown) => void;
+}
+
 interface Cached<T> {
   value: T;
   until: number;
@@ -20,8 +37,11 @@ interface Cached<T> {
 export class PersonKeyStore {
   private readonly sealingKey: Buffer;
   private readonly addressKey: Buffer;
-  private readonly byPerson = new Map<string, Cached<{ keyId: string; key: Buffer }>>();
+  private readonly byPerson = new Map<string, Cached<LiveKey>>();
   private readonly byId = new Map<string, Cached<Buffer | null>>();
+  /** Lookups waiting for the one in progress to finish (see keysFor). */
+  private readonly waiting: WaitingLookup[] = [];
+  private lookingUp = false;
   private readonly table: string;
 
   constructor(private readonly pool: pg.Pool, serviceSecret: string, schema = 'public') {
@@ -47,15 +67,52 @@ export class PersonKeyStore {
     return createHmac('sha256', workspaceKey).update(addressOrDigest).digest('hex');
   }
 
-  /** Each person's live key, made on first use: one statement for any number of people (two after a race). */
-  async keysFor(people: readonly { workspaceId: string; email: string }[]): Promise<Map<string, { keyId: string; key: Buffer }>> {
+  /**
+   * Each person's live key, made on first use: one statement for any number of people (two after a
+   * race). Lookups asked for while one runs wait and go together in the next statement, so that
+   * concurrent requests share statements and a second asker for a person gets the first's answer.
+   */
+  async keysFor(people: readonly Person[]): Promise<Map<string, LiveKey>> {
+    const cacheKeys = people.map(({ workspaceId, email }) => `${workspaceId}\u0000${this.addressHash(workspaceId, email)}`);
+    // All cached: answered at once, even while a statement for others runs.
+    if (cacheKeys.every((key) => (this.byPerson.get(key)?.until ?? 0) > Date.now())) return this.lookUp(people, cacheKeys);
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ people, cacheKeys, resolve, reject });
+      if (!this.lookingUp) void this.lookUpWaiting();
+    });
+  }
+
+  private async lookUpWaiting(): Promise<void> {
+    this.lookingUp = true;
+    try {
+      while (this.waiting.length > 0) {
+        const group = this.waiting.splice(0);
+        try {
+          const found = await this.lookUp(group.flatMap(({ people }) => people), group.flatMap(({ cacheKeys }) => cacheKeys));
+          for (const { people, resolve } of group) resolve(new Map(people.flatMap(({ workspaceId, email }) => {
+            const key = found.get(personKey(workspaceId, email));
+            return key === undefined ? [] : [[personKey(workspaceId, email), key] as const];
+          })));
+        } catch (error) {
+          // One statement for several callers failed: each is tried alone, so only the one at fault fails.
+          if (group.length === 1) group[0]?.reject(error);
+          else for (const { people, cacheKeys, resolve, reject } of group) await this.lookUp(people, cacheKeys).then(resolve, reject);
+        }
+      }
+    } finally {
+      this.lookingUp = false;
+    }
+  }
+
+  private async lookUp(people: readonly Person[], cacheKeys: readonly string[]): Promise<Map<string, LiveKey>> {
     const now = Date.now();
-    const found = new Map<string, { keyId: string; key: Buffer }>();
+    const found = new Map<string, LiveKey>();
     const missing = new Map<string, { workspaceId: string; addressHash: string }>();
-    for (const { workspaceId, email } of people) {
+    for (const [index, { workspaceId, email }] of people.entries()) {
       const person = personKey(workspaceId, email);
-      const addressHash = this.addressHash(workspaceId, email);
-      const cached = this.byPerson.get(`${workspaceId}\u0000${addressHash}`);
+      const cacheKey = cacheKeys[index] ?? '';
+      const addressHash = cacheKey.slice(workspaceId.length + 1);
+      const cached = this.byPerson.get(cacheKey);
       if (cached !== undefined && cached.until > now) found.set(person, cached.value);
       else missing.set(person, { workspaceId, addressHash });
     }

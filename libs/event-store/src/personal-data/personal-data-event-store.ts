@@ -3,7 +3,7 @@ import type {
   AppendResult, EventStore, ExpectedRevision, InlineProjector, InlineStep, NewEvent, PendingEvent, ReadAllOptions, ReadStreamsOptions, RecordedEvent, StreamAppend, SubscribeOptions, Subscription,
 } from '../event-store.port.js';
 import { personKey, type PersonKeyStore } from './person-keys.js';
-import { decryptPersonalFields, encryptPersonalFields, personOf, sealedKeyIds } from './personal-fields.js';
+import { decryptPersonalFields, decryptPersonalFieldsForFold, encryptPersonalFields, personOf, sealedKeyIds } from './personal-fields.js';
 
 // The domain names an address's registry stream with a plain SHA-256 of the address; anyone could
 // recompute that from a guess. The log gets a keyed hash of it instead (HMAC under the workspace's key).
@@ -85,8 +85,14 @@ export class PersonalDataEventStore implements EventStore {
     })));
   }
 
+  /** Makes the people's keys (or finds them) while the caller reads: the append then finds them cached. */
+  expectPeople(people: readonly { workspaceId: string; email: string }[]): void {
+    // A failure here changes nothing: the append asks again and answers for itself.
+    if (people.length > 0) this.keys.keysFor(people).catch(() => undefined);
+  }
+
   async readStream(streamId: string, options?: { fromRevision?: number }): Promise<RecordedEvent[]> {
-    return this.open(await this.inner.readStream(this.storedStreamId(streamId), options));
+    return this.open(await this.inner.readStream(this.storedStreamId(streamId), options), decryptPersonalFieldsForFold);
   }
 
   async readStreams(streamIds: readonly string[], options?: ReadStreamsOptions): Promise<Map<string, RecordedEvent[]>> {
@@ -102,7 +108,7 @@ export class PersonalDataEventStore implements EventStore {
         const revision = fromRevisions.get(streamId);
         return [streamId, await this.inner.readStream(streamId, revision === undefined ? undefined : { fromRevision: revision })] as const;
       })));
-    const opened = await this.open([...read.values()].flat());
+    const opened = await this.open([...read.values()].flat(), decryptPersonalFieldsForFold);
     const byId = new Map(opened.map((event) => [event.id, event]));
     return new Map(streamIds.map((streamId, index) => [streamId, (read.get(stored[index] ?? streamId) ?? []).map((event) => byId.get(event.id) ?? event)]));
   }
@@ -139,13 +145,17 @@ export class PersonalDataEventStore implements EventStore {
     return this.inner.close();
   }
 
-  private async open(events: RecordedEvent[]): Promise<RecordedEvent[]> {
+  /**
+   * The events with their personal fields opened. Stream reads (what decisions fold) open the names
+   * only when something reads them; the log's followers read every field anyway.
+   */
+  private async open(events: RecordedEvent[], decrypt = decryptPersonalFields): Promise<RecordedEvent[]> {
     const keyIds = new Set<string>();
     for (const event of events) sealedKeyIds(event.data, keyIds);
     if (keyIds.size === 0) return events;
     const keys = await this.keys.load(keyIds);
     return events.map((event) => {
-      const data = decryptPersonalFields(event.data, keys);
+      const data = decrypt(event.data, keys);
       return data === event.data ? event : { ...event, data };
     });
   }

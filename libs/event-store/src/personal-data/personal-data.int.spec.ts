@@ -68,6 +68,27 @@ describe('personal data in the log', () => {
     expect(again.map((event) => (event.data.candidate as { email?: string } | undefined)?.email ?? event.data.email)).toEqual(['[erased]', '[erased]', person.email]);
   });
 
+  it('opens the names of a stream read only when something reads them, with the same values, erased ones included', async () => {
+    const { store, personKeys } = await openLog();
+    await store.appendToStream('candidate-c1', [created()], { expectedRevision: 'no_stream' });
+    await store.appendToStream('candidate-c2', [newEvent('CandidateCreated', { candidateId: 'c2', mode: 'live', workspaceId: 'ws_1', email: 'bob@example.com', firstName: 'Bob', surname: 'Ross' })], { expectedRevision: 'no_stream' });
+    expect(await personKeys.destroy('ws_1', 'bob@example.com')).toBe(1);
+
+    const [event] = await store.readStream('candidate-c1');
+    const data = event?.data ?? {};
+    // The address is open; the names are not yet (an accessor), then read as their values.
+    expect(Object.getOwnPropertyDescriptor(data, 'email')).toMatchObject({ value: person.email });
+    expect(Object.getOwnPropertyDescriptor(data, 'firstName')?.get).toEqual(expect.any(Function));
+    expect(JSON.parse(JSON.stringify(data))).toMatchObject(person);
+    expect(Object.getOwnPropertyDescriptor(data, 'firstName')).toMatchObject({ value: 'Ada', writable: true, enumerable: true });
+    const streams = await store.readStreams(['candidate-c1', 'candidate-c2']);
+    expect({ ...streams.get('candidate-c1')?.[0]?.data }).toMatchObject(person);
+    expect(streams.get('candidate-c2')?.[0]?.data).toMatchObject({ email: '[erased]', firstName: '[erased]', surname: '[erased]' });
+    // The log's followers get every field open at once.
+    const [followed] = await store.readAll({ after: null, maxCount: 1 });
+    expect(Object.getOwnPropertyDescriptor(followed?.data ?? {}, 'firstName')).toMatchObject({ value: 'Ada' });
+  });
+
   it('names an address registry stream with a keyed hash, never the plain SHA-256 of the address', async () => {
     const { raw, store } = await openLog();
     const digest = createHash('sha256').update(person.email).digest('hex').slice(0, 40);
@@ -93,6 +114,43 @@ describe('personal data in the log', () => {
       expect([...ids][0]).toEqual(expect.any(String));
     }
   });
+  /** A key store on the real pool whose statements on the key table are counted. */
+  const countedKeys = (schema: string) => {
+    const statements: string[] = [];
+    const counting = Object.create(pool) as pg.Pool;
+    counting.query = ((config: unknown, values?: unknown) => {
+      const text = typeof config === 'string' ? config : (config as { text: string }).text;
+      if (text.includes('person_keys')) statements.push(text);
+      return (pool.query as (config: unknown, values?: unknown) => Promise<unknown>)(config, values);
+    }) as pg.Pool['query'];
+    return { statements, personKeys: new PersonKeyStore(counting, secret, schema) };
+  };
+
+  it('makes the keys of people announced by expectPeople while the caller reads: the append then asks the database nothing', async () => {
+    const { schema, raw } = await openLog();
+    const { statements, personKeys } = countedKeys(schema);
+    const store = new PersonalDataEventStore(raw, personKeys);
+    store.expectPeople([{ workspaceId: person.workspaceId, email: person.email }]);
+    // Announced and appended at once: the append waits for the lookup in flight instead of making its own.
+    await store.appendToStream('candidate-c1', [created()], { expectedRevision: 'no_stream' });
+    expect(statements).toHaveLength(1);
+    expect((await store.readStream('candidate-c1'))[0]?.data).toMatchObject(person);
+    const [row] = (await pool.query(`SELECT count(*)::int AS keys FROM "${schema}".person_keys WHERE workspace_id = $1`, [person.workspaceId])).rows as { keys: number }[];
+    expect(row?.keys).toBe(1);
+  });
+
+  it('looks up the keys of concurrent callers together: those who ask while a statement runs share the next one', async () => {
+    const { schema } = await openLog();
+    const { statements, personKeys } = countedKeys(schema);
+    const people = Array.from({ length: 16 }, (_, index) => ({ workspaceId: 'ws_group', email: `g${index}@example.com` }));
+    const answers = await Promise.all(people.map((one) => personKeys.keysFor([one])));
+    expect(statements).toHaveLength(2);
+    expect(new Set(answers.map((answer, index) => answer.get(`ws_group\u0000g${index}@example.com`)?.keyId)).size).toBe(16);
+    // Asked again (cached): no statement.
+    await Promise.all(people.map((one) => personKeys.keysFor([one])));
+    expect(statements).toHaveLength(2);
+  });
+
   it('hands inline projectors the clear values, in the same transaction, while the log keeps them sealed', async () => {
     const { raw, store, schema } = await openLog();
     await pool.query(`CREATE TABLE "${schema}".seen (id text PRIMARY KEY, email text, first_name text)`);

@@ -34,11 +34,34 @@ const decryptValue = (value: string, keys: ReadonlyMap<string, Buffer | null>): 
   return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
 };
 
-const mapFields = (data: Data, map: (value: string) => string): Data => {
+/** A field's new value, or how to get it when it is first read (see openLater). */
+type Mapped = string | (() => string);
+
+/** The field reads as `open()` when first read, and as that value from then on. */
+const openLater = (target: Data, field: string, open: () => string): void => {
+  const settle = (value: unknown): void => {
+    Object.defineProperty(target, field, { value, enumerable: true, configurable: true, writable: true });
+  };
+  Object.defineProperty(target, field, {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      const value = open();
+      settle(value);
+      return value;
+    },
+    set: settle,
+  });
+};
+
+const mapFields = (data: Data, map: (value: string, field: string) => Mapped): Data => {
   let copy: Data | null = null;
   for (const field of PERSONAL_FIELDS) {
     const value = data[field];
-    if (typeof value === 'string') (copy ??= { ...data })[field] = map(value);
+    if (typeof value !== 'string') continue;
+    const mapped = map(value, field);
+    if (typeof mapped === 'string') (copy ??= { ...data })[field] = mapped;
+    else openLater((copy ??= { ...data }), field, mapped);
   }
   const candidate = data.candidate;
   if (isRecord(candidate)) {
@@ -53,6 +76,20 @@ export const encryptPersonalFields = (data: Data, keyId: string, key: Buffer): D
 /** The same data with every sealed field opened, or ERASED where its key is gone. */
 export const decryptPersonalFields = (data: Data, keys: ReadonlyMap<string, Buffer | null>): Data =>
   mapFields(data, (value) => (value.startsWith(PREFIX) ? decryptValue(value, keys) : value));
+
+/** Fields a decision's fold does not read (an invitation keeps its names unread: InvitationState.person). */
+const READ_LATER: ReadonlySet<string> = new Set(['firstName', 'surname']);
+
+/**
+ * Like decryptPersonalFields, but the names are opened only when first read (each one an AES-GCM
+ * operation): a decision folding an assessment of thousands of invitations opens their addresses,
+ * not their names. The value read is the same, ERASED included (the keys are those of the read).
+ */
+export const decryptPersonalFieldsForFold = (data: Data, keys: ReadonlyMap<string, Buffer | null>): Data =>
+  mapFields(data, (value, field) => {
+    if (!value.startsWith(PREFIX)) return value;
+    return READ_LATER.has(field) ? () => decryptValue(value, keys) : decryptValue(value, keys);
+  });
 
 /** Key ids of the sealed fields in the data (none for events without personal data). */
 export const sealedKeyIds = (data: Data, into: Set<string>): void => {
