@@ -26,11 +26,12 @@ describe('faults: the service\'s Redis stops, and comes back empty', () => {
     service = await startService({ REDIS_URL: redis.url, QUEUE_PREFIX: prefix, LOG_LEVEL: 'info', WEBHOOK_ALLOW_INSECURE: 'true', WEBHOOK_BACKOFF_MS: String(BACKOFF_MS) });
   }, 90_000);
 
+  // A graceful stop after the outage may take a while (processes.ts kills after 15 s): more than the hook's default 5 s.
   afterAll(async () => {
     await service?.stop();
     await receiver?.close();
     await redis?.close();
-  });
+  }, 30_000);
 
   it('3. during the outage writes answer at once, authenticated requests answer 500 server_error within two seconds, and the log says it once', async () => {
     const w = world(service);
