@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { request } from './support/client.js';
 import { type AppProcess, freshDatabase, startApp } from './support/processes.js';
 import { freePort } from './support/service.js';
@@ -20,6 +21,7 @@ describe('separate processes on PostgreSQL', () => {
   let receiver: Server;
   let receiverUrl = '';
   const received: { id: string; event: string }[] = [];
+  const apiApplicationName = `mp_api_${process.pid}_`;
 
   const internal = (method: string, path: string, body?: unknown) =>
     request(`${internalUrl}${path}`, { method, headers: { authorization: `Bearer ${token}` }, body });
@@ -53,7 +55,9 @@ describe('separate processes on PostgreSQL', () => {
     for (let i = 0; i < 2; i += 1) {
       const port = await freePort();
       const url = `http://127.0.0.1:${port}`;
-      processes.push(await startApp('api', { ...env, PORT: String(port) }, async () => (await request(`${url}/v1/me`)).status === 401));
+      // Named, so a test can find this process's LISTEN connections in pg_stat_activity.
+      const named = { ...env, EVENT_STORE_URL: `${database.url}?application_name=${apiApplicationName}${i}`, PORT: String(port) };
+      processes.push(await startApp('api', named, async () => (await request(`${url}/v1/me`)).status === 401));
       apiUrls.push(url);
     }
   }, 120_000);
@@ -135,6 +139,36 @@ describe('separate processes on PostgreSQL', () => {
       ]));
       expect(answers.map(({ status }) => status)).toEqual(apiUrls.flatMap(() => [401, 401]));
       for (const url of apiUrls) expect((await request(`${url}/v1/me`, { headers: { authorization: fresh } })).status).toBe(200);
+    }
+  }, 60_000);
+
+  it('refuses a regenerated key in an API process that has not yet heard of the change', async () => {
+    const workspace = (await internal('POST', '/internal/workspaces', { name: 'Deaf' })).body.data;
+    await internal('POST', `/internal/workspaces/${workspace.id}/verify`);
+    const issued = (await internal('POST', `/internal/workspaces/${workspace.id}/api-keys`, { mode: 'live' })).body.data;
+    const old = `Bearer ${issued.key}:${issued.secret}`;
+    for (const url of apiUrls) expect((await request(`${url}/v1/me`, { headers: { authorization: old } })).status).toBe(200);
+    // Freeze the API processes' LISTEN backends: their connections stay open (the change feed
+    // looks live) but no notification reaches them, as when one is late.
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    const listeners = (await admin.query<{ pid: number }>(
+      `SELECT pid FROM pg_stat_activity WHERE application_name LIKE $1 AND query LIKE 'LISTEN%'`, [`${apiApplicationName}%`],
+    )).rows.map(({ pid }) => pid);
+    expect(listeners.length).toBeGreaterThanOrEqual(apiUrls.length);
+    try {
+      for (const pid of listeners) process.kill(pid, 'SIGSTOP');
+      const regenerated = await internal('POST', `/internal/api-keys/${issued.id}/regenerate`);
+      expect(regenerated.status).toBe(200);
+      const fresh = `Bearer ${regenerated.body.data.key}:${regenerated.body.data.secret}`;
+      for (const url of apiUrls) {
+        expect((await request(`${url}/v1/me`, { headers: { authorization: old } })).status).toBe(401);
+        expect((await request(`${url}/v1/results?limit=1`, { headers: { authorization: old } })).status).toBe(401);
+        expect((await request(`${url}/v1/me`, { headers: { authorization: fresh } })).status).toBe(200);
+      }
+    } finally {
+      for (const pid of listeners) process.kill(pid, 'SIGCONT');
+      await admin.end();
     }
   }, 60_000);
 });

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { CONFIG, REDIS } from '#commands';
-import { FailedAuthThrottle, RedisIdempotencyStore, RedisRateLimiter } from '#http';
+import { FailedAuthThrottle, RedisIdempotencyStore } from '#http';
 import type { ServiceConfig } from '#platform';
 import { ApiKeyCache } from '#read-models';
 import type { DocumentStore } from '#read-models';
@@ -29,7 +29,6 @@ import { TestsController } from './tests/tests.controller.js';
     RateLimitGuard,
     InvitationIdempotency,
     { provide: ApiKeyCache, useFactory: (documents: DocumentStore) => new ApiKeyCache(documents), inject: [DOCUMENTS] },
-    { provide: RedisRateLimiter, useFactory: (redis: Redis) => new RedisRateLimiter(redis, { prefix: 'ratelimit:' }), inject: [REDIS] },
     { provide: RedisIdempotencyStore, useFactory: (redis: Redis) => new RedisIdempotencyStore(redis, { prefix: 'idem:' }), inject: [REDIS] },
     // Per deployment: services sharing one Redis must not throttle each other's callers.
     { provide: FailedAuthThrottle, useFactory: (redis: Redis, config: ServiceConfig) => new FailedAuthThrottle(redis, { prefix: `${config.queuePrefix}:authfail:`, limit: config.authFailuresPerMinute }), inject: [REDIS, CONFIG] },

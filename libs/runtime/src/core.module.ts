@@ -3,6 +3,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { commandHandlers } from '#commands';
 import { EventWriter } from '#commands';
 import { CLOCK, CONFIG, EVENT_STORE, LOGGER, LOOKUPS, READ_SIDE, REDIS, SECRET_BOX } from '#commands';
+import { RedisRateLimiter } from '#http';
 import { CURSORS, DOCUMENTS, INFRASTRUCTURE, type Infrastructure } from './infrastructure.js';
 
 /** Hands the process's shared infrastructure to Nest, with the write side (command bus and handlers). */
@@ -22,6 +23,8 @@ export class CoreModule {
       { provide: REDIS, useValue: infra.redis },
       { provide: DOCUMENTS, useValue: infra.documents },
       { provide: CURSORS, useValue: infra.cursors },
+      // The API takes places from it; the internal application retires regenerated keys on it.
+      { provide: RedisRateLimiter, useValue: new RedisRateLimiter(infra.redis, { prefix: 'ratelimit:' }) },
     ];
     return {
       module: CoreModule,

@@ -6,6 +6,8 @@ import { ApiKeyCache } from '#read-models';
 
 export interface AuthenticatedKey {
   apiKeyId: string;
+  /** The public part presented (RateLimitGuard refuses it when it was regenerated away). */
+  key: string;
   workspaceId: string;
   mode: Mode;
 }
@@ -32,7 +34,7 @@ export class ApiKeyGuard implements CanActivate {
       await this.failedAuth.recordFailure(request.ip);
       throw apiError('unauthorized');
     }
-    request.apiKey = { apiKeyId: key.id, workspaceId: key.workspaceId, mode: key.mode };
+    request.apiKey = { apiKeyId: key.id, key: key.key, workspaceId: key.workspaceId, mode: key.mode };
     return true;
   }
 }

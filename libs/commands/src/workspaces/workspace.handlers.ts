@@ -1,17 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { Inject } from '@nestjs/common';
+import type { Logger } from 'pino';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import {
   type ActiveWorkspace, type WorkspaceCommand, type WorkspaceState, decideWorkspace, evolveWorkspace, initialWorkspaceState, notFound, validationFailed, workspaceStream,
 } from '#domain';
-import { generateApiKey, hashSecret } from '#http';
+import { RedisRateLimiter, generateApiKey, hashSecret } from '#http';
 import { nonPublicAddressOf } from '#messaging';
 import type { ServiceConfig } from '#platform';
 import type { SecretBox } from '#platform';
 import { ids } from '#platform';
 import { EventWriter } from '../shared/event-writer.js';
 import type { RequestContext, WriteLookups } from '../shared/ports.js';
-import { CONFIG, LOOKUPS, SECRET_BOX } from '../shared/tokens.js';
+import { CONFIG, LOGGER, LOOKUPS, SECRET_BOX } from '../shared/tokens.js';
 import {
   ConfigureWebhook, CreateCustomTest, CreateWorkspace, DisableWebhook, type IssuedKey, IssueApiKey, RegenerateApiKey, RotateWebhookSecret,
   VerifyWorkspace, type WebhookSettingsView, type WorkspaceView,
@@ -19,19 +20,23 @@ import {
 
 type WorkspaceCommandBody = WorkspaceCommand extends infer C ? (C extends WorkspaceCommand ? Omit<C, 'metadata'> : never) : never;
 
-/** Decides one workspace command and appends it; returns the state after the decision. */
-const runWorkspaceCommand = async (writer: EventWriter, workspaceId: string, command: WorkspaceCommandBody, context: RequestContext): Promise<ActiveWorkspace> => {
+/** Decides one workspace command and appends it; returns the state after the decision and the events appended. */
+const decideWorkspaceCommand = async (writer: EventWriter, workspaceId: string, command: WorkspaceCommandBody, context: RequestContext) => {
   const streamId = workspaceStream(workspaceId);
-  const state = await writer.decide(streamId, async (batch) => {
+  const { state, events } = await writer.decide(streamId, async (batch) => {
     const loaded = await batch.load(streamId, initialWorkspaceState, evolveWorkspace);
     const now = await batch.now();
-    const events = decideWorkspace({ ...command, metadata: { now } } as WorkspaceCommand, loaded.state);
-    batch.append([{ streamId, expectedRevision: loaded.revision, events }], context, now);
-    return events.reduce<WorkspaceState>(evolveWorkspace, loaded.state);
+    const decided = decideWorkspace({ ...command, metadata: { now } } as WorkspaceCommand, loaded.state);
+    batch.append([{ streamId, expectedRevision: loaded.revision, events: decided }], context, now);
+    return { state: decided.reduce<WorkspaceState>(evolveWorkspace, loaded.state), events: decided };
   });
   if (state.status !== 'active') throw notFound('workspace');
-  return state;
+  return { workspace: state, events };
 };
+
+/** Decides one workspace command and appends it; returns the state after the decision. */
+const runWorkspaceCommand = async (writer: EventWriter, workspaceId: string, command: WorkspaceCommandBody, context: RequestContext): Promise<ActiveWorkspace> =>
+  (await decideWorkspaceCommand(writer, workspaceId, command, context)).workspace;
 
 const workspaceView = (workspace: ActiveWorkspace): WorkspaceView =>
   ({ id: workspace.id, name: workspace.name, verified: workspace.verified, freeAllowance: workspace.freeAllowance });
@@ -66,9 +71,21 @@ export class IssueApiKeyHandler implements ICommandHandler<IssueApiKey> {
   }
 }
 
+/**
+ * Regenerates a key. API processes hold keys in a cache emptied by the read models' change feed,
+ * which reaches them a moment after the commit; so before answering, the old key is also retired on
+ * the rate limiter, whose script every authenticated request runs: refused everywhere from then on.
+ * When Redis cannot take it the answer still stands (the commit is made): API requests fail while
+ * Redis is down, and by the time it is back the change feed has emptied every cache.
+ */
 @CommandHandler(RegenerateApiKey)
 export class RegenerateApiKeyHandler implements ICommandHandler<RegenerateApiKey> {
-  constructor(private readonly writer: EventWriter, @Inject(LOOKUPS) private readonly lookups: WriteLookups) {}
+  constructor(
+    private readonly writer: EventWriter,
+    @Inject(LOOKUPS) private readonly lookups: WriteLookups,
+    private readonly limiter: RedisRateLimiter,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
   async execute({ apiKeyId, context }: RegenerateApiKey): Promise<IssuedKey> {
     const workspaceId = await this.lookups.workspaceOfApiKey(apiKeyId);
     if (!workspaceId) throw notFound('API key');
@@ -76,7 +93,13 @@ export class RegenerateApiKeyHandler implements ICommandHandler<RegenerateApiKey
     const current = loaded.state.status === 'active' ? loaded.state.apiKeys[apiKeyId] : undefined;
     if (!current) throw notFound('API key');
     const { key, secret } = generateApiKey(current.mode);
-    await runWorkspaceCommand(this.writer, workspaceId, { type: 'RegenerateApiKey', apiKeyId, key, secretHash: hashSecret(secret) }, context);
+    const { events } = await decideWorkspaceCommand(this.writer, workspaceId, { type: 'RegenerateApiKey', apiKeyId, key, secretHash: hashSecret(secret) }, context);
+    for (const event of events) {
+      if (event.type !== 'ApiKeyRegenerated') continue;
+      await this.limiter.retire(apiKeyId, event.data.previousKey).catch((error: unknown) => {
+        this.logger.warn({ err: error, apiKeyId }, 'could not retire the regenerated key on Redis; API processes refuse it once the change feed reaches them');
+      });
+    }
     return { id: apiKeyId, key, secret, mode: current.mode };
   }
 }

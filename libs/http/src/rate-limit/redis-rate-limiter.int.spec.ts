@@ -59,6 +59,19 @@ describe('RedisRateLimiter (real Redis)', () => {
     expect(await redis.zcard(`${prefix}{key_1}`)).toBe(3);
   });
 
+  it('refuses a retired public key without taking a place, and lets the key that replaced it through', async () => {
+    const limiter = new RedisRateLimiter(redis, { prefix, limit: 2 });
+    expect(await limiter.consumeUnlessRetired('key_1', 'live-old')).toMatchObject({ allowed: true, remaining: 1 });
+    await limiter.retire('key_1', 'live-old');
+    expect(await limiter.consumeUnlessRetired('key_1', 'live-old')).toBeNull();
+    expect(await redis.zcard(`${prefix}{key_1}`)).toBe(1);
+    expect(await limiter.consumeUnlessRetired('key_1', 'live-new')).toMatchObject({ allowed: true, remaining: 0 });
+    await limiter.retire('key_1', 'live-new');
+    expect(await limiter.consumeUnlessRetired('key_1', 'live-new')).toBeNull();
+    expect(await limiter.consumeUnlessRetired('key_2', 'live-old')).toMatchObject({ allowed: true, remaining: 1 });
+    expect(await redis.pttl(`${prefix}{key_1}:retired`)).toBeGreaterThan(23 * 60 * 60 * 1000);
+  });
+
   it('keeps separate keys independent', async () => {
     const limiter = new RedisRateLimiter(redis, { prefix, limit: 2 });
     await limiter.consume('key_a');

@@ -16,12 +16,15 @@ export interface RateLimitDecision {
 }
 
 /*
- * KEYS[1] the ZSET of accepted request times (ms), KEYS[2] a counter that makes members unique.
+ * KEYS[1] the ZSET of accepted request times (ms), KEYS[2] a counter that makes members unique,
+ * KEYS[3] the set of the API key's retired public keys (regenerated away). ARGV[3] the public key
+ * presented, '' for none: a retired one is answered {-1, 0, 0} and takes no place.
  * The server clock is read inside the script so every API process judges with the same time.
  * A refused request adds nothing, so it uses no place. Members older than the window are removed
  * first; a member exactly one window old no longer counts.
  */
 const SLIDING_WINDOW = new LuaScript(`
+if ARGV[3] ~= '' and redis.call('SISMEMBER', KEYS[3], ARGV[3]) == 1 then return {-1, 0, 0} end
 local limit = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 local time = redis.call('TIME')
@@ -41,7 +44,17 @@ if retry < 1 then retry = 1 end
 return {0, 0, retry}
 `);
 
-/** A sliding window per API key, shared by every API process through Redis (product decisions). */
+/** How long a regenerated-away key stays on its API key's retired set (refreshed by each regeneration). */
+const RETIRED_FOR_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * A sliding window per API key, shared by every API process through Redis (product decisions).
+ * It also holds each API key's retired public keys: the process that regenerates a key retires the
+ * old one here before it answers, and the same script that takes the request's place refuses it.
+ * API processes cache keys and hear of a regeneration through the read models' change feed, which
+ * arrives a moment after the commit; this makes "refused from then on" hold in every process at once
+ * without a second round trip.
+ */
 export class RedisRateLimiter {
   readonly limit: number;
   private readonly windowMs: number;
@@ -60,9 +73,14 @@ export class RedisRateLimiter {
 
   /** Takes a place for one request of this API key when one is free. */
   async consume(apiKeyId: string): Promise<RateLimitDecision> {
-    // The hash tag keeps both keys in one slot, which a script needs on a Redis Cluster.
-    const base = `${this.prefix}{${apiKeyId}}`;
-    const reply = replyArray(await SLIDING_WINDOW.run(this.redis, [base, `${base}:seq`], [this.limit, this.windowMs]));
+    return (await this.consumeUnlessRetired(apiKeyId, '')) as RateLimitDecision;
+  }
+
+  /** As consume, for a request that presented `key`; null (no place taken) when that key was regenerated away. */
+  async consumeUnlessRetired(apiKeyId: string, key: string): Promise<RateLimitDecision | null> {
+    const base = this.base(apiKeyId);
+    const reply = replyArray(await SLIDING_WINDOW.run(this.redis, [base, `${base}:seq`, `${base}:retired`], [this.limit, this.windowMs, key]));
+    if (replyInteger(reply[0]) === -1) return null;
     const allowed = replyInteger(reply[0]) === 1;
     return {
       allowed,
@@ -70,6 +88,17 @@ export class RedisRateLimiter {
       remaining: replyInteger(reply[1]),
       retryAfterSeconds: allowed ? null : replyInteger(reply[2]),
     };
+  }
+
+  /** Refuses `key` (an API key's public part) from now on, in every process: called after its regeneration commits. */
+  async retire(apiKeyId: string, key: string): Promise<void> {
+    const retired = `${this.base(apiKeyId)}:retired`;
+    await this.redis.multi().sadd(retired, key).pexpire(retired, RETIRED_FOR_MS).exec();
+  }
+
+  // The hash tag keeps the keys in one slot, which a script needs on a Redis Cluster.
+  private base(apiKeyId: string): string {
+    return `${this.prefix}{${apiKeyId}}`;
   }
 }
 
