@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { WEBHOOK_EVENT_NAMES, type WebhookEventName } from '#domain';
-import type { PostgresEventStore } from '#event-store';
+import { createPostgresEventStore, type PostgresEventStore } from '#event-store';
 import { EMAIL_QUEUE, WEBHOOK_QUEUE, type EmailJob, type WebhookJob } from '../shared/queues.js';
 import { TestClock } from '../test-support/clock.js';
 import { candidateStory, TESTS } from '../test-support/domain-events.js';
@@ -46,8 +46,8 @@ describe('dispatcher', () => {
   });
 
   // No workers here: the jobs stay in the queues, where the test counts them.
-  const dispatcher = (): Dispatcher => new Dispatcher({
-    eventStore: store, checkpoints, emailQueue: queues.email, appUrl: 'http://localhost:3100', name: 'dispatch-test',
+  const dispatcher = (options: { name?: string; catchUpOnly?: boolean; eventStore?: PostgresEventStore } = {}): Dispatcher => new Dispatcher({
+    eventStore: options.eventStore ?? store, checkpoints, emailQueue: queues.email, appUrl: 'http://localhost:3100', name: options.name ?? 'dispatch-test', catchUpOnly: options.catchUpOnly,
     getSigningSecrets: async (workspaceId) => settingsByWorkspace.get(workspaceId) ?? null,
     deliveries: new WebhookDeliveries({ log, queue: queues.webhooks, clock: new TestClock(), getSigningSecrets: async (workspaceId) => settingsByWorkspace.get(workspaceId) ?? null }),
   });
@@ -108,5 +108,24 @@ describe('dispatcher', () => {
     expect(await jobCounts()).toStrictEqual(before);
     expect(await log.listDeliveries('ws_disabled')).toMatchObject([{ event: 'candidateCreated', status: 'failed', attempts: 0, lastError: 'endpoint_disabled', sandbox: true }]);
     expect(await checkpoints.read('dispatch-test')).toBe(head);
+  });
+
+  it('catches up before it stops when it only catches up, so the next start has no backlog', async () => {
+    const story = candidateStory({ workspaceId: 'ws_lazy', mode: 'live' });
+    settingsByWorkspace.set('ws_lazy', settings(['candidateCreated']));
+    // It polls once a minute: only a kick (waitForPosition, or the stop) makes it read the log.
+    const slow = await createPostgresEventStore({ pool: db.pool, schema: db.schema, listen: false, pollIntervalMs: 60_000 });
+    const lazy = dispatcher({ name: 'dispatch-lazy', catchUpOnly: true, eventStore: slow });
+    try {
+      await lazy.start();
+      await lazy.waitForPosition((await store.headPosition()) ?? 0n);
+      const head = await appendEvents(store, `candidate-${story.candidateId}`, [[story.events.created(time(20)), time(20)], [story.events.registered(time(20)), time(20)]]);
+      await lazy.stop();
+      expect(await checkpoints.read('dispatch-lazy')).toBe(head);
+      expect(await log.listDeliveries('ws_lazy')).toMatchObject([{ event: 'candidateCreated' }]);
+    } finally {
+      await lazy.stop();
+      await slow.close();
+    }
   });
 });
