@@ -10,13 +10,13 @@ import { PolledPosition } from './read-side.js';
 
 const ROTATION_OVERLAP_MS = 24 * 3600_000;
 
+/** How old a cached workspace may be for the webhook check after a write (see deliversWebhooks). */
+const WEBHOOK_SETTINGS_MAX_AGE_MS = 1_000;
+
 /**
  * The webhook settings as of the log itself (not a read model that may lag behind the event being
  * dispatched), with the secrets opened: the new one first, the old one for 24 h after a rotation.
  */
-/** How old a cached workspace may be for the webhook check after a write (see deliversWebhooks). */
-const WEBHOOK_SETTINGS_MAX_AGE_MS = 1_000;
-
 export const webhookSettingsFromLog = (infra: Infrastructure) => {
   // Sealed secret -> opened secret: a sealed value never changes meaning, so opening it once per process is enough.
   const opened = new Map<string, string>();

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Inject } from '@nestjs/common';
-import type { Logger } from 'pino';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { Logger } from 'pino';
 import {
   type ActiveWorkspace, type WorkspaceCommand, type WorkspaceState, decideWorkspace, evolveWorkspace, initialWorkspaceState, notFound, validationFailed, workspaceStream,
 } from '#domain';
@@ -94,9 +94,10 @@ export class RegenerateApiKeyHandler implements ICommandHandler<RegenerateApiKey
     if (!current) throw notFound('API key');
     const { key, secret } = generateApiKey(current.mode);
     const { events } = await decideWorkspaceCommand(this.writer, workspaceId, { type: 'RegenerateApiKey', apiKeyId, key, secretHash: hashSecret(secret) }, context);
-    for (const event of events) {
-      if (event.type !== 'ApiKeyRegenerated') continue;
-      await this.limiter.retire(apiKeyId, event.data.previousKey).catch((error: unknown) => {
+    // The key it replaced is the event's (another regeneration may have landed since `current` was read).
+    const regenerated = events.find((event) => event.type === 'ApiKeyRegenerated');
+    if (regenerated !== undefined) {
+      await this.limiter.retire(apiKeyId, regenerated.data.previousKey).catch((error: unknown) => {
         this.logger.warn({ err: error, apiKeyId }, 'could not retire the regenerated key on Redis; API processes refuse it once the change feed reaches them');
       });
     }

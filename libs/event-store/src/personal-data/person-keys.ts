@@ -3,7 +3,7 @@ import type pg from 'pg';
 
 const CACHE_TTL_MS = 5_000;
 
-/** How callers name a person in keysFor's answer. */
+/** How callers name a person in keysFor's answer (and, with the address hash, how the cache does). */
 export const personKey = (workspaceId: string, email: string): string => `${workspaceId}\u0000${email}`;
 
 interface Person {
@@ -18,7 +18,8 @@ interface LiveKey {
 
 interface WaitingLookup {
   people: readonly Person[];
-  cacheKeys: readonly string[];
+  /** Each person's addressHash, computed once. */
+  addressHashes: readonly string[];
   resolve: (keys: Map<string, LiveKey>) => void;
   reject: (error: unknown) => void;
 }
@@ -73,11 +74,12 @@ export class PersonKeyStore {
    * concurrent requests share statements and a second asker for a person gets the first's answer.
    */
   async keysFor(people: readonly Person[]): Promise<Map<string, LiveKey>> {
-    const cacheKeys = people.map(({ workspaceId, email }) => `${workspaceId}\u0000${this.addressHash(workspaceId, email)}`);
+    const addressHashes = people.map(({ workspaceId, email }) => this.addressHash(workspaceId, email));
     // All cached: answered at once, even while a statement for others runs.
-    if (cacheKeys.every((key) => (this.byPerson.get(key)?.until ?? 0) > Date.now())) return this.lookUp(people, cacheKeys);
+    const cached = people.every(({ workspaceId }, index) => (this.byPerson.get(personKey(workspaceId, addressHashes[index] ?? ''))?.until ?? 0) > Date.now());
+    if (cached) return this.lookUp(people, addressHashes);
     return new Promise((resolve, reject) => {
-      this.waiting.push({ people, cacheKeys, resolve, reject });
+      this.waiting.push({ people, addressHashes, resolve, reject });
       if (!this.lookingUp) void this.lookUpWaiting();
     });
   }
@@ -88,7 +90,7 @@ export class PersonKeyStore {
       while (this.waiting.length > 0) {
         const group = this.waiting.splice(0);
         try {
-          const found = await this.lookUp(group.flatMap(({ people }) => people), group.flatMap(({ cacheKeys }) => cacheKeys));
+          const found = await this.lookUp(group.flatMap(({ people }) => people), group.flatMap(({ addressHashes }) => addressHashes));
           for (const { people, resolve } of group) resolve(new Map(people.flatMap(({ workspaceId, email }) => {
             const key = found.get(personKey(workspaceId, email));
             return key === undefined ? [] : [[personKey(workspaceId, email), key] as const];
@@ -96,7 +98,7 @@ export class PersonKeyStore {
         } catch (error) {
           // One statement for several callers failed: each is tried alone, so only the one at fault fails.
           if (group.length === 1) group[0]?.reject(error);
-          else for (const { people, cacheKeys, resolve, reject } of group) await this.lookUp(people, cacheKeys).then(resolve, reject);
+          else for (const { people, addressHashes, resolve, reject } of group) await this.lookUp(people, addressHashes).then(resolve, reject);
         }
       }
     } finally {
@@ -104,15 +106,14 @@ export class PersonKeyStore {
     }
   }
 
-  private async lookUp(people: readonly Person[], cacheKeys: readonly string[]): Promise<Map<string, LiveKey>> {
+  private async lookUp(people: readonly Person[], addressHashes: readonly string[]): Promise<Map<string, LiveKey>> {
     const now = Date.now();
     const found = new Map<string, LiveKey>();
     const missing = new Map<string, { workspaceId: string; addressHash: string }>();
     for (const [index, { workspaceId, email }] of people.entries()) {
       const person = personKey(workspaceId, email);
-      const cacheKey = cacheKeys[index] ?? '';
-      const addressHash = cacheKey.slice(workspaceId.length + 1);
-      const cached = this.byPerson.get(cacheKey);
+      const addressHash = addressHashes[index] ?? '';
+      const cached = this.byPerson.get(personKey(workspaceId, addressHash));
       if (cached !== undefined && cached.until > now) found.set(person, cached.value);
       else missing.set(person, { workspaceId, addressHash });
     }
@@ -144,13 +145,13 @@ export class PersonKeyStore {
         params,
       )).rows;
     }
-    const byHash = new Map(rows.map((row) => [`${row.workspace_id}\u0000${row.address_hash}`, row]));
+    const byHash = new Map(rows.map((row) => [personKey(row.workspace_id, row.address_hash), row]));
     for (const [person, { workspaceId, addressHash }] of missing) {
-      const row = byHash.get(`${workspaceId}\u0000${addressHash}`);
+      const row = byHash.get(personKey(workspaceId, addressHash));
       if (row === undefined) throw new Error('a person key vanished while it was being made');
       const value = { keyId: row.key_id, key: this.open(row.sealed_key) };
       found.set(person, value);
-      this.byPerson.set(`${workspaceId}\u0000${addressHash}`, { value, until: now + CACHE_TTL_MS });
+      this.byPerson.set(personKey(workspaceId, addressHash), { value, until: now + CACHE_TTL_MS });
       this.byId.set(value.keyId, { value: value.key, until: now + CACHE_TTL_MS });
     }
     return found;
@@ -185,7 +186,7 @@ export class PersonKeyStore {
       `UPDATE ${this.table} SET sealed_key = NULL, destroyed_at = now() WHERE workspace_id = $1 AND address_hash = $2 AND sealed_key IS NOT NULL RETURNING key_id`,
       [workspaceId, addressHash],
     );
-    this.byPerson.delete(`${workspaceId}\u0000${addressHash}`);
+    this.byPerson.delete(personKey(workspaceId, addressHash));
     for (const row of result.rows) this.byId.set(row.key_id, { value: null, until: Number.MAX_SAFE_INTEGER });
     return result.rowCount ?? 0;
   }
