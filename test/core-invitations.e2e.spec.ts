@@ -513,28 +513,40 @@ describe('invitations: outcomes, whole-request refusals, sandbox allowance, idem
     it('rule 3: concurrent requests with one key: each answer is the one 200 or 409 idempotency_request_in_progress with Retry-After; one invitation', async () => {
       const ws = await app.workspace();
       const assessment = await createAssessment(service, ws.live);
-      const address = email('inflight');
-      const body = { candidates: [{ email: address }, ...Array.from({ length: 40 }, (_, index) => ({ email: `inflight${index}.${assessment.id}@example.com` }))] };
-      const answers = await Promise.all(Array.from({ length: 25 }, () => api(service, ws.live).post(invitationsPath(assessment.id), body, { 'Idempotency-Key': 'in-flight' })));
-      const ok = answers.filter((answer) => answer.status === 200);
-      const busy = answers.filter((answer) => answer.status === 409);
-      expect(ok.length + busy.length).toBe(25);
-      expect(ok.length).toBeGreaterThanOrEqual(1);
-      const original = ok.find((answer) => answer.headers.get('idempotent-replayed') === null);
-      expect(original).toBeDefined();
-      expect(ok.filter((answer) => answer.headers.get('idempotent-replayed') === null)).toHaveLength(1);
-      for (const answer of ok) expect(answer.body).toEqual(original?.body);
-      expect(original?.body.meta).toEqual({ assessmentId: assessment.id, invited: 41, alreadyInvited: 0, failed: 0 });
-      for (const answer of busy) {
-        expectError(answer, 409, 'idempotency_request_in_progress');
-        expect(answer.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
-      }
-      expect(busy.length).toBeGreaterThanOrEqual(1);
-      expect(await emailsTo(address)).toHaveLength(1);
-      // Afterwards the key replays.
-      const later = await api(service, ws.live).post(invitationsPath(assessment.id), body, { 'Idempotency-Key': 'in-flight' });
-      expect(later.headers.get('idempotent-replayed')).toBe('true');
-      expect(later.body).toEqual(original?.body);
+      /**
+       * 25 requests at once with one key. Whether any arrives while the first is still in flight
+       * depends on this machine: a client stalled under load once sent the other 24 only after the
+       * first had finished (all replays, which is also correct). Each try is checked in full; the
+       * scenario is tried again, with a fresh key and address, until one shows requests in flight.
+       */
+      const attempt = async (round: number): Promise<number> => {
+        const key = `in-flight-${round}`;
+        const address = email(`inflight${round}`);
+        const body = { candidates: [{ email: address }, ...Array.from({ length: 40 }, (_, index) => ({ email: `inflight${round}.${index}.${assessment.id}@example.com` }))] };
+        const answers = await Promise.all(Array.from({ length: 25 }, () => api(service, ws.live).post(invitationsPath(assessment.id), body, { 'Idempotency-Key': key })));
+        const ok = answers.filter((answer) => answer.status === 200);
+        const busy = answers.filter((answer) => answer.status === 409);
+        expect(ok.length + busy.length).toBe(25);
+        expect(ok.length).toBeGreaterThanOrEqual(1);
+        const original = ok.find((answer) => answer.headers.get('idempotent-replayed') === null);
+        expect(original).toBeDefined();
+        expect(ok.filter((answer) => answer.headers.get('idempotent-replayed') === null)).toHaveLength(1);
+        for (const answer of ok) expect(answer.body).toEqual(original?.body);
+        expect(original?.body.meta).toEqual({ assessmentId: assessment.id, invited: 41, alreadyInvited: 0, failed: 0 });
+        for (const answer of busy) {
+          expectError(answer, 409, 'idempotency_request_in_progress');
+          expect(answer.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+        }
+        expect(await emailsTo(address)).toHaveLength(1);
+        // Afterwards the key replays.
+        const later = await api(service, ws.live).post(invitationsPath(assessment.id), body, { 'Idempotency-Key': key });
+        expect(later.headers.get('idempotent-replayed')).toBe('true');
+        expect(later.body).toEqual(original?.body);
+        return busy.length;
+      };
+      let busy = 0;
+      for (let round = 0; round < 3 && busy === 0; round += 1) busy = await attempt(round);
+      expect(busy).toBeGreaterThanOrEqual(1);
     });
   });
 
