@@ -74,6 +74,7 @@ const created = (event: Extract<AssessmentEvent, { type: 'AssessmentCreated' }>)
   return state;
 };
 
+// Changing what this fold makes of an event? Bump assessmentSnapshots.version (assessment.snapshot.ts).
 export const evolveAssessment = (state: AssessmentState, event: AssessmentEvent): AssessmentState => {
   if (event.type === 'AssessmentCreated') return created(event);
   if (state.status === 'none') return state;
