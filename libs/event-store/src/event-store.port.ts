@@ -186,5 +186,19 @@ export interface EventStore {
    * may get it ready now, while the caller reads its streams; the append works the same without it.
    */
   expectPeople?(people: readonly { workspaceId: string; email: string }[]): void;
+  /**
+   * Optional: snapshots of folds, a cache beside the log (StateSnapshots in #domain). `readSnapshot`
+   * answers null when there is none or it cannot be read; the caller then folds the whole stream.
+   */
+  readSnapshot?(streamId: string, fold: string): Promise<FoldSnapshotRead | null>;
+  /** Keeps a fold's snapshot; `scope` is the workspace whose erasures must make it unreadable. */
+  writeSnapshot?(streamId: string, fold: string, snapshot: FoldSnapshotRead & { scope: string }): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A fold's state up to `revision` (inclusive), as its codec of `version` encoded it. */
+export interface FoldSnapshotRead {
+  revision: number;
+  version: number;
+  value: unknown;
 }

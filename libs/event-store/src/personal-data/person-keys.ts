@@ -3,6 +3,12 @@ import type pg from 'pg';
 
 const CACHE_TTL_MS = 5_000;
 
+/**
+ * The workspace's snapshot key (state-snapshots.ts) is kept as the key of this pseudo-address (no
+ * e-mail address holds a NUL): destroying any person's keys destroys it too.
+ */
+const SNAPSHOT_SCOPE = '\u0000state-snapshots';
+
 /** How callers name a person in keysFor's answer (and, with the address hash, how the cache does). */
 export const personKey = (workspaceId: string, email: string): string => `${workspaceId}\u0000${email}`;
 
@@ -179,16 +185,32 @@ export class PersonKeyStore {
     return found;
   }
 
-  /** Destroys every key of the person; returns how many. */
+  /**
+   * The workspace's key for snapshots of its streams' folds, made on first use. It goes with the
+   * first person's keys destroyed in the workspace, and the snapshots sealed with it become unreadable.
+   */
+  async snapshotKey(workspaceId: string): Promise<LiveKey> {
+    const found = (await this.keysFor([{ workspaceId, email: SNAPSHOT_SCOPE }])).get(personKey(workspaceId, SNAPSHOT_SCOPE));
+    if (found === undefined) throw new Error('no snapshot key was made');
+    return found;
+  }
+
+  /**
+   * Destroys every key of the person, and the workspace's snapshot key (its snapshots may hold the
+   * person's address in clear); returns how many of the person's keys went.
+   */
   async destroy(workspaceId: string, email: string): Promise<number> {
     const addressHash = this.addressHash(workspaceId, email);
-    const result = await this.pool.query<{ key_id: string }>(
-      `UPDATE ${this.table} SET sealed_key = NULL, destroyed_at = now() WHERE workspace_id = $1 AND address_hash = $2 AND sealed_key IS NOT NULL RETURNING key_id`,
-      [workspaceId, addressHash],
+    const scopeHash = this.addressHash(workspaceId, SNAPSHOT_SCOPE);
+    const result = await this.pool.query<{ key_id: string; address_hash: string }>(
+      `UPDATE ${this.table} SET sealed_key = NULL, destroyed_at = now()
+       WHERE workspace_id = $1 AND address_hash = ANY($2::text[]) AND sealed_key IS NOT NULL RETURNING key_id, address_hash`,
+      [workspaceId, [addressHash, scopeHash]],
     );
     this.byPerson.delete(personKey(workspaceId, addressHash));
+    this.byPerson.delete(personKey(workspaceId, scopeHash));
     for (const row of result.rows) this.byId.set(row.key_id, { value: null, until: Number.MAX_SAFE_INTEGER });
-    return result.rowCount ?? 0;
+    return result.rows.filter((row) => row.address_hash === addressHash).length;
   }
 
   private seal(key: Buffer): string {

@@ -1,8 +1,9 @@
 import { WrongExpectedRevisionError } from '../event-store.port.js';
 import type {
-  AppendResult, EventStore, ExpectedRevision, InlineProjector, InlineStep, NewEvent, PendingEvent, ReadAllOptions, ReadStreamsOptions, RecordedEvent, StreamAppend, SubscribeOptions, Subscription,
+  AppendResult, EventStore, ExpectedRevision, FoldSnapshotRead, InlineProjector, InlineStep, NewEvent, PendingEvent, ReadAllOptions, ReadStreamsOptions, RecordedEvent, StreamAppend, SubscribeOptions, Subscription,
 } from '../event-store.port.js';
 import { personKey, type PersonKeyStore } from './person-keys.js';
+import type { SnapshotStore } from './state-snapshots.js';
 import { decryptPersonalFields, decryptPersonalFieldsForFold, encryptPersonalFields, personOf, sealedKeyIds } from './personal-fields.js';
 
 // The domain names an address's registry stream with a plain SHA-256 of the address; anyone could
@@ -21,7 +22,7 @@ export class PersonalDataEventStore implements EventStore {
   /** Projectors run inside the appends: only then are clear values kept for them. */
   private inlining = false;
 
-  constructor(private readonly inner: EventStore, private readonly keys: PersonKeyStore) {}
+  constructor(private readonly inner: EventStore, private readonly keys: PersonKeyStore, private readonly snapshots: SnapshotStore | null = null) {}
 
   /** The id a stream is stored under. */
   storedStreamId(streamId: string): string {
@@ -135,6 +136,15 @@ export class PersonalDataEventStore implements EventStore {
         await options.handler(ready);
       },
     });
+  }
+
+  /** Snapshots live beside the person keys: the keys that seal them are destroyed with any erasure in their workspace. */
+  async readSnapshot(streamId: string, fold: string): Promise<FoldSnapshotRead | null> {
+    return this.snapshots === null ? null : this.snapshots.read(this.storedStreamId(streamId), fold);
+  }
+
+  async writeSnapshot(streamId: string, fold: string, snapshot: FoldSnapshotRead & { scope: string }): Promise<void> {
+    await this.snapshots?.write(this.storedStreamId(streamId), fold, snapshot);
   }
 
   headPosition(): Promise<bigint | null> {

@@ -1,0 +1,70 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import type pg from 'pg';
+import type { FoldSnapshotRead as FoldSnapshot } from '../event-store.port.js';
+import type { PersonKeyStore } from './person-keys.js';
+
+/**
+ * Snapshots of folds, beside the log in SQL: a cache that spares a decision folding a long stream in
+ * full after a restart, never a source of truth (the log is; a snapshot is only ever a fold of it).
+ * One row per stream and fold, the newest revision written. The state holds personal data in clear,
+ * so each snapshot is sealed (AES-256-GCM, bound to its stream, fold, revision and version) with its
+ * workspace's snapshot key, which erasing anyone in the workspace destroys (PersonKeyStore.destroy):
+ * every snapshot that could hold them becomes unreadable, as their events do.
+ */
+export class SnapshotStore {
+  private readonly table: string;
+
+  constructor(private readonly pool: pg.Pool, private readonly keys: PersonKeyStore, schema = 'public') {
+    this.table = `"${schema.replaceAll('"', '""')}".state_snapshots`;
+  }
+
+  async prepare(): Promise<void> {
+    const ddl = `CREATE TABLE IF NOT EXISTS ${this.table} (stream_id text NOT NULL, fold text NOT NULL, revision integer NOT NULL,
+      version integer NOT NULL, key_id text NOT NULL, body text NOT NULL, taken_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (stream_id, fold))`;
+    await this.pool.query(ddl).catch(async (error: unknown) => {
+      // Two processes creating the table at once: the loser finds it made.
+      const found = await this.pool.query<{ name: string | null }>('SELECT to_regclass($1)::text AS name', [this.table]);
+      if (found.rows[0]?.name == null) throw error;
+    });
+  }
+
+  /** The stream's snapshot of the fold, or null: none, its key destroyed, or not readable (tampered, or of another secret). */
+  async read(streamId: string, fold: string): Promise<FoldSnapshot | null> {
+    const text = `SELECT revision, version, key_id, body FROM ${this.table} WHERE stream_id = $1 AND fold = $2`;
+    const { rows } = await this.pool.query<{ revision: number; version: number; key_id: string; body: string }>({ name: named('read', text), text, values: [streamId, fold] });
+    const row = rows[0];
+    if (row === undefined) return null;
+    const key = (await this.keys.load([row.key_id])).get(row.key_id);
+    if (!key) return null;
+    try {
+      const [iv = '', tag = '', body = ''] = row.body.split('.');
+      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+      decipher.setAAD(bound(streamId, fold, row.revision, row.version));
+      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+      const text = Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+      return { revision: row.revision, version: row.version, value: JSON.parse(text) as unknown };
+    } catch {
+      return null;
+    }
+  }
+
+  /** Keeps the snapshot unless the stored one is newer (same version, a live key). */
+  async write(streamId: string, fold: string, snapshot: FoldSnapshot & { scope: string }): Promise<void> {
+    const { keyId, key } = await this.keys.snapshotKey(snapshot.scope);
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', key, iv);
+    cipher.setAAD(bound(streamId, fold, snapshot.revision, snapshot.version));
+    const body = Buffer.concat([cipher.update(JSON.stringify(snapshot.value), 'utf8'), cipher.final()]);
+    const sealed = [iv, cipher.getAuthTag(), body].map((part) => part.toString('base64url')).join('.');
+    const text = `INSERT INTO ${this.table} AS s (stream_id, fold, revision, version, key_id, body) VALUES ($1, $2, $3, $4, $5, $6)
+        ON CONFLICT (stream_id, fold) DO UPDATE SET revision = excluded.revision, version = excluded.version, key_id = excluded.key_id,
+          body = excluded.body, taken_at = now()
+        WHERE s.revision < excluded.revision OR s.version <> excluded.version OR s.key_id <> excluded.key_id`;
+    await this.pool.query({ name: named('write', text), text, values: [streamId, fold, snapshot.revision, snapshot.version, keyId, sealed] });
+  }
+}
+
+const bound = (streamId: string, fold: string, revision: number, version: number): Buffer => Buffer.from(`${streamId}\u0000${fold}\u0000${revision}\u0000${version}`);
+
+/** Named statements are planned once per connection; the name follows the text (schemas differ in tests). */
+const named = (what: string, text: string): string => `state_snapshot_${what}_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
