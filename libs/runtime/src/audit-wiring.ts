@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { IntegrityEventStore, LogSealer, SealStore, integrityKeys, type IntegrityKeys } from '#event-store';
-import { PersonKeyStore, PersonalDataEventStore } from '#event-store';
+import { PersonKeyStore, PersonalDataEventStore, SnapshotStore } from '#event-store';
 import type { EventStore } from '#event-store';
 import type { ServiceConfig } from '#platform';
 import { resolveServiceSecret } from '#platform';
@@ -25,9 +25,11 @@ export const openAuditStores = async (config: ServiceConfig, sqlPool: pg.Pool, a
   const personKeys = new PersonKeyStore(sqlPool, serviceSecret, 'public');
   await seals.prepare();
   await personKeys.prepare();
+  const snapshots = new SnapshotStore(sqlPool, personKeys, 'public');
+  await snapshots.prepare();
   const keys = integrityKeys(serviceSecret);
   const logStore = new IntegrityEventStore(adapter, keys.eventKey);
-  return { audit: { keys, seals, personKeys, logStore }, eventStore: new PersonalDataEventStore(logStore, personKeys) };
+  return { audit: { keys, seals, personKeys, logStore }, eventStore: new PersonalDataEventStore(logStore, personKeys, snapshots) };
 };
 
 export const createSealer = (stores: { audit: AuditStores }, config: ServiceConfig, logger: Logger): LogSealer =>

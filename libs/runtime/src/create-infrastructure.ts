@@ -171,6 +171,8 @@ export const createInfrastructure = async (config: ServiceConfig, logger: Logger
     };
     // The embedded store admits one process (DATA_DIR lock): this writer is the only one.
     const writer = new EventWriter(eventStore, clock, readSide, config, logger, { exclusiveWriter: !config.eventStoreUrl });
+    // Stops run last first: the snapshots queued are written before the stores close.
+    stops.push(() => writer.flushSnapshots());
     const infra: Infrastructure = {
       config, logger, eventStore, documents, sidePool: sqlPool, audit: stores.audit, inline: stores.inline, redis, redisHealth, clock, simulatedClock,
       secretBox: new SecretBox(serviceSecret), serviceSecret, cursors: new CursorCodec(deriveKey(serviceSecret, 'cursors')),

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { shareState } from '#domain';
+import { type StateSnapshots, assessmentSnapshots, evolveAssessment, shareState } from '#domain';
 import { type EventStore, type RecordedEvent, WrongExpectedRevisionError } from '#event-store';
 import type { Clock } from '#platform';
 import type { ServiceConfig } from '#platform';
@@ -14,6 +14,16 @@ export { assertStorable } from './assert-storable.js';
 const MAX_ATTEMPTS = 12;
 const MAX_DECISIONS_PER_BATCH = 32;
 const STATE_CACHE_SIZE = 20_000;
+/**
+ * A fold is snapshotted once it has this many events beyond its last snapshot, and at least an
+ * eighth of its stream: a restart then folds at most that tail, and encoding (linear in the state)
+ * costs a constant per event however long the stream grows.
+ */
+const SNAPSHOT_MIN_EVENTS = 100;
+const SNAPSHOT_TAIL_SHARE = 8;
+
+/** The folds whose states are kept as snapshots, by their evolve function (the cache's key too). */
+const SNAPSHOTTED: ReadonlyMap<unknown, StateSnapshots<never>> = new Map<unknown, StateSnapshots<never>>([[evolveAssessment, assessmentSnapshots as StateSnapshots<never>]]);
 
 interface StateCache {
   revision: number;
@@ -21,6 +31,8 @@ interface StateCache {
   evolve: (state: never, event: never) => unknown;
   /** When the store last confirmed this state (a read or this process's own commit), performance.now(). */
   checkedAt?: number;
+  /** Revision of the stream's newest snapshot this process knows of (read or written), -1 for none. */
+  snapshotRevision?: number;
 }
 
 export interface EventWriterOptions {
@@ -82,12 +94,13 @@ export class EventWriter implements CommittedStates {
     const cached = this.states.get(streamId);
     const usable = cached && cached.evolve === evolve ? cached : undefined;
     if (usable && this.options.exclusiveWriter) return { state: usable.state as State, revision: usable.revision };
-    const events = await this.readSince(streamId, usable ? usable.revision + 1 : 0);
-    let state = usable ? (usable.state as State) : initial();
+    const start = usable ?? await this.fromSnapshot(streamId, evolve);
+    const events = await this.readSince(streamId, start ? start.revision + 1 : 0);
+    let state = start ? (start.state as State) : initial();
     for (const event of events) state = evolve(state, { type: event.type, data: event.data } as Event);
-    const revision = events.at(-1)?.revision ?? usable?.revision;
+    const revision = events.at(-1)?.revision ?? start?.revision;
     if (revision === undefined) return { state, revision: 'no_stream' };
-    this.remember(streamId, { revision, state, evolve: evolve as StateCache['evolve'] });
+    this.remember(streamId, { revision, state, evolve: evolve as StateCache['evolve'], snapshotRevision: start?.snapshotRevision ?? -1 });
     return { state, revision };
   }
 
@@ -99,15 +112,34 @@ export class EventWriter implements CommittedStates {
     await Promise.all([
       ...warm.map(async (streamId) => loaded.set(streamId, await this.loadCommitted(streamId, initial, evolve))),
       ...cold.map(async (streamId) => {
-        let state = initial();
-        const events = await this.readSince(streamId, 0);
+        const start = await this.fromSnapshot(streamId, evolve);
+        let state = start ? (start.state as State) : initial();
+        const events = await this.readSince(streamId, start ? start.revision + 1 : 0);
         for (const event of events) state = evolve(state, { type: event.type, data: event.data } as Event);
-        const revision = events.at(-1)?.revision;
-        if (revision !== undefined) this.remember(streamId, { revision, state, evolve: evolve as StateCache['evolve'] });
+        const revision = events.at(-1)?.revision ?? start?.revision;
+        if (revision !== undefined) this.remember(streamId, { revision, state, evolve: evolve as StateCache['evolve'], snapshotRevision: start?.snapshotRevision ?? -1 });
         return loaded.set(streamId, { state, revision: revision ?? 'no_stream' });
       }),
     ]);
     return loaded;
+  }
+
+  /**
+   * The stream's snapshot of this fold, decoded, where the fold is snapshotted and the store keeps
+   * one that this code can read (same codec version); otherwise undefined, and the stream is folded from its start.
+   */
+  private async fromSnapshot<State, Event>(streamId: string, evolve: (state: State, event: Event) => State): Promise<StateCache | undefined> {
+    const codec = SNAPSHOTTED.get(evolve);
+    if (codec === undefined || this.store.readSnapshot === undefined) return undefined;
+    try {
+      const snapshot = await this.store.readSnapshot(streamId, codec.name);
+      if (snapshot === null || snapshot.version !== codec.version) return undefined;
+      return { revision: snapshot.revision, state: codec.decode(snapshot.value as never), evolve: evolve as StateCache['evolve'], snapshotRevision: snapshot.revision };
+    } catch (error) {
+      // A snapshot is a cache: any trouble with it means folding the stream in full, as without one.
+      this.logger.warn({ err: error, streamId, fold: codec.name }, 'snapshot not usable; folding the stream from its start');
+      return undefined;
+    }
   }
 
   /**
@@ -317,10 +349,13 @@ export class EventWriter implements CommittedStates {
   }
 
   private remember(streamId: string, entry: StateCache): void {
+    const lent = this.lent.get(streamId);
     this.lent.delete(streamId);
     // Another lane may have cached a newer state of a stream this batch only read: keep the newer.
     const known = this.states.get(streamId);
     if (known !== undefined && known.evolve === entry.evolve && known.revision > entry.revision) return;
+    entry.snapshotRevision ??= Math.max(known?.evolve === entry.evolve ? known.snapshotRevision ?? -1 : -1, lent?.evolve === entry.evolve ? lent.snapshotRevision ?? -1 : -1);
+    this.snapshotIfDue(streamId, entry);
     entry.checkedAt = performance.now();
     shareState(entry.state);
     this.states.delete(streamId);
@@ -329,6 +364,40 @@ export class EventWriter implements CommittedStates {
       const oldest = this.states.keys().next().value;
       if (oldest !== undefined) this.states.delete(oldest);
     }
+  }
+
+  private snapshotWrites: Promise<void> = Promise.resolve();
+
+  /**
+   * Encodes the state now (it is exactly at entry.revision now; a batch may change it in place
+   * later) when its tail beyond the last snapshot is long enough, and writes it after the writes
+   * already queued. A failed write costs nothing but a longer fold after the next restart.
+   */
+  private snapshotIfDue(streamId: string, entry: StateCache): void {
+    const codec = SNAPSHOTTED.get(entry.evolve);
+    const write = this.store.writeSnapshot?.bind(this.store);
+    if (codec === undefined || write === undefined) return;
+    const taken = entry.snapshotRevision ?? -1;
+    if (entry.revision - taken < Math.max(SNAPSHOT_MIN_EVENTS, entry.revision / SNAPSHOT_TAIL_SHARE)) return;
+    const scope = codec.scopeOf(entry.state as never);
+    if (scope === null) return;
+    let value: unknown;
+    try {
+      value = codec.encode(entry.state as never);
+    } catch (error) {
+      this.logger.warn({ err: error, streamId, fold: codec.name }, 'state not snapshotted');
+      return;
+    }
+    entry.snapshotRevision = entry.revision;
+    const snapshot = { revision: entry.revision, version: codec.version, value, scope };
+    this.snapshotWrites = this.snapshotWrites
+      .then(() => write(streamId, codec.name, snapshot))
+      .catch((error: unknown) => this.logger.warn({ err: error, streamId, fold: codec.name, revision: entry.revision }, 'snapshot not written'));
+  }
+
+  /** The snapshot writes queued so far, done (before the store closes). */
+  flushSnapshots(): Promise<void> {
+    return this.snapshotWrites;
   }
 
   /**
