@@ -8,7 +8,7 @@ import type { EmailJob } from '../shared/queues.js';
 import { buildWebhookEnvelope } from '../webhooks/envelopes.js';
 import type { WebhookDeliveries } from '../webhooks/webhook-deliveries.js';
 import { asWebhookSourceEvent, webhookEventName, type WebhookSourceEvent } from '../webhooks/webhook-events.js';
-import type { GetSigningSecrets } from '../webhooks/webhook-settings.js';
+import type { GetSigningSecrets, WebhookSettings } from '../webhooks/webhook-settings.js';
 import type { DispatchCheckpoints } from './dispatch-checkpoints.js';
 
 export interface DispatcherOptions {
@@ -68,6 +68,8 @@ export class Dispatcher {
   private waiters: Waiter[] = [];
   /** Invitation events whose e-mail a read batch already recorded (outbox rows and jobs in bulk). */
   private readonly emailed = new Set<string>();
+  /** The webhook settings of the workspaces of the read batch in hand, each read once (see settingsFor). */
+  private batchSettings: Map<string, Promise<WebhookSettings | null>> | null = null;
   private readonly name: string;
 
   constructor(private readonly options: DispatcherOptions) {
@@ -133,7 +135,7 @@ export class Dispatcher {
     if (!source) return;
     if (source.type === 'CandidateInvited') await this.enqueueInvitationEmail(source, event.metadata.time);
     // The address and selection as they stand when the event is dispatched.
-    const settings = await this.options.getSigningSecrets(source.data.workspaceId);
+    const settings = await this.settingsFor(source.data.workspaceId);
     if (!settings || !settings.events.includes(webhookEventName(source))) return;
     const envelope = await buildWebhookEnvelope(this.options.eventStore, source, this.options.appUrl);
     if (!envelope) {
@@ -141,6 +143,22 @@ export class Dispatcher {
       return;
     }
     await this.options.deliveries.deliverEvent(envelope, settings);
+  }
+
+  /**
+   * A workspace's webhook settings for an event of the batch in hand: read once per batch (they were
+   * read per event: one round trip per invitation on PostgreSQL). Read after the batch was, they are
+   * at least as new as every event in it, as a read per event would be. Without batches, per event.
+   */
+  private settingsFor(workspaceId: string): Promise<WebhookSettings | null> {
+    const memo = this.batchSettings;
+    if (memo === null) return this.options.getSigningSecrets(workspaceId);
+    let settings = memo.get(workspaceId);
+    if (settings === undefined) {
+      settings = this.options.getSigningSecrets(workspaceId);
+      memo.set(workspaceId, settings);
+    }
+    return settings;
   }
 
   private emailJob(event: Extract<WebhookSourceEvent, { type: 'CandidateInvited' }>): EmailJob {
@@ -181,9 +199,13 @@ export class Dispatcher {
     this.handled = after;
     this.unsaved = 0;
     this.emailed.clear();
+    this.batchSettings = null;
     this.subscription = this.options.eventStore.subscribeToAll({
       after,
-      onBatch: (events) => this.emailBatch(events),
+      onBatch: (events) => {
+        this.batchSettings = new Map();
+        return this.emailBatch(events);
+      },
       handler: (event) => this.handle(event),
       onCaughtUp: () => {
         this.saveCheckpoint().catch((error: unknown) => this.options.logger?.warn({ err: error }, 'dispatch checkpoint not saved; saved with the next events'));

@@ -128,4 +128,34 @@ describe('dispatcher', () => {
       await slow.close();
     }
   });
+
+  it('reads a workspace\'s webhook settings once per read batch, afresh for the next batch', async () => {
+    const stories = Array.from({ length: 6 }, () => candidateStory({ workspaceId: 'ws_batched', mode: 'live' }));
+    settingsByWorkspace.set('ws_batched', settings(['candidateInvited']));
+    let reads = 0;
+    const counted = new Dispatcher({
+      eventStore: store, checkpoints, emailQueue: queues.email, appUrl: 'http://localhost:3100', name: 'dispatch-batched',
+      getSigningSecrets: async (workspaceId) => {
+        reads += workspaceId === 'ws_batched' ? 1 : 0;
+        return settingsByWorkspace.get(workspaceId) ?? null;
+      },
+      deliveries: new WebhookDeliveries({ log, queue: queues.webhooks, clock: new TestClock(), getSigningSecrets: async (workspaceId) => settingsByWorkspace.get(workspaceId) ?? null }),
+    });
+    const invite = (story: (typeof stories)[number], minute: number) => appendEvents(store, `assessment-${story.assessmentId}`, [[story.events.invited(time(minute)), time(minute)]]);
+    for (const story of stories.slice(0, 4)) await invite(story, 30);
+    await counted.start();
+    try {
+      await counted.waitForPosition((await store.headPosition()) ?? 0n);
+      expect(reads).toBe(1);
+      expect((await log.listDeliveries('ws_batched')).filter((delivery) => delivery.event === 'candidateInvited')).toHaveLength(4);
+      // Settings changed before the next events: the batch that reads them reads the settings again.
+      settingsByWorkspace.set('ws_batched', settings(['testCompleted']));
+      for (const story of stories.slice(4)) await invite(story, 31);
+      await counted.waitForPosition((await store.headPosition()) ?? 0n);
+      expect(reads).toBeGreaterThanOrEqual(2);
+      expect((await log.listDeliveries('ws_batched')).filter((delivery) => delivery.event === 'candidateInvited')).toHaveLength(4);
+    } finally {
+      await counted.stop();
+    }
+  });
 });
