@@ -2,7 +2,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { pino } from 'pino';
-import { type AssessmentEvent, type AssessmentState, assessmentStream, evolveAssessment, initialAssessmentState, requireAssessment } from '#domain';
+import {
+  type AssessmentEvent, type AssessmentState, assessmentStream, candidateEmailStream, evolveAssessment, evolveCandidateEmail, initialAssessmentState, initialCandidateEmailState,
+  requireAssessment,
+} from '#domain';
 import {
   type EventStore, IntegrityEventStore, PersonKeyStore, PersonalDataEventStore, SnapshotStore, createPostgresEventStore, integrityKeys,
 } from '#event-store';
@@ -133,5 +136,25 @@ describe('EventWriter: snapshots of long folds (PostgreSQL server)', () => {
       expect(read.events).toBe(151);
       expect(invitations(loaded.state)).toEqual(invitations(await foldAll(assessmentId)));
     }
+  });
+
+  it('the loads of one decision still go to the store as one read: only a fold without a cached state asks for its snapshot first', async () => {
+    const assessmentId = await grow(freshWriter().writer, 10);
+    const calls: string[][] = [];
+    const counted = Object.create(store) as PersonalDataEventStore;
+    counted.readStream = (streamId, options) => { calls.push([streamId]); return store.readStream(streamId, options); };
+    counted.readStreams = (streamIds, options) => { calls.push([...streamIds]); return store.readStreams(streamIds, options); };
+    const writer = new EventWriter(counted, systemClock, { waitForPosition: async () => true }, loadConfig({}), pino({ level: 'silent' }), { exclusiveWriter: false });
+    const streamId = assessmentStream(assessmentId);
+    await writer.load(streamId, initialAssessmentState, evolveAssessment);
+    calls.length = 0;
+    const registries = ['new-1@example.com', 'new-2@example.com'].map((email) => candidateEmailStream(WORKSPACE, email));
+    await writer.decide(streamId, async (batch) => {
+      await Promise.all([
+        batch.load(streamId, initialAssessmentState, evolveAssessment),
+        batch.loadMany(registries, initialCandidateEmailState, evolveCandidateEmail),
+      ]);
+    });
+    expect(calls).toEqual([[streamId, ...registries]]);
   });
 });

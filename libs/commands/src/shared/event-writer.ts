@@ -94,7 +94,8 @@ export class EventWriter implements CommittedStates {
     const cached = this.states.get(streamId);
     const usable = cached && cached.evolve === evolve ? cached : undefined;
     if (usable && this.options.exclusiveWriter) return { state: usable.state as State, revision: usable.revision };
-    const start = usable ?? await this.fromSnapshot(streamId, evolve);
+    const snapshot = usable === undefined ? this.fromSnapshot(streamId, evolve) : undefined;
+    const start = usable ?? (snapshot && await snapshot);
     const events = await this.readSince(streamId, start ? start.revision + 1 : 0);
     let state = start ? (start.state as State) : initial();
     for (const event of events) state = evolve(state, { type: event.type, data: event.data } as Event);
@@ -112,7 +113,8 @@ export class EventWriter implements CommittedStates {
     await Promise.all([
       ...warm.map(async (streamId) => loaded.set(streamId, await this.loadCommitted(streamId, initial, evolve))),
       ...cold.map(async (streamId) => {
-        const start = await this.fromSnapshot(streamId, evolve);
+        const snapshot = this.fromSnapshot(streamId, evolve);
+        const start = snapshot && await snapshot;
         let state = start ? (start.state as State) : initial();
         const events = await this.readSince(streamId, start ? start.revision + 1 : 0);
         for (const event of events) state = evolve(state, { type: event.type, data: event.data } as Event);
@@ -128,18 +130,19 @@ export class EventWriter implements CommittedStates {
    * The stream's snapshot of this fold, decoded, where the fold is snapshotted and the store keeps
    * one that this code can read (same codec version); otherwise undefined, and the stream is folded from its start.
    */
-  private async fromSnapshot<State, Event>(streamId: string, evolve: (state: State, event: Event) => State): Promise<StateCache | undefined> {
+  private fromSnapshot<State, Event>(streamId: string, evolve: (state: State, event: Event) => State): Promise<StateCache | undefined> | undefined {
     const codec = SNAPSHOTTED.get(evolve);
-    if (codec === undefined || this.store.readSnapshot === undefined) return undefined;
-    try {
-      const snapshot = await this.store.readSnapshot(streamId, codec.name);
+    const read = this.store.readSnapshot?.bind(this.store);
+    // Answered at once (no promise) otherwise: reads of one decision's loads must meet in one turn (readSince).
+    if (codec === undefined || read === undefined) return undefined;
+    return read(streamId, codec.name).then((snapshot) => {
       if (snapshot === null || snapshot.version !== codec.version) return undefined;
       return { revision: snapshot.revision, state: codec.decode(snapshot.value as never), evolve: evolve as StateCache['evolve'], snapshotRevision: snapshot.revision };
-    } catch (error) {
+    }).catch((error: unknown) => {
       // A snapshot is a cache: any trouble with it means folding the stream in full, as without one.
       this.logger.warn({ err: error, streamId, fold: codec.name }, 'snapshot not usable; folding the stream from its start');
       return undefined;
-    }
+    });
   }
 
   /**
