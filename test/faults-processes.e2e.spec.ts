@@ -88,6 +88,8 @@ describe('faults: processes (kill -9, zombies, a machine without Redis)', () => 
 
     child.kill('SIGTERM');
     expect(await exitOf(child)).toBe(0);
+    // A shutdown closes its own connection: no outage is announced.
+    expect(output()).not.toContain('Redis is unreachable');
     for (let waited = 0; isAlive(redisPid); waited += 50) {
       if (waited > 10_000) throw new Error('the service\'s redis-server outlived it');
       await pause(50);

@@ -145,7 +145,10 @@ export const createInfrastructure = async (config: ServiceConfig, logger: Logger
     // duplicates with their own settings (start-messaging.ts).
     const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 1000, lazyConnect: false });
     const redisHealth = new RedisHealth(redis, logger, config.redisUrl);
-    stops.push(async () => { redis.disconnect(); });
+    stops.push(async () => {
+      redisHealth.closingOnPurpose();
+      redis.disconnect();
+    });
     await redisReady(redis, REDIS_READY_WAIT_MS);
 
     const readSide = new CompositeReadSide();

@@ -22,6 +22,8 @@ export class RedisHealth {
   // One promise per period of being up, shared by every waiter (no list that grows with each write).
   private down: Promise<void> = Promise.resolve();
   private signalDown: () => void = () => undefined;
+  /** The service closes the connection itself (shutdown): nothing to announce. */
+  private closing = false;
 
   constructor(redis: Redis, logger: Logger, url: string) {
     const address = redisAddress(url);
@@ -35,7 +37,7 @@ export class RedisHealth {
       const wasUp = this.up;
       this.up = false;
       if (wasUp) this.signalDown();
-      if (this.announcedDown || redis.status === 'ready') return;
+      if (this.closing || this.announcedDown || redis.status === 'ready') return;
       this.announcedDown = true;
       logger.warn({ redis: address, reason: error?.message ?? 'connection closed' },
         'Redis is unreachable: API requests answer 500 server_error at once, webhooks and e-mails wait, internal writes still succeed; retrying in the background');
@@ -46,6 +48,11 @@ export class RedisHealth {
       this.up = true;
       this.down = new Promise((resolveDown) => { this.signalDown = resolveDown; });
     }
+  }
+
+  /** Called before the service disconnects on purpose: the close that follows is not an outage. */
+  closingOnPurpose(): void {
+    this.closing = true;
   }
 
   get isUp(): boolean {
