@@ -121,6 +121,12 @@ export interface ReadAllOptions {
   /** Exclusive: events strictly after this position. Omit or null to read from the start. */
   after?: bigint | null;
   maxCount: number;
+  /**
+   * Optional: the caller reads only each event's position, stream, revision, type and data (what
+   * projections read: a rebuild). An adapter may then leave `id` and `recordedAt` empty, `metadata`
+   * blank and `hash` absent, and read less (PostgreSQL, PGlite); others return whole events.
+   */
+  dataOnly?: boolean;
 }
 
 export type EventHandler = (event: RecordedEvent) => Promise<void>;

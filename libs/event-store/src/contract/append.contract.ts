@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { WrongExpectedRevisionError } from '../event-store.port.js';
-import type { ExpectedRevision } from '../event-store.port.js';
+import type { ExpectedRevision, RecordedEvent } from '../event-store.port.js';
 import { newEvent, newEvents, readAllWithPrefix, streamPrefix, type ContractContext } from './contract-support.js';
 
 async function expectConflict(
@@ -173,6 +173,20 @@ export function appendContract(context: ContractContext): void {
       expect((await readAllWithPrefix(store, second, prefix)).map((event) => event.id)).toEqual(appended.slice(2).map((event) => event.id));
       const limited = await store.readAll({ after: second, maxCount: 2 });
       expect(limited.map((event) => event.id)).toEqual(appended.slice(2, 4).map((event) => event.id));
+    });
+
+    it('a data-only read gives the same positions, streams, revisions, types and data, in the same order', async () => {
+      const { store } = context.subject();
+      const prefix = streamPrefix();
+      const head = await store.headPosition();
+      for (const [index, streamId] of [`${prefix}-a`, `${prefix}-b`, `${prefix}-a`].entries()) {
+        await store.appendToStream(streamId, [newEvent('Visited', { streamId, index, nested: { list: [index, 'x'] } })], { expectedRevision: 'any' });
+      }
+      const projected = (events: RecordedEvent[]) => events.filter((event) => event.streamId.startsWith(prefix))
+        .map(({ position, streamId, revision, type, data }) => ({ position, streamId, revision, type, data }));
+      const whole = projected(await store.readAll({ after: head, maxCount: 100 }));
+      expect(whole).toHaveLength(3);
+      expect(projected(await store.readAll({ after: head, maxCount: 100, dataOnly: true }))).toEqual(whole);
     });
   });
 }

@@ -14,7 +14,7 @@ import type {
   Subscription,
 } from '../event-store.port.js';
 import { GroupAppender } from './postgres-group-append.js';
-import { EVENT_COLUMNS, toRecordedEvent, type EventRow } from './postgres-rows.js';
+import { DATA_ONLY_COLUMNS, EVENT_COLUMNS, toDataOnlyEvent, toRecordedEvent, type EventRow } from './postgres-rows.js';
 import { migratePostgresSchema, postgresTables, type PostgresTables } from './postgres-schema.js';
 import { NotificationListener } from './notification-listener.js';
 import { PollingSubscription } from './polling-subscription.js';
@@ -65,7 +65,7 @@ export class PostgresEventStore implements EventStore {
   private readonly pollIntervalMs: number;
   private readonly batchSize: number;
   private readonly logger: Logger;
-  private readonly sql: { readStream: pg.QueryConfig; readStreams: pg.QueryConfig; readAll: pg.QueryConfig; head: pg.QueryConfig };
+  private readonly sql: { readStream: pg.QueryConfig; readStreams: pg.QueryConfig; readAll: pg.QueryConfig; readAllData: pg.QueryConfig; head: pg.QueryConfig };
   private readonly appender: GroupAppender;
   /** With `onlyWriter`: every stream id in the log (null: not known, every read goes to the database). */
   private knownStreams: Set<string> | null = null;
@@ -91,6 +91,7 @@ export class PostgresEventStore implements EventStore {
         JOIN unnest($1::text[], $2::bigint[]) AS wanted(wanted_stream, from_revision) ON stream_id = wanted.wanted_stream AND revision >= wanted.from_revision
         ORDER BY stream_id, revision`),
       readAll: statement('read_all', `SELECT ${EVENT_COLUMNS} FROM ${tables.events} WHERE position > $1 ORDER BY position LIMIT $2`),
+      readAllData: statement('read_all_data', `SELECT ${DATA_ONLY_COLUMNS} FROM ${tables.events} WHERE position > $1 ORDER BY position LIMIT $2`),
       head: statement('head', `SELECT max(position) AS position FROM ${tables.events}`),
     };
     this.appender = new GroupAppender(this.pool, tables, this.notify, this.logger, named);
@@ -144,6 +145,8 @@ export class PostgresEventStore implements EventStore {
 
   async readAll(options: ReadAllOptions): Promise<RecordedEvent[]> {
     const after = (options.after ?? 0n).toString();
+    // Data only: no metadata to parse, no time to turn into a Date and back (a rebuild reads the whole log).
+    if (options.dataOnly === true) return (await this.pool.query<EventRow>({ ...this.sql.readAllData, values: [after, options.maxCount] })).rows.map(toDataOnlyEvent);
     const result = await this.pool.query<EventRow>({ ...this.sql.readAll, values: [after, options.maxCount] });
     return result.rows.map(toRecordedEvent);
   }

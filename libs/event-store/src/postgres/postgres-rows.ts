@@ -28,3 +28,14 @@ export function toRecordedEvent(row: EventRow): RecordedEvent {
     hash: row.hash ?? undefined,
   };
 }
+
+/** The columns of a data-only read (ReadAllOptions.dataOnly). */
+export const DATA_ONLY_COLUMNS = 'position, stream_id, revision, type, data';
+
+const BLANK_METADATA: EventMetadata = Object.freeze({ correlationId: '', causationId: null, actor: '', requestId: '', time: '' });
+
+export function toDataOnlyEvent(row: Pick<EventRow, 'position' | 'stream_id' | 'revision' | 'type' | 'data'>): RecordedEvent {
+  return {
+    id: '', streamId: row.stream_id, revision: Number(row.revision), position: BigInt(row.position), type: row.type, data: row.data, metadata: BLANK_METADATA, recordedAt: '',
+  };
+}

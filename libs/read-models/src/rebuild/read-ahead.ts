@@ -28,7 +28,8 @@ export class ReadAhead {
   private pump(): void {
     if (this.reading || this.ended || this.buffered.length >= this.depth) return;
     this.reading = true;
-    const batch = this.eventStore.readAll({ after: this.after, maxCount: this.batchSize });
+    // Projections read position, type and data only: the store may leave the rest out (dataOnly).
+    const batch = this.eventStore.readAll({ after: this.after, maxCount: this.batchSize, dataOnly: true });
     this.buffered.push(batch);
     batch.then(
       (events) => {

@@ -138,7 +138,7 @@ export const rebuildReadModels = async (options: RebuildOptions): Promise<Rebuil
   // Events appended while the indexes were built (a few batches at most) are evolved now and
   // written by the switch-over itself: the live runner is handed as small a gap as possible.
   for (let batches = 0; batches < LATE_BATCHES; batches += 1) {
-    const late = await eventStore.readAll({ after: position, maxCount: batchSize });
+    const late = await eventStore.readAll({ after: position, maxCount: batchSize, dataOnly: true });
     const domainEvents = late.flatMap((event) => asDomainEvent(event) ?? []);
     await documents.load(domainEvents, targetsOf, () => writing);
     for (const event of domainEvents) documents.apply(event, targetsOf(event));
