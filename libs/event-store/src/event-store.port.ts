@@ -197,8 +197,11 @@ export interface EventStore {
    * answers null when there is none or it cannot be read; the caller then folds the whole stream.
    */
   readSnapshot?(streamId: string, fold: string): Promise<FoldSnapshotRead | null>;
-  /** Keeps a fold's snapshot; `scope` is the workspace whose erasures must make it unreadable. */
-  writeSnapshot?(streamId: string, fold: string, snapshot: FoldSnapshotRead & { scope: string }): Promise<void>;
+  /**
+   * Keeps a fold's snapshot; `scope` is the workspace whose erasures must make it unreadable, `takenAt`
+   * when the state was encoded (epoch ms): a snapshot taken before an erasure in its scope is not kept.
+   */
+  writeSnapshot?(streamId: string, fold: string, snapshot: FoldSnapshotRead & { scope: string; takenAt: number }): Promise<void>;
   close(): Promise<void>;
 }
 

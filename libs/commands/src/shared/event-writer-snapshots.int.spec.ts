@@ -37,12 +37,13 @@ describe('EventWriter: snapshots of long folds (PostgreSQL server)', () => {
   const secret = randomBytes(32).toString('base64url');
   let store: PersonalDataEventStore;
   let personKeys: PersonKeyStore;
+  let snapshots: SnapshotStore;
 
   beforeAll(async () => {
     const log = new IntegrityEventStore(await createPostgresEventStore({ pool, schema, listen: false }), integrityKeys(secret).eventKey);
     personKeys = new PersonKeyStore(pool, secret, schema);
     await personKeys.prepare();
-    const snapshots = new SnapshotStore(pool, personKeys, schema);
+    snapshots = new SnapshotStore(pool, personKeys, schema);
     await snapshots.prepare();
     store = new PersonalDataEventStore(log, personKeys, snapshots);
   });
@@ -156,5 +157,19 @@ describe('EventWriter: snapshots of long folds (PostgreSQL server)', () => {
       ]);
     });
     expect(calls).toEqual([[streamId, ...registries]]);
+  });
+
+  it('a snapshot taken before an erasure in its workspace is not kept when its write comes after it', async () => {
+    const workspaceId = `ws-late-${randomUUID()}`;
+    const value = { invitations: [['late@example.com']] };
+    await personKeys.keysFor([{ workspaceId, email: 'late@example.com' }]);
+    const takenAt = Date.now();
+    // The write queued before the erasure runs after it: the workspace's key would be a fresh one by then.
+    expect(await personKeys.destroy(workspaceId, 'late@example.com')).toBe(1);
+    await snapshots.write('stream-late', 'assessment', { revision: 7, version: 1, value, scope: workspaceId, takenAt });
+    expect(await snapshots.read('stream-late', 'assessment')).toBeNull();
+    // Taken well after the erasure (and its minute of margin for clocks): kept.
+    await snapshots.write('stream-late', 'assessment', { revision: 8, version: 1, value, scope: workspaceId, takenAt: Date.now() + 120_000 });
+    expect(await snapshots.read('stream-late', 'assessment')).toEqual({ revision: 8, version: 1, value });
   });
 });

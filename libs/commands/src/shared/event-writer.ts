@@ -392,7 +392,7 @@ export class EventWriter implements CommittedStates {
       return;
     }
     entry.snapshotRevision = entry.revision;
-    const snapshot = { revision: entry.revision, version: codec.version, value, scope };
+    const snapshot = { revision: entry.revision, version: codec.version, value, scope, takenAt: Date.now() };
     this.snapshotWrites = this.snapshotWrites
       .then(() => write(streamId, codec.name, snapshot))
       .catch((error: unknown) => this.logger.warn({ err: error, streamId, fold: codec.name, revision: entry.revision }, 'snapshot not written'));

@@ -49,7 +49,8 @@ export class PersonKeyStore {
   /** Lookups waiting for the one in progress to finish (see keysFor). */
   private readonly waiting: WaitingLookup[] = [];
   private lookingUp = false;
-  private readonly table: string;
+  /** The qualified table name (snapshot writes check it for recent erasures). */
+  readonly table: string;
 
   constructor(private readonly pool: pg.Pool, serviceSecret: string, schema = 'public') {
     this.sealingKey = createHash('sha256').update(`person-keys:${serviceSecret}`).digest();
@@ -60,7 +61,8 @@ export class PersonKeyStore {
   async prepare(): Promise<void> {
     const ddl = `CREATE TABLE IF NOT EXISTS ${this.table} (key_id text PRIMARY KEY, workspace_id text NOT NULL, address_hash text NOT NULL,
         sealed_key text, created_at timestamptz NOT NULL DEFAULT now(), destroyed_at timestamptz);
-      CREATE UNIQUE INDEX IF NOT EXISTS person_keys_live ON ${this.table} (workspace_id, address_hash) WHERE sealed_key IS NOT NULL`;
+      CREATE UNIQUE INDEX IF NOT EXISTS person_keys_live ON ${this.table} (workspace_id, address_hash) WHERE sealed_key IS NOT NULL;
+      CREATE INDEX IF NOT EXISTS person_keys_destroyed ON ${this.table} (workspace_id, destroyed_at) WHERE sealed_key IS NULL`;
     await this.pool.query(ddl).catch(async (error: unknown) => {
       // Two processes creating the table at once: the loser finds it made.
       const found = await this.pool.query<{ name: string | null }>('SELECT to_regclass($1)::text AS name', [this.table]);

@@ -143,7 +143,7 @@ export class PersonalDataEventStore implements EventStore {
     return this.snapshots === null ? null : this.snapshots.read(this.storedStreamId(streamId), fold);
   }
 
-  async writeSnapshot(streamId: string, fold: string, snapshot: FoldSnapshotRead & { scope: string }): Promise<void> {
+  async writeSnapshot(streamId: string, fold: string, snapshot: FoldSnapshotRead & { scope: string; takenAt: number }): Promise<void> {
     await this.snapshots?.write(this.storedStreamId(streamId), fold, snapshot);
   }
 

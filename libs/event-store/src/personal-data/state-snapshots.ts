@@ -48,19 +48,26 @@ export class SnapshotStore {
     }
   }
 
-  /** Keeps the snapshot unless the stored one is newer (same version, a live key). */
-  async write(streamId: string, fold: string, snapshot: FoldSnapshot & { scope: string }): Promise<void> {
+  /**
+   * Keeps the snapshot unless the stored one is newer (same version, a live key), or anyone in its
+   * workspace was erased since a minute before it was taken: it may hold them (taken before their
+   * deletion) while the workspace's key it would be sealed with is already a new one. A minute covers
+   * the clocks of this process and the database; skipping a snapshot costs a longer fold, nothing else.
+   */
+  async write(streamId: string, fold: string, snapshot: FoldSnapshot & { scope: string; takenAt: number }): Promise<void> {
     const { keyId, key } = await this.keys.snapshotKey(snapshot.scope);
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', key, iv);
     cipher.setAAD(bound(streamId, fold, snapshot.revision, snapshot.version));
     const body = Buffer.concat([cipher.update(JSON.stringify(snapshot.value), 'utf8'), cipher.final()]);
     const sealed = [iv, cipher.getAuthTag(), body].map((part) => part.toString('base64url')).join('.');
-    const text = `INSERT INTO ${this.table} AS s (stream_id, fold, revision, version, key_id, body) VALUES ($1, $2, $3, $4, $5, $6)
+    const text = `INSERT INTO ${this.table} AS s (stream_id, fold, revision, version, key_id, body) SELECT $1, $2, $3, $4, $5, $6
+        WHERE NOT EXISTS (SELECT 1 FROM ${this.keys.table} k WHERE k.workspace_id = $7 AND k.sealed_key IS NULL
+          AND k.destroyed_at >= to_timestamp($8::double precision / 1000) - interval '1 minute')
         ON CONFLICT (stream_id, fold) DO UPDATE SET revision = excluded.revision, version = excluded.version, key_id = excluded.key_id,
           body = excluded.body, taken_at = now()
         WHERE s.revision < excluded.revision OR s.version <> excluded.version OR s.key_id <> excluded.key_id`;
-    await this.pool.query({ name: named('write', text), text, values: [streamId, fold, snapshot.revision, snapshot.version, keyId, sealed] });
+    await this.pool.query({ name: named('write', text), text, values: [streamId, fold, snapshot.revision, snapshot.version, keyId, sealed, snapshot.scope, snapshot.takenAt] });
   }
 }
 
