@@ -2,8 +2,6 @@ import type { DocumentChange, DocumentStore } from '../shared/document-store.por
 import type { RecordedDomainEvent } from '../shared/recorded-domain-event.js';
 import type { ProjectionTarget } from '../projection-runner/document-cache.js';
 
-const keyOf = (collection: string, id: string): string => `${collection}\u0000${id}`;
-
 interface Held {
   collection: string;
   id: string;
@@ -14,12 +12,15 @@ interface Held {
  * The documents of a rebuild, evolved in memory from position 0 into empty tables. A document
  * this rebuild never wrote cannot be in the store, so only one written and then dropped from
  * memory (past `maxDocuments`) is ever read back: no read per batch, no await per event.
+ * Documents are kept per collection, by id: no key is built per document and event (a rebuild
+ * looks one up twice for every event that touches it).
  */
 export class RebuildDocuments {
-  private readonly held = new Map<string, Held>();
-  private readonly dirty = new Set<string>();
+  private readonly held = new Map<string, Map<string, Held>>();
+  private heldCount = 0;
+  private readonly dirty = new Set<Held>();
   /** Written to the store and no longer held: the store has their latest state. */
-  private readonly dropped = new Set<string>();
+  private readonly dropped = new Map<string, Set<string>>();
 
   constructor(private readonly store: DocumentStore, private readonly maxDocuments: number) {}
 
@@ -27,16 +28,29 @@ export class RebuildDocuments {
     return this.dirty.size;
   }
 
+  private collection(name: string): Map<string, Held> {
+    let documents = this.held.get(name);
+    if (documents === undefined) {
+      documents = new Map();
+      this.held.set(name, documents);
+    }
+    return documents;
+  }
+
   /** Makes every document the events touch available; `beforeRead` runs before any read-back. */
   async load(events: readonly RecordedDomainEvent[], targetsOf: (event: RecordedDomainEvent) => readonly ProjectionTarget[], beforeRead: () => Promise<void>): Promise<void> {
     const readBack = new Map<string, Set<string>>();
     for (const event of events) {
       for (const { projection, collection } of targetsOf(event)) {
+        const documents = this.collection(collection);
+        const dropped = this.dropped.get(collection);
         for (const id of projection.documentIds(event)) {
-          const key = keyOf(collection, id);
-          if (this.held.has(key)) continue;
-          if (this.dropped.has(key)) readBack.set(collection, (readBack.get(collection) ?? new Set<string>()).add(id));
-          else this.held.set(key, { collection, id, doc: null });
+          if (documents.has(id)) continue;
+          if (dropped?.has(id) === true) readBack.set(collection, (readBack.get(collection) ?? new Set<string>()).add(id));
+          else {
+            documents.set(id, { collection, id, doc: null });
+            this.heldCount += 1;
+          }
         }
       }
     }
@@ -44,10 +58,11 @@ export class RebuildDocuments {
     await beforeRead();
     for (const [collection, ids] of readBack) {
       const found = await this.store.getForUpdate(collection, [...ids]);
+      const documents = this.collection(collection);
       for (const id of ids) {
-        const key = keyOf(collection, id);
-        this.dropped.delete(key);
-        this.held.set(key, { collection, id, doc: found.get(id)?.doc ?? null });
+        this.dropped.get(collection)?.delete(id);
+        documents.set(id, { collection, id, doc: found.get(id)?.doc ?? null });
+        this.heldCount += 1;
       }
     }
   }
@@ -55,14 +70,18 @@ export class RebuildDocuments {
   /** Evolves the loaded documents with one event, synchronously. */
   apply(event: RecordedDomainEvent, targets: readonly ProjectionTarget[]): void {
     for (const { projection, collection } of targets) {
-      for (const id of new Set(projection.documentIds(event))) {
-        const key = keyOf(collection, id);
-        const held = this.held.get(key);
-        if (held === undefined) throw new Error(`document ${key} was not loaded`);
+      const documents = this.held.get(collection);
+      const ids = projection.documentIds(event);
+      for (let index = 0; index < ids.length; index += 1) {
+        const id = ids[index] as string;
+        // An id listed twice is evolved once.
+        if (index > 0 && ids.indexOf(id) < index) continue;
+        const held = documents?.get(id);
+        if (held === undefined) throw new Error(`document ${collection}/${id} was not loaded`);
         const next = projection.evolve(held.doc, event, id);
         if (next === held.doc) continue;
         held.doc = next;
-        this.dirty.add(key);
+        this.dirty.add(held);
       }
     }
   }
@@ -70,14 +89,19 @@ export class RebuildDocuments {
   /** The changed documents; past `maxDocuments` held, memory is emptied (the store has them all). */
   takeChanges(): DocumentChange[] {
     const changes: DocumentChange[] = [];
-    for (const key of this.dirty) {
-      const held = this.held.get(key);
-      if (held !== undefined) changes.push({ collection: held.collection, id: held.id, doc: held.doc });
-    }
+    for (const held of this.dirty) changes.push({ collection: held.collection, id: held.id, doc: held.doc });
     this.dirty.clear();
-    if (this.held.size > this.maxDocuments) {
-      for (const key of this.held.keys()) this.dropped.add(key);
+    if (this.heldCount > this.maxDocuments) {
+      for (const [collection, documents] of this.held) {
+        let dropped = this.dropped.get(collection);
+        if (dropped === undefined) {
+          dropped = new Set();
+          this.dropped.set(collection, dropped);
+        }
+        for (const id of documents.keys()) dropped.add(id);
+      }
       this.held.clear();
+      this.heldCount = 0;
     }
     return changes;
   }
