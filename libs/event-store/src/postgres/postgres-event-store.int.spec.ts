@@ -27,6 +27,35 @@ runEventStoreContract('PostgreSQL server', async () => {
 });
 
 describe('PostgreSQL adapter', () => {
+  it('reads several streams through their index whatever plan the server caches, never by scanning the log', async () => {
+    const planSchema = `${schema}_plan`;
+    // One connection that always uses the generic plan of a prepared statement (the plan the server
+    // may cache after a few runs): a plain join against unnest() got a scan of the whole log there.
+    const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 1, options: '-c plan_cache_mode=force_generic_plan' });
+    pools.push(pool);
+    const store = await createPostgresEventStore({ pool, schema: planSchema, listen: false, preparedStatements: true });
+    try {
+      for (let batch = 0; batch < 20; batch += 1) {
+        await store.appendToStream('big', Array.from({ length: 100 }, (_, index) => newEvent('Grown', { index })), { expectedRevision: 'any' });
+        await store.appendToStream(`small-${batch}`, [newEvent('Grown', { batch })], { expectedRevision: 'no_stream' });
+      }
+      await pool.query(`ANALYZE "${planSchema}".events`);
+      const read = await store.readStreams(['big', 'small-3', 'missing'], { fromRevisions: new Map([['big', 1_990]]) });
+      expect(read.get('big')?.map((event) => event.revision)).toEqual([1_990, 1_991, 1_992, 1_993, 1_994, 1_995, 1_996, 1_997, 1_998, 1_999]);
+      expect(read.get('small-3')).toHaveLength(1);
+      expect(read.get('missing')).toEqual([]);
+      const { rows } = await pool.query<{ name: string }>(`SELECT name FROM pg_prepared_statements WHERE statement LIKE '%unnest(%'`);
+      expect(rows).toHaveLength(1);
+      const plan = await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE ${rows[0]?.name ?? ''}('{big,small-3}', '{1990,0}')`);
+      const text = plan.rows.map((row) => row['QUERY PLAN']).join('\n');
+      expect(text).toContain('Index');
+      expect(text).not.toContain('Seq Scan on events');
+    } finally {
+      await store.close();
+      await pool.query(`DROP SCHEMA IF EXISTS "${planSchema}" CASCADE`);
+    }
+  });
+
   it('wakes a catch-up-only subscriber on an append only while it wants it, or when kicked', async () => {
     const lazySchema = `${schema}_lazy`;
     const pool = newPool(4);

@@ -87,9 +87,13 @@ export class PostgresEventStore implements EventStore {
     const statement = (name: string, text: string): pg.QueryConfig => (named ? { name: `es_${name}_${tables.appendLock[1]}`, text } : { text });
     this.sql = {
       readStream: statement('read_stream', `SELECT ${EVENT_COLUMNS} FROM ${tables.events} WHERE stream_id = $1 AND revision >= $2 ORDER BY revision`),
-      readStreams: statement('read_streams', `SELECT ${EVENT_COLUMNS} FROM ${tables.events}
-        JOIN unnest($1::text[], $2::bigint[]) AS wanted(wanted_stream, from_revision) ON stream_id = wanted.wanted_stream AND revision >= wanted.from_revision
-        ORDER BY stream_id, revision`),
+      // One index range per stream wanted, whatever plan the server caches for the prepared statement:
+      // a plain join against unnest() got a generic plan that hashed it against a scan of the whole
+      // log (3 ms per decision at 24k events, growing with the log). OFFSET 0 keeps the lateral
+      // subquery from being flattened back into that join.
+      readStreams: statement('read_streams', `SELECT e.* FROM unnest($1::text[], $2::bigint[]) AS wanted(wanted_stream, from_revision)
+        CROSS JOIN LATERAL (SELECT ${EVENT_COLUMNS} FROM ${tables.events} WHERE stream_id = wanted.wanted_stream AND revision >= wanted.from_revision OFFSET 0) AS e
+        ORDER BY e.stream_id, e.revision`),
       readAll: statement('read_all', `SELECT ${EVENT_COLUMNS} FROM ${tables.events} WHERE position > $1 ORDER BY position LIMIT $2`),
       readAllData: statement('read_all_data', `SELECT ${DATA_ONLY_COLUMNS} FROM ${tables.events} WHERE position > $1 ORDER BY position LIMIT $2`),
       head: statement('head', `SELECT max(position) AS position FROM ${tables.events}`),
