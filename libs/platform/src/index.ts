@@ -4,3 +4,4 @@ export * from './crypto/service-secret.js';
 export * from './ids/ids.js';
 export * from './logging/logger.js';
 export * from './clock/clock.js';
+export * from './crypto/random-pool.js';

@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac } from 'node:crypto';
+import { pooledRandomBytes } from '#platform/crypto/random-pool.js';
 import type pg from 'pg';
 
 const CACHE_TTL_MS = 5_000;
@@ -143,7 +144,7 @@ export class PersonKeyStore {
     let rows = (await this.pool.query<Row>({
       name: `person_keys_for_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`,
       text,
-      values: [...params, wanted.map(() => randomBytes(12).toString('base64url')), wanted.map(() => this.seal(randomBytes(32)))],
+      values: [...params, wanted.map(() => pooledRandomBytes(12).toString('base64url')), wanted.map(() => this.seal(pooledRandomBytes(32)))],
     })).rows;
     if (rows.length < wanted.length) {
       // Another process made some of them after this statement's snapshot: they are committed now.
@@ -216,7 +217,7 @@ export class PersonKeyStore {
   }
 
   private seal(key: Buffer): string {
-    const iv = randomBytes(12);
+    const iv = pooledRandomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.sealingKey, iv);
     const body = Buffer.concat([cipher.update(key), cipher.final()]);
     return [iv, cipher.getAuthTag(), body].map((part) => part.toString('base64url')).join('.');

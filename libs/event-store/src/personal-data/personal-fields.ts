@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv } from 'node:crypto';
+import { pooledRandomBytes } from '#platform/crypto/random-pool.js';
 
 /** What a person's field reads as once their key is destroyed: in history, as-of, a rebuild. */
 export const ERASED = '[erased]';
@@ -17,7 +18,7 @@ export const personOf = (data: Data): { workspaceId: string; email: string } | n
 };
 
 const encryptValue = (value: string, keyId: string, key: Buffer): string => {
-  const iv = randomBytes(12);
+  const iv = pooledRandomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(Buffer.from(keyId));
   const body = Buffer.concat([cipher.update(value, 'utf8'), cipher.final()]);
