@@ -5,3 +5,4 @@ export * from './ids/ids.js';
 export * from './logging/logger.js';
 export * from './clock/clock.js';
 export * from './crypto/random-pool.js';
+export * from './crypto/aes-gcm.js';

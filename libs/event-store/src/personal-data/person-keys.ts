@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
+import { openAesGcm, sealAesGcm } from '#platform/crypto/aes-gcm.js';
 import { pooledRandomBytes } from '#platform/crypto/random-pool.js';
 import type pg from 'pg';
 
@@ -217,17 +218,10 @@ export class PersonKeyStore {
   }
 
   private seal(key: Buffer): string {
-    const iv = pooledRandomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.sealingKey, iv);
-    const body = Buffer.concat([cipher.update(key), cipher.final()]);
-    return [iv, cipher.getAuthTag(), body].map((part) => part.toString('base64url')).join('.');
+    return sealAesGcm(this.sealingKey, key);
   }
 
   private open(sealed: string): Buffer {
-    const [iv, tag, body] = sealed.split('.');
-    if (iv === undefined || tag === undefined || body === undefined) throw new Error('not a sealed person key');
-    const decipher = createDecipheriv('aes-256-gcm', this.sealingKey, Buffer.from(iv, 'base64url'));
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]);
+    return openAesGcm(this.sealingKey, sealed);
   }
 }

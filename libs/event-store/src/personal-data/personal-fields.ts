@@ -1,5 +1,4 @@
-import { createCipheriv, createDecipheriv } from 'node:crypto';
-import { pooledRandomBytes } from '#platform/crypto/random-pool.js';
+import { openAesGcm, sealAesGcm } from '#platform/crypto/aes-gcm.js';
 
 /** What a person's field reads as once their key is destroyed: in history, as-of, a rebuild. */
 export const ERASED = '[erased]';
@@ -17,22 +16,14 @@ export const personOf = (data: Data): { workspaceId: string; email: string } | n
   return typeof data.workspaceId === 'string' && email !== null ? { workspaceId: data.workspaceId, email } : null;
 };
 
-const encryptValue = (value: string, keyId: string, key: Buffer): string => {
-  const iv = pooledRandomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  cipher.setAAD(Buffer.from(keyId));
-  const body = Buffer.concat([cipher.update(value, 'utf8'), cipher.final()]);
-  return `${PREFIX}${[keyId, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), body.toString('base64url')].join('.')}`;
-};
+/** `pii1.<keyId>.<iv>.<tag>.<body>`: sealed under the person's key, bound to its id. */
+const encryptValue = (value: string, keyId: string, key: Buffer): string => `${PREFIX}${keyId}.${sealAesGcm(key, value, Buffer.from(keyId))}`;
 
 const decryptValue = (value: string, keys: ReadonlyMap<string, Buffer | null>): string => {
-  const [keyId, iv, tag, body] = value.slice(PREFIX.length).split('.');
-  const key = keyId === undefined ? undefined : keys.get(keyId);
-  if (!key || iv === undefined || tag === undefined || body === undefined) return ERASED;
-  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-  decipher.setAAD(Buffer.from(keyId ?? ''));
-  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-  return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+  const [keyId = '', ...sealed] = value.slice(PREFIX.length).split('.');
+  const key = keys.get(keyId);
+  if (!key || sealed.length !== 3) return ERASED;
+  return openAesGcm(key, sealed.join('.'), Buffer.from(keyId)).toString('utf8');
 };
 
 /** A field's new value, or how to get it when it is first read (see openLater). */

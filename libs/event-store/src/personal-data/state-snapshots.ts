@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { openAesGcm, sealAesGcm } from '#platform/crypto/aes-gcm.js';
 import type pg from 'pg';
 import type { FoldSnapshotRead as FoldSnapshot } from '../event-store.port.js';
 import type { PersonKeyStore } from './person-keys.js';
@@ -37,11 +38,7 @@ export class SnapshotStore {
     const key = (await this.keys.load([row.key_id])).get(row.key_id);
     if (!key) return null;
     try {
-      const [iv = '', tag = '', body = ''] = row.body.split('.');
-      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-      decipher.setAAD(bound(streamId, fold, row.revision, row.version));
-      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-      const text = Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+      const text = openAesGcm(key, row.body, bound(streamId, fold, row.revision, row.version)).toString('utf8');
       return { revision: row.revision, version: row.version, value: JSON.parse(text) as unknown };
     } catch {
       return null;
@@ -56,11 +53,7 @@ export class SnapshotStore {
    */
   async write(streamId: string, fold: string, snapshot: FoldSnapshot & { scope: string; takenAt: number }): Promise<void> {
     const { keyId, key } = await this.keys.snapshotKey(snapshot.scope);
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', key, iv);
-    cipher.setAAD(bound(streamId, fold, snapshot.revision, snapshot.version));
-    const body = Buffer.concat([cipher.update(JSON.stringify(snapshot.value), 'utf8'), cipher.final()]);
-    const sealed = [iv, cipher.getAuthTag(), body].map((part) => part.toString('base64url')).join('.');
+    const sealed = sealAesGcm(key, JSON.stringify(snapshot.value), bound(streamId, fold, snapshot.revision, snapshot.version));
     const text = `INSERT INTO ${this.table} AS s (stream_id, fold, revision, version, key_id, body) SELECT $1, $2, $3, $4, $5, $6
         WHERE NOT EXISTS (SELECT 1 FROM ${this.keys.table} k WHERE k.workspace_id = $7 AND k.sealed_key IS NULL
           AND k.destroyed_at >= to_timestamp($8::double precision / 1000) - interval '1 minute')
