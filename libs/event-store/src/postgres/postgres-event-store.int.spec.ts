@@ -46,7 +46,7 @@ describe('PostgreSQL adapter', () => {
       expect(read.get('missing')).toEqual([]);
       const { rows } = await pool.query<{ name: string }>(`SELECT name FROM pg_prepared_statements WHERE statement LIKE '%unnest(%'`);
       expect(rows).toHaveLength(1);
-      const plan = await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE ${rows[0]?.name ?? ''}('{big,small-3}', '{1990,0}')`);
+      const plan = await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE "${rows[0]?.name ?? ''}"('{big,small-3}', '{1990,0}')`);
       const text = plan.rows.map((row) => row['QUERY PLAN']).join('\n');
       expect(text).toContain('Index');
       expect(text).not.toContain('Seq Scan on events');
