@@ -1,4 +1,4 @@
-import { CheckpointConflictError, rebuildCollectionName, type DocumentStore } from '../shared/document-store.port.js';
+import { CheckpointConflictError, rebuildCollectionName, type DocumentChange, type DocumentStore } from '../shared/document-store.port.js';
 import { ordered, type CollectionDefinition } from '../shared/projection.js';
 
 interface Person {
@@ -205,6 +205,34 @@ export const documentStoreContract = (adapter: string, open: () => Promise<Opene
       } finally {
         watch.close();
       }
+    });
+
+    it("loads a rebuild's first writes and rewrites, whatever characters its ids, documents and served JSON hold", async () => {
+      const rebuilt = { name: rebuildCollectionName('people'), indexes: [], served: servePerson };
+      await store.prepare([rebuilt], { fresh: true });
+      // As a rebuild writes: loadRebuilt where the store has it, else a batch that moves no checkpoint.
+      const load = (changes: DocumentChange[], position: bigint) =>
+        store.loadRebuilt?.(changes, position) ?? store.applyBatch([], changes, position);
+      const odd = 'tab\there, new\nline, return\r, back\\slash \\N "quoted" \u00e9t\u00e9 \u{1F600} \u0002';
+      const strange = person(`id ${odd}`, 1, { team: odd, tags: [odd] });
+      await load([
+        { collection: rebuilt.name, id: strange.id, doc: strange, firstWrite: true },
+        { collection: rebuilt.name, id: 'plain', doc: person('plain', 2), firstWrite: true },
+        { collection: rebuilt.name, id: 'never', doc: null, firstWrite: true },
+      ], 5n);
+      await load([
+        { collection: rebuilt.name, id: 'plain', doc: person('plain', 3, { team: odd }), firstWrite: false },
+        { collection: rebuilt.name, id: 'later', doc: person('later', 4), firstWrite: true },
+      ], 6n);
+      await store.promoteRebuild({ collections: [{ ...people, indexes: [] }], changes: [], checkpoint: 6n });
+      expect(await store.get('people', strange.id)).toEqual(strange);
+      expect(await store.get('people', 'plain')).toEqual(person('plain', 3, { team: odd }));
+      expect(await store.get('people', 'never')).toBeNull();
+      const written = await store.getForUpdate('people', [strange.id, 'plain', 'later']);
+      expect([...written].map(([id, { position }]) => [id, position]).sort()).toEqual([[strange.id, 5n], ['later', 6n], ['plain', 6n]].sort());
+      const served = await store.findServed('people', { where: [], orderBy: [{ field: 'joinedAt', direction: 'asc' }], limit: 10 }, servePerson);
+      expect(served.map((row) => row.json)).toEqual([servePerson(strange), servePerson(person('plain', 3)), servePerson(person('later', 4))]);
+      await store.prepare([people], { fresh: true });
     });
 
     it('swaps rebuilt collections in and sets their checkpoints, rebuild after rebuild', async () => {

@@ -6,7 +6,7 @@ import {
 } from '../shared/document-store.port.js';
 import type { CollectionDefinition } from '../shared/projection.js';
 import { changeFeedFor } from './postgres-change-feed.js';
-import { statementName, writeRows } from './postgres-rows.js';
+import { copyNewRows, statementName, writeRows } from './postgres-rows.js';
 import { ServedPageCache } from './served-page-cache.js';
 import {
   SqlParameters, announceSql, changeTopic, readModelsLockKey, collectionDdl, indexName, lz4Sql, primaryKeyName, quoteIdent, selectSql, servedColumns, tableName, whereSql,
@@ -78,7 +78,9 @@ export const createPostgresDocumentStore = ({ pool, schema, listen, cacheServedP
   // What each collection serves and whether it announces changes, learnt from `prepare`.
   const servedBy = new Map<string, (doc: object) => string>();
   // `options` is missing on pool look-alikes (a test's spy): assume a server then.
-  const listens = listen ?? ((pool.options as Partial<Pool['options']> | undefined)?.max ?? 10) > 1;
+  // A pool of one connection is the embedded PGlite's.
+  const server = ((pool.options as Partial<Pool['options']> | undefined)?.max ?? 10) > 1;
+  const listens = listen ?? server;
   const feed = changeFeedFor(pool, listens);
   // Every write is announced in this process, whatever the collection (watchers pick their topics);
   // other processes hear of the collections declared with `announceChanges` (their triggers' NOTIFY).
@@ -138,12 +140,25 @@ export const createPostgresDocumentStore = ({ pool, schema, listen, cacheServedP
   // A rebuild's loads: per collection, the last write queued; at most LOAD_CONNECTIONS at once.
   const loadChains = new Map<string, Promise<unknown>>();
   const loadSlots = new Slots(Math.min(LOAD_CONNECTIONS, Math.max(1, (pool.options?.max ?? 1) - 1)));
-  const loadRows = (collection: string, docs: ReadonlyMap<string, object | null>, position: bigint): Promise<void> =>
+  // COPY reaches the server only: PGlite behind its socket ends the connection at COPY FROM STDIN.
+  const copies = server;
+  const loadRows = (collection: string, docs: ReadonlyMap<string, object | null>, fresh: ReadonlySet<string>, position: bigint): Promise<void> =>
     inTransaction(async (client) => {
       // Nobody reads these rows before the switch-over, whose commit is synchronous and so makes
       // everything written before it durable: these commits need not wait for the disk.
       await client.query('SET LOCAL synchronous_commit = off');
-      await writeRows(client, table(collection), docs, servedBy.get(collection), position);
+      if (!copies) {
+        await writeRows(client, table(collection), docs, servedBy.get(collection), position);
+        return;
+      }
+      const added = new Map<string, object>();
+      const replaced = new Map<string, object | null>();
+      for (const [id, doc] of docs) {
+        if (!fresh.has(id)) replaced.set(id, doc);
+        else if (doc !== null) added.set(id, doc);
+      }
+      await copyNewRows(client, table(collection), added, servedBy.get(collection), position);
+      if (replaced.size > 0) await writeRows(client, table(collection), replaced, servedBy.get(collection), position);
     }, { lock: false });
 
   const writeChanges = async (client: PoolClient, changes: readonly DocumentChange[], position: bigint): Promise<void> => {
@@ -321,17 +336,23 @@ export const createPostgresDocumentStore = ({ pool, schema, listen, cacheServedP
     },
 
     async loadRebuilt(changes: readonly DocumentChange[], position: bigint): Promise<void> {
-      const latest = new Map<string, Map<string, object | null>>();
-      for (const { collection, id, doc } of changes) {
+      const latest = new Map<string, { docs: Map<string, object | null>; fresh: Set<string> }>();
+      for (const { collection, id, doc, firstWrite } of changes) {
         if (!collection.endsWith(REBUILD_SUFFIX)) throw new Error(`loadRebuilt writes rebuilt collections only, not ${collection}`);
-        const docs = latest.get(collection) ?? new Map<string, object | null>();
-        docs.set(id, doc);
-        latest.set(collection, docs);
+        let rows = latest.get(collection);
+        if (rows === undefined) {
+          rows = { docs: new Map(), fresh: new Set() };
+          latest.set(collection, rows);
+        }
+        // New only if every change of it here is a first write.
+        if (firstWrite !== true) rows.fresh.delete(id);
+        else if (!rows.docs.has(id)) rows.fresh.add(id);
+        rows.docs.set(id, doc);
       }
-      await Promise.all([...latest].map(([collection, docs]) => {
+      await Promise.all([...latest].map(([collection, { docs, fresh }]) => {
         // One collection's writes in call order: a document written twice ends as written last.
         const previous = loadChains.get(collection) ?? Promise.resolve();
-        const next = previous.then(() => loadSlots.run(() => loadRows(collection, docs, position)));
+        const next = previous.then(() => loadSlots.run(() => loadRows(collection, docs, fresh, position)));
         const settled = next.catch(() => undefined);
         loadChains.set(collection, settled);
         return next;

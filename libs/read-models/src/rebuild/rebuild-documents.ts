@@ -6,6 +6,8 @@ interface Held {
   collection: string;
   id: string;
   doc: object | null;
+  /** Written to the store before (or read back from it): its next write replaces a row. */
+  written: boolean;
 }
 
 /**
@@ -48,7 +50,7 @@ export class RebuildDocuments {
           if (documents.has(id)) continue;
           if (dropped?.has(id) === true) readBack.set(collection, (readBack.get(collection) ?? new Set<string>()).add(id));
           else {
-            documents.set(id, { collection, id, doc: null });
+            documents.set(id, { collection, id, doc: null, written: false });
             this.heldCount += 1;
           }
         }
@@ -61,7 +63,7 @@ export class RebuildDocuments {
       const documents = this.collection(collection);
       for (const id of ids) {
         this.dropped.get(collection)?.delete(id);
-        documents.set(id, { collection, id, doc: found.get(id)?.doc ?? null });
+        documents.set(id, { collection, id, doc: found.get(id)?.doc ?? null, written: true });
         this.heldCount += 1;
       }
     }
@@ -89,7 +91,10 @@ export class RebuildDocuments {
   /** The changed documents; past `maxDocuments` held, memory is emptied (the store has them all). */
   takeChanges(): DocumentChange[] {
     const changes: DocumentChange[] = [];
-    for (const held of this.dirty) changes.push({ collection: held.collection, id: held.id, doc: held.doc });
+    for (const held of this.dirty) {
+      changes.push({ collection: held.collection, id: held.id, doc: held.doc, firstWrite: !held.written });
+      held.written = true;
+    }
     this.dirty.clear();
     if (this.heldCount > this.maxDocuments) {
       for (const [collection, documents] of this.held) {

@@ -34,6 +34,11 @@ export interface DocumentChange {
   id: string;
   /** null deletes the document. */
   doc: object | null;
+  /**
+   * Set by a rebuild on a document of a rebuilt collection it has never written before: no row
+   * holds its id, so a store may add it without looking for one (a null doc then writes nothing).
+   */
+  firstWrite?: boolean;
 }
 
 /** A document with the checkpoint of the batch that last wrote it. */
