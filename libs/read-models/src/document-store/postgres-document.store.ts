@@ -111,7 +111,8 @@ export const createPostgresDocumentStore = ({ pool, schema, listen, cacheServedP
 
   /**
    * CREATE INDEX statements of loaded tables, two at a time on their own connections (the server
-   * builds them on two cores while one connection would use one), each with room to sort in memory.
+   * builds them on two cores while one connection would use one), each with room to sort in memory,
+   * in one round trip. Their commits need not wait for the disk: the switch-over's does, for them too.
    */
   const buildIndexes = async (statements: readonly string[]): Promise<void> => {
     const queue = [...statements];
@@ -119,10 +120,9 @@ export const createPostgresDocumentStore = ({ pool, schema, listen, cacheServedP
       for (let statement = queue.shift(); statement !== undefined; statement = queue.shift()) {
         const client = await pool.connect();
         try {
-          await client.query('BEGIN');
-          await client.query(`SET LOCAL maintenance_work_mem = '${INDEX_BUILD_MEMORY}'`);
-          await client.query(statement);
-          await client.query('COMMIT');
+          await client.query(
+            `BEGIN; SET LOCAL maintenance_work_mem = '${INDEX_BUILD_MEMORY}'; SET LOCAL synchronous_commit = off; ${statement}; COMMIT`,
+          );
         } catch (error) {
           // The other builder stops after its current statement.
           queue.length = 0;
@@ -306,16 +306,18 @@ export const createPostgresDocumentStore = ({ pool, schema, listen, cacheServedP
     async promoteRebuild({ collections, changes, checkpoint }: PromoteRebuildInput): Promise<void> {
       await inTransaction(async (client) => {
         await writeChanges(client, changes, checkpoint ?? 0n);
-        for (const collection of collections) {
+        // Every swap in one round trip (a simple query may hold many statements; none takes parameters).
+        const swaps = collections.flatMap((collection) => {
           const live = tableName(collection.name);
           const rebuilt = tableName(rebuildCollectionName(collection.name));
-          await client.query(`DROP TABLE IF EXISTS ${qualify(live)}`);
-          await client.query(`ALTER TABLE ${qualify(rebuilt)} RENAME TO ${quoteIdent(live)}`);
-          await client.query(`ALTER INDEX ${qualify(primaryKeyName(rebuilt))} RENAME TO ${quoteIdent(primaryKeyName(live))}`);
-          for (const index of collection.indexes) {
-            await client.query(`ALTER INDEX ${qualify(indexName(rebuilt, index))} RENAME TO ${quoteIdent(indexName(live, index))}`);
-          }
-        }
+          return [
+            `DROP TABLE IF EXISTS ${qualify(live)}`,
+            `ALTER TABLE ${qualify(rebuilt)} RENAME TO ${quoteIdent(live)}`,
+            `ALTER INDEX ${qualify(primaryKeyName(rebuilt))} RENAME TO ${quoteIdent(primaryKeyName(live))}`,
+            ...collection.indexes.map((index) => `ALTER INDEX ${qualify(indexName(rebuilt, index))} RENAME TO ${quoteIdent(indexName(live, index))}`),
+          ];
+        });
+        if (swaps.length > 0) await client.query(swaps.join(';\n'));
         const names = collections.map(({ name }) => name);
         // Before the commit too, as for a batch: on one connection nobody reads in between.
         feed.announce(announcedTopics(names));
