@@ -132,3 +132,28 @@ describe('PostgreSQL document store between processes', () => {
     }
   });
 });
+
+describe("PostgreSQL document store: a rebuild's COPY", () => {
+  it('throws the server refusal of rows it is still sending, writes none of them, and leaves the connections usable', async () => {
+    const database = await openTestDatabase('rm_copy');
+    const store = createPostgresDocumentStore({ pool: database.pool, schema: database.schema });
+    try {
+      const twin = { name: rebuildCollectionName('notes'), indexes: [], served: (doc: object) => JSON.stringify(doc) };
+      await store.prepare([twin], { fresh: true });
+      const note = (id: string) => ({ collection: twin.name, id, doc: { id, text: 'x'.repeat(2_000) }, firstWrite: true });
+      await store.loadRebuilt?.([note('taken')], 1n);
+      // Told wrongly that no row holds 'taken': the server refuses it first, with several MB still to send.
+      const many = [note('taken'), ...Array.from({ length: 5_000 }, (_, index) => note(`n${index}`))];
+      await expect(store.loadRebuilt?.(many, 2n)).rejects.toThrow(/duplicate key/);
+      const { rows } = await database.pool.query<{ count: string }>(`SELECT count(*) FROM "${database.schema}"."${tableName(twin.name)}"`);
+      expect(rows[0]?.count).toBe('1');
+      // Every connection of the pool still answers (the next writes use them).
+      await store.loadRebuilt?.(Array.from({ length: 10 }, (_, index) => note(`m${index}`)), 3n);
+      const counted = await Promise.all(Array.from({ length: 4 }, () => database.pool.query<{ count: string }>(`SELECT count(*) FROM "${database.schema}"."${tableName(twin.name)}"`)));
+      expect(counted.map((result) => result.rows[0]?.count)).toEqual(['11', '11', '11', '11']);
+    } finally {
+      await store.close();
+      await database.drop();
+    }
+  });
+});

@@ -92,9 +92,15 @@ export const copyNewRows = async (
   if (docs.size === 0) return;
   const tail = `\t${position.toString()}\n`;
   const stream = client.query(copyFrom(`COPY ${qualifiedTable} (id, doc, json, position) FROM STDIN`));
+  // The server may refuse the rows while they are still being sent: nothing more is sent then, and
+  // its error is what this throws (the stream has let go of the connection).
+  let failed = false;
   const done = new Promise<void>((resolve, reject) => {
     stream.once('finish', resolve);
-    stream.once('error', reject);
+    stream.once('error', (error) => {
+      failed = true;
+      reject(error);
+    });
   });
   // A failure while waiting for room below is thrown from there.
   done.catch(() => undefined);
@@ -112,6 +118,7 @@ export const copyNewRows = async (
     used += chunk.write(text, used);
   };
   for (const [id, doc] of docs) {
+    if (failed) break;
     if (full) {
       await once(stream, 'drain');
       full = false;
@@ -123,6 +130,6 @@ export const copyNewRows = async (
     put(served === undefined ? '\\N' : copyText(served(doc)));
     put(tail);
   }
-  stream.end(chunk.subarray(0, used));
+  if (!failed) stream.end(chunk.subarray(0, used));
   await done;
 };
