@@ -44,6 +44,8 @@ export class InviteCandidatesHandler implements ICommandHandler<InviteCandidates
     const addresses = addressesOf(candidates);
     // The people's keys are made while the decision reads its streams, not after it.
     this.writer.expectPeople(addresses.map((email) => ({ workspaceId, email })));
+    // Their registries are read now, with those of concurrent requests, not one decision after another in the batch.
+    this.writer.prefetch(addresses.map((email) => candidateEmailStream(workspaceId, email)), initialCandidateEmailState, evolveCandidateEmail);
     const outcomes = await this.writer.decide(streamId, async (batch) => {
       // Read together: one round trip for the three kinds of stream where the store allows it.
       const [assessmentLoaded, workspaceLoaded, registries] = await Promise.all([

@@ -82,6 +82,52 @@ describe('EventWriter: one write path with group commit (PostgreSQL server)', ()
     expect(Object.keys(requireAssessment(state).invitations).sort()).toEqual(['person-0@example.com', 'person-1@example.com', 'person-2@example.com']);
   });
 
+  it('decisions take the loads prefetched for them: read ahead together, not one decision after another', async () => {
+    const assessmentIds = [1, 2, 3].map(() => `a-${randomUUID()}`);
+    for (const assessmentId of assessmentIds) {
+      await store.appendToStream(assessmentStream(assessmentId), [{ id: randomUUID(), type: 'AssessmentCreated', data: created(assessmentId).data, metadata: systemMetadata() }], { expectedRevision: 'no_stream' });
+    }
+    const reads: string[][] = [];
+    const counted = Object.create(store) as PostgresEventStore;
+    counted.readStream = (id, options) => { reads.push([id]); return store.readStream(id, options); };
+    counted.readStreams = (ids, options) => { reads.push([...ids]); return store.readStreams(ids, options); };
+    const writer = new EventWriter(counted, systemClock, { waitForPosition: async () => true }, loadConfig({}), pino({ level: 'silent' }), { exclusiveWriter: false });
+    const streams = assessmentIds.map(assessmentStream);
+    writer.prefetch(streams, initialAssessmentState, evolveAssessment);
+    // One decision loading them one after another, as the decisions of a batch do.
+    const names = await writer.decide(`prefetch-${randomUUID()}`, async (batch) => {
+      const found: string[] = [];
+      for (const streamId of streams) found.push(requireAssessment((await batch.load(streamId, initialAssessmentState, evolveAssessment)).state).id);
+      return found;
+    });
+    expect(names).toEqual(assessmentIds);
+    expect(reads).toEqual([streams]);
+    // Taken once: the next load reads (since the revision it knows).
+    await writer.load(streams[0] ?? '', initialAssessmentState, evolveAssessment);
+    expect(reads).toEqual([streams, [streams[0]]]);
+  });
+
+  it('a prefetched load older than a commit this process made to the stream since is not used', async () => {
+    const assessmentId = `a-${randomUUID()}`;
+    const streamId = assessmentStream(assessmentId);
+    await store.appendToStream(streamId, [{ id: randomUUID(), type: 'AssessmentCreated', data: created(assessmentId).data, metadata: systemMetadata() }], { expectedRevision: 'no_stream' });
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => { open = resolve; });
+    const gated = Object.create(store) as PostgresEventStore;
+    gated.appendToStreams = async (appends) => { await gate; return store.appendToStreams(appends); };
+    const writer = new EventWriter(gated, systemClock, { waitForPosition: async () => true }, loadConfig({}), pino({ level: 'silent' }), { exclusiveWriter: false });
+    // A batch has read the stream and waits to commit; meanwhile a request prefetches it (revision 0).
+    const inFlight = inviteNext(writer, assessmentId, 0);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    writer.prefetch([streamId], initialAssessmentState, evolveAssessment);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    open();
+    expect(await inFlight).toBe(0);
+    const seen = await writer.decide(`other-${assessmentId}`, async (batch) =>
+      Object.keys(requireAssessment((await batch.load(streamId, initialAssessmentState, evolveAssessment)).state).invitations));
+    expect(seen).toEqual(['person-0@example.com']);
+  });
+
   it('a batch that alone holds the cached state changes it in place instead of copying its records', async () => {
     const assessmentId = `a-${randomUUID()}`;
     await store.appendToStream(assessmentStream(assessmentId), [{ id: randomUUID(), type: 'AssessmentCreated', data: created(assessmentId).data, metadata: systemMetadata() }], { expectedRevision: 'no_stream' });

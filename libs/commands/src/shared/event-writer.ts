@@ -14,6 +14,8 @@ export { assertStorable } from './assert-storable.js';
 const MAX_ATTEMPTS = 12;
 const MAX_DECISIONS_PER_BATCH = 32;
 const STATE_CACHE_SIZE = 20_000;
+/** A prefetched load not taken by its decision within this long is dropped (see prefetch). */
+const PREFETCH_TTL_MS = 5_000;
 /**
  * A fold is snapshotted once it has this many events beyond its last snapshot, and at least an
  * eighth of its stream: a restart then folds at most that tail, and encoding (linear in the state)
@@ -91,6 +93,15 @@ export class EventWriter implements CommittedStates {
    * it changes, so a state handed out never changes under its reader.
    */
   async loadCommitted<State, Event>(streamId: string, initial: () => State, evolve: (state: State, event: Event) => State): Promise<Loaded<State>> {
+    const ahead = this.prefetched.get(streamId);
+    if (ahead !== undefined && ahead.evolve === evolve) {
+      this.prefetched.delete(streamId);
+      const loaded = await (ahead.loaded as Promise<Loaded<State>>).catch(() => null);
+      // Unless this process has committed to the stream since (a prefetch is a read made a little earlier).
+      const known = this.states.get(streamId);
+      const newer = known !== undefined && loaded !== null && known.revision > (typeof loaded.revision === 'number' ? loaded.revision : -1);
+      if (loaded !== null && !newer) return loaded;
+    }
     const cached = this.states.get(streamId);
     const usable = cached && cached.evolve === evolve ? cached : undefined;
     if (usable && this.options.exclusiveWriter) return { state: usable.state as State, revision: usable.revision };
@@ -222,6 +233,31 @@ export class EventWriter implements CommittedStates {
     this.states.delete(streamId);
     this.lent.set(streamId, cached);
     return true;
+  }
+
+  /** Loads started ahead of the decisions that will ask for them (see prefetch), by stream, oldest first. */
+  private readonly prefetched = new Map<string, { evolve: unknown; loaded: Promise<Loaded<unknown>>; at: number }>();
+
+  /**
+   * Starts loading streams that a decision about to be queued will load and no decision of this
+   * process appends to (an invitation's address registries): concurrent requests' prefetches meet
+   * in one read, and a decision waiting in its stream's lane finds its streams read instead of
+   * reading them one decision after another. The decision's load takes the result once (a retry
+   * reads again); one not taken within PREFETCH_TTL_MS is dropped.
+   */
+  prefetch<State, Event>(streamIds: readonly string[], initial: () => State, evolve: (state: State, event: Event) => State): void {
+    const now = performance.now();
+    for (const [streamId, entry] of this.prefetched) {
+      if (now - entry.at <= PREFETCH_TTL_MS) break;
+      this.prefetched.delete(streamId);
+    }
+    for (const streamId of streamIds) {
+      if (this.prefetched.has(streamId)) continue;
+      const loaded = this.loadCommitted(streamId, initial, evolve);
+      // Whoever takes it sees the failure (and reads again); one never taken must not be unhandled.
+      loaded.catch(() => undefined);
+      this.prefetched.set(streamId, { evolve, loaded: loaded as Promise<Loaded<unknown>>, at: now });
+    }
   }
 
   /** Passes the store the hint that events about these people are coming (see EventStore.expectPeople). */
