@@ -42,6 +42,12 @@ const INDEX_BUILD_MEMORY = '128MB';
 /** Connections a rebuild's loads use at once: the server writes two tables on two cores. */
 const LOAD_CONNECTIONS = 2;
 
+/** A rebuild's changes of one collection: documents no row holds yet, and the others (null deletes). */
+interface RebuiltRows {
+  added: Map<string, object>;
+  replaced: Map<string, object | null>;
+}
+
 /** Runs at most `size` tasks at once, the others in call order. */
 class Slots {
   private running = 0;
@@ -140,25 +146,20 @@ export const createPostgresDocumentStore = ({ pool, schema, listen, cacheServedP
   // A rebuild's loads: per collection, the last write queued; at most LOAD_CONNECTIONS at once.
   const loadChains = new Map<string, Promise<unknown>>();
   const loadSlots = new Slots(Math.min(LOAD_CONNECTIONS, Math.max(1, (pool.options?.max ?? 1) - 1)));
-  // COPY reaches the server only: PGlite behind its socket ends the connection at COPY FROM STDIN.
-  const copies = server;
-  const loadRows = (collection: string, docs: ReadonlyMap<string, object | null>, fresh: ReadonlySet<string>, position: bigint): Promise<void> =>
+  /**
+   * A rebuild's rows of one collection: those no row holds yet are added with COPY on the server
+   * (PGlite behind its socket ends the connection at COPY FROM STDIN, so it upserts them too), the
+   * others upserted.
+   */
+  const loadRows = (collection: string, { added, replaced }: RebuiltRows, position: bigint): Promise<void> =>
     inTransaction(async (client) => {
       // Nobody reads these rows before the switch-over, whose commit is synchronous and so makes
       // everything written before it durable: these commits need not wait for the disk.
       await client.query('SET LOCAL synchronous_commit = off');
-      if (!copies) {
-        await writeRows(client, table(collection), docs, servedBy.get(collection), position);
-        return;
-      }
-      const added = new Map<string, object>();
-      const replaced = new Map<string, object | null>();
-      for (const [id, doc] of docs) {
-        if (!fresh.has(id)) replaced.set(id, doc);
-        else if (doc !== null) added.set(id, doc);
-      }
-      await copyNewRows(client, table(collection), added, servedBy.get(collection), position);
-      if (replaced.size > 0) await writeRows(client, table(collection), replaced, servedBy.get(collection), position);
+      const served = servedBy.get(collection);
+      if (server) await copyNewRows(client, table(collection), added, served, position);
+      const upserted = server ? replaced : new Map([...added, ...replaced]);
+      if (upserted.size > 0) await writeRows(client, table(collection), upserted, served, position);
     }, { lock: false });
 
   const writeChanges = async (client: PoolClient, changes: readonly DocumentChange[], position: bigint): Promise<void> => {
@@ -338,23 +339,28 @@ export const createPostgresDocumentStore = ({ pool, schema, listen, cacheServedP
     },
 
     async loadRebuilt(changes: readonly DocumentChange[], position: bigint): Promise<void> {
-      const latest = new Map<string, { docs: Map<string, object | null>; fresh: Set<string> }>();
+      const latest = new Map<string, RebuiltRows>();
       for (const { collection, id, doc, firstWrite } of changes) {
         if (!collection.endsWith(REBUILD_SUFFIX)) throw new Error(`loadRebuilt writes rebuilt collections only, not ${collection}`);
         let rows = latest.get(collection);
         if (rows === undefined) {
-          rows = { docs: new Map(), fresh: new Set() };
+          rows = { added: new Map(), replaced: new Map() };
           latest.set(collection, rows);
         }
-        // New only if every change of it here is a first write.
-        if (firstWrite !== true) rows.fresh.delete(id);
-        else if (!rows.docs.has(id)) rows.fresh.add(id);
-        rows.docs.set(id, doc);
+        // The last change of a document wins; it is added only if none of its changes here found a row.
+        if (firstWrite === true && !rows.replaced.has(id)) {
+          // Made and dropped again before it was ever written: no row to write.
+          if (doc === null) rows.added.delete(id);
+          else rows.added.set(id, doc);
+        } else {
+          rows.added.delete(id);
+          rows.replaced.set(id, doc);
+        }
       }
-      await Promise.all([...latest].map(([collection, { docs, fresh }]) => {
+      await Promise.all([...latest].map(([collection, rows]) => {
         // One collection's writes in call order: a document written twice ends as written last.
         const previous = loadChains.get(collection) ?? Promise.resolve();
-        const next = previous.then(() => loadSlots.run(() => loadRows(collection, docs, fresh, position)));
+        const next = previous.then(() => loadSlots.run(() => loadRows(collection, rows, position)));
         const settled = next.catch(() => undefined);
         loadChains.set(collection, settled);
         return next;
