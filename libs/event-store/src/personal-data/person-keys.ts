@@ -134,8 +134,9 @@ export class PersonKeyStore {
     // One round trip: make the keys that are missing and return them with the ones that exist (the
     // SELECT sees the snapshot before the INSERT, the INSERT returns only what it made).
     const text = `WITH wanted AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS w(workspace_id, address_hash, key_id, sealed_key)),
-       existing AS (SELECT t.key_id, t.workspace_id, t.address_hash, t.sealed_key FROM ${this.table} t
-         JOIN wanted w ON t.workspace_id = w.workspace_id AND t.address_hash = w.address_hash WHERE t.sealed_key IS NOT NULL),
+       existing AS (SELECT t.key_id, t.workspace_id, t.address_hash, t.sealed_key FROM wanted w
+         CROSS JOIN LATERAL (SELECT k.key_id, k.workspace_id, k.address_hash, k.sealed_key FROM ${this.table} k
+           WHERE k.workspace_id = w.workspace_id AND k.address_hash = w.address_hash AND k.sealed_key IS NOT NULL OFFSET 0) t),
        made AS (INSERT INTO ${this.table} (key_id, workspace_id, address_hash, sealed_key)
          SELECT key_id, workspace_id, address_hash, sealed_key FROM wanted w
          WHERE NOT EXISTS (SELECT 1 FROM existing e WHERE e.workspace_id = w.workspace_id AND e.address_hash = w.address_hash)
