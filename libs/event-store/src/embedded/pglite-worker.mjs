@@ -14,7 +14,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { dirname, basename } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { PGLiteSocketHandler, PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 // One connection. pglite-socket 0.2.17 multiplexes several connections onto PGlite's single
 // backend: it queues protocol messages and, while one connection is inside a transaction, runs only
@@ -24,6 +24,23 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 // client of the main thread has the session to itself, and a stray client (psql on the socket)
 // is turned away rather than allowed to interleave with the store's transactions.
 const MAX_CONNECTIONS = 1;
+
+// pglite-socket writes every chunk PGlite hands back as its own socket write, and a query's answer
+// comes back in several: about two writes per query, each a system call, 12% of this thread's
+// profile at one invitation at a time. Corking the socket while the handler works through the
+// messages of one read sends them as one write: 9.6 against 10.7 ms of the service's CPU per
+// invitation (six alternated pairs, one at a time). The handler's own behaviour is unchanged: same
+// messages, same order; uncork runs even when the handler throws.
+const handleData = PGLiteSocketHandler.prototype.handleData;
+PGLiteSocketHandler.prototype.handleData = async function corkedHandleData(data) {
+  const socket = this.socket;
+  socket?.cork();
+  try {
+    return await handleData.call(this, data);
+  } finally {
+    socket?.uncork();
+  }
+};
 
 const { pgDataDir, socketPath } = workerData;
 let db = null;
