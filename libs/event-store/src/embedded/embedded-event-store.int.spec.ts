@@ -48,3 +48,34 @@ describe('embedded PGlite, the log\'s only writer', () => {
     }
   }, 60_000);
 });
+
+describe('embedded PGlite statistics', () => {
+  it('refreshes them once the log has grown, so a plan cached while a table was empty is made again', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'es-statistics-'));
+    const embedded = await createEmbeddedEventStore({ dataDir, logger: pino({ level: 'warn' }), statisticsIntervalMs: 100 });
+    // The pool has PGlite's one session: a statement prepared through it stays prepared.
+    const pool = embedded.database.pool;
+    const plan = async () => (await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE grown_join('{1,2}')`)).rows.map((row) => row['QUERY PLAN']).join('\n');
+    const tuples = async () => (await pool.query<{ tuples: number }>(`SELECT reltuples::int AS tuples FROM pg_class WHERE relname = 'grown'`)).rows[0]?.tuples ?? -1;
+    try {
+      await pool.query('CREATE TABLE grown (id int PRIMARY KEY, value text)');
+      // Planned, and its generic plan cached, while the table is empty. (PostgreSQL moves a statement
+      // to its generic plan after five runs when that plan looks no worse; forced here.)
+      await pool.query('SET plan_cache_mode = force_generic_plan');
+      const join = { name: 'grown_join', text: 'SELECT g.value FROM unnest($1::int[]) AS u(id) JOIN grown g ON g.id = u.id' };
+      for (let run = 0; run < 6; run += 1) await pool.query({ ...join, values: [[1, 2]] });
+      await pool.query(`INSERT INTO grown SELECT g, 'v' || g FROM generate_series(1, 20000) g`);
+      expect(await plan()).toContain('Seq Scan on grown');
+
+      await embedded.store.appendToStream('grown-log', Array.from({ length: 1_000 }, (_, index) => newEvent('Grown', { index })), { expectedRevision: 'no_stream' });
+      const deadline = Date.now() + 20_000;
+      while ((await tuples()) < 10_000 && Date.now() < deadline) await new Promise((done) => setTimeout(done, 100));
+      expect(await tuples()).toBeGreaterThan(10_000);
+      expect(await plan()).not.toContain('Seq Scan on grown');
+    } finally {
+      await pool.query('RESET plan_cache_mode').catch(() => undefined);
+      await embedded.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

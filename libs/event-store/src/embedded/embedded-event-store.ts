@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { createPostgresEventStore, type PostgresEventStore } from '../postgres/postgres-event-store.js';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from './embedded-database.js';
+import { EmbeddedStatistics } from './embedded-statistics.js';
 
 export interface EmbeddedEventStore {
   store: PostgresEventStore;
@@ -16,6 +17,8 @@ export async function createEmbeddedEventStore(options: {
   dataDir: string;
   logger?: Logger;
   pollIntervalMs?: number;
+  /** How often the growth of the log is checked for a statistics refresh (embedded-statistics.ts). */
+  statisticsIntervalMs?: number;
 }): Promise<EmbeddedEventStore> {
   const database = await startEmbeddedDatabase(options);
   try {
@@ -36,7 +39,10 @@ export async function createEmbeddedEventStore(options: {
       // every time, 0.41 ms prepared). Each new connection deallocates what an old one left (embedded-pool.ts).
       preparedStatements: true,
     });
+    const statistics = new EmbeddedStatistics(database.pool, { intervalMs: options.statisticsIntervalMs, logger: options.logger });
+    statistics.start();
     const stop = async (): Promise<void> => {
+      await statistics.stop();
       await store.close();
       await database.stop();
     };
