@@ -87,4 +87,33 @@ describe('ApiKeyCache across processes (PostgreSQL server)', () => {
     await silentlySetKey('live-new');
     await eventually(async () => (await cache.find('live-new')) !== null, 'the key to be found again');
   });
+
+  it('looks a key up once for the requests that ask for it together', async () => {
+    let lookups = 0;
+    const counting = Object.create(readerPool) as pg.Pool;
+    counting.query = ((...args: Parameters<pg.Pool['query']>) => {
+      const [config] = args;
+      const text = typeof config === 'string' ? config : (config as { text: string }).text;
+      if (text.includes(tableName(apiKeysProjection.name))) lookups += 1;
+      return (readerPool.query as (...given: unknown[]) => unknown)(...args);
+    }) as pg.Pool['query'];
+    const store = createPostgresDocumentStore({ pool: counting, schema: database.schema });
+    const burstCache = new ApiKeyCache(store);
+    try {
+      // Until its LISTEN connection is up every answer is the store's; then one lookup serves the burst.
+      await eventually(async () => {
+        burstCache.invalidate();
+        lookups = 0;
+        const answers = await Promise.all(Array.from({ length: 16 }, () => burstCache.find('live-new')));
+        return answers.every((answer) => answer?.secretHash === 'h2') && lookups === 1;
+      }, 'one lookup for 16 concurrent requests');
+      // Held now: no lookup at all.
+      lookups = 0;
+      await Promise.all(Array.from({ length: 16 }, () => burstCache.find('live-new')));
+      expect(lookups).toBe(0);
+    } finally {
+      burstCache.close();
+      await store.close();
+    }
+  });
 });
