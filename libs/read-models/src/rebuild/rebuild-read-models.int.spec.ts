@@ -68,11 +68,20 @@ describe('rebuildReadModels', () => {
     const liveServed = await served();
     // Tiny batches and flushes: documents are written many times, by writes queued behind each
     // other (several tables at once), and read back once dropped from memory.
+    const store = harness.documentStore;
+    const getForUpdate = store.getForUpdate.bind(store);
+    let readBack = 0;
+    const counted = Object.create(store) as typeof store;
+    counted.getForUpdate = (collection, ids) => {
+      readBack += ids.length;
+      return getForUpdate(collection, ids);
+    };
     const result = await rebuildReadModels({
-      eventStore: harness.eventStore, documentStore: harness.documentStore, projections: allProjections,
+      eventStore: harness.eventStore, documentStore: counted, projections: allProjections,
       batchSize: 7, flushDocuments: 5, maxCachedDocuments: 20,
     });
     expect(result).toMatchObject({ phase: 'done', position: head });
+    expect(readBack).toBeGreaterThan(0);
     expect(await snapshot()).toEqual(live);
     expect(await served()).toEqual(liveServed);
   }, SLOW);
