@@ -5,9 +5,9 @@ import { createEmbeddedEventStore } from '#event-store';
 import { allProjections, createPostgresDocumentStore, rebuildReadModels } from '#read-models';
 import { watchPid, watchRedis } from './support/cpu.js';
 import { describeLoad } from './support/load.js';
-import { MEASURE_SECONDS, WARMUP_SECONDS, logger } from './support/log.js';
+import { logger } from './support/log.js';
 import { deleteRedisKeys, sleep, startStandalone } from './support/processes.js';
-import { loadReadEndpoints } from './support/read-endpoints.js';
+import { loadReadEndpoints, readKeysNeeded } from './support/read-endpoints.js';
 import type { BenchRow, HelloBaseline } from './support/results.js';
 import { seedWorkspace } from './support/seed.js';
 
@@ -23,7 +23,7 @@ export async function benchEmbeddedReads(candidates: number, hello: HelloBaselin
     const embedded = await createEmbeddedEventStore({ dataDir, logger });
     let seeded: Awaited<ReturnType<typeof seedWorkspace>>;
     try {
-      const keys = Math.ceil(((MEASURE_SECONDS + WARMUP_SECONDS) * 4_000 * 2) / 100) + 10;
+      const keys = readKeysNeeded();
       seeded = await seedWorkspace(embedded.store, { candidates, keys, label: `${candidates} candidates, embedded` });
       apiKeyIds.push(...seeded.apiKeyIds);
       const documents = createPostgresDocumentStore({ pool: embedded.database.pool, schema: 'public' });

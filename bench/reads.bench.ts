@@ -5,9 +5,9 @@ import {
   type DocumentStore, allProjections, createPostgresDocumentStore, findApiKeyByKey, listServedCandidates, listServedResults, rebuildReadModels,
 } from '#read-models';
 import { describeCpu, startCpuMeter, watchPid, watchPostgresBackends, watchRedis } from './support/cpu.js';
-import { DATABASE_URL, MEASURE_SECONDS, WARMUP_SECONDS, logger, progress, randomSuffix, round } from './support/log.js';
+import { DATABASE_URL, logger, progress, randomSuffix, round } from './support/log.js';
 import { describeLoad } from './support/load.js';
-import { READ_PAGE_LIMIT, loadReadEndpoints } from './support/read-endpoints.js';
+import { READ_PAGE_LIMIT, loadReadEndpoints, readKeysNeeded } from './support/read-endpoints.js';
 import { deleteRedisKeys, startApi } from './support/processes.js';
 import type { BenchRow, HelloBaseline } from './support/results.js';
 import { CANDIDATES_PER_APPEND, seedWorkspace } from './support/seed.js';
@@ -78,8 +78,7 @@ export async function benchReads(candidates: number, hello: HelloBaseline): Prom
   const apiKeyIds: string[] = [];
   try {
     const store = await createPostgresEventStore({ pool, schema: 'public', listen: false, notify: false, logger });
-    // 100 requests per key; enough keys for two endpoints at up to ~4 000 requests/s each.
-    const keys = Math.ceil(((MEASURE_SECONDS + WARMUP_SECONDS) * 4_000 * 2) / 100) + 10;
+    const keys = readKeysNeeded();
     const backends = [watchPostgresBackends(admin, { database })];
     const seedCpu = await startCpuMeter(backends, 'bench process');
     const seeded = await seedWorkspace(store, { candidates, keys, label: `${formatCount(candidates)} candidates` });
