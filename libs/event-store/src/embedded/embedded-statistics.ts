@@ -51,18 +51,8 @@ export class EmbeddedStatistics {
       const grown = head - this.analyzedAt;
       if (grown < BigInt(this.options.minEvents ?? 1_000) || grown * 10n < this.analyzedAt) return;
       const started = performance.now();
-      const client = await this.pool.connect();
-      try {
-        await client.query('BEGIN');
-        await client.query('SET LOCAL default_statistics_target = 10');
-        await client.query('ANALYZE');
-        await client.query('COMMIT');
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
+      // One simple query is one implicit transaction: if ANALYZE fails, the SET is undone with it.
+      await this.pool.query('SET default_statistics_target = 10; ANALYZE; RESET default_statistics_target');
       this.analyzedAt = head;
       this.options.logger?.info({ head: head.toString(), ms: Math.round(performance.now() - started) }, 'embedded database: statistics refreshed (ANALYZE)');
     } catch (error) {
