@@ -39,7 +39,7 @@ export async function createEmbeddedEventStore(options: {
       // every time, 0.41 ms prepared). Each new connection deallocates what an old one left (embedded-pool.ts).
       preparedStatements: true,
     });
-    const statistics = new EmbeddedStatistics(database.pool, { intervalMs: options.statisticsIntervalMs, logger: options.logger });
+    const statistics = new EmbeddedStatistics(database.pool, () => store.headPosition(), { intervalMs: options.statisticsIntervalMs, logger: options.logger });
     statistics.start();
     const stop = async (): Promise<void> => {
       await statistics.stop();

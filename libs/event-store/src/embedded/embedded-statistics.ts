@@ -1,18 +1,21 @@
 import type pg from 'pg';
 import type { Logger } from 'pino';
 
+/** Growth of the log below which the statistics are not refreshed, whatever the share. */
+const MIN_EVENTS = 1_000n;
+
 /**
  * PGlite runs PostgreSQL without its background processes, so nothing ever runs ANALYZE: every table
  * keeps "never analyzed" statistics, and the generic plan a connection caches for a prepared
  * statement while the tables are empty is kept for the connection's life (only new statistics
  * invalidate it). A plan that scans a table that was empty then grows with every row (it happened to
  * the person-key lookup: 2.6 ms per invitation at 11k keys). This does what autovacuum's ANALYZE does
- * on a server: once the log has grown by a tenth since the last time (and by at least `minEvents`),
+ * on a server: once the log has grown by a tenth since the last time (and by at least MIN_EVENTS),
  * it analyzes the database, which refreshes the statistics and makes every cached plan be made again.
  *
  * The sample is small (statistics target 10: about 3,000 rows a table) because PGlite answers nothing
  * else meanwhile; a plan needs the sizes and rough distributions, not precise histograms. The check
- * itself is one index lookup of the log's head.
+ * itself is the store's head of the log.
  */
 export class EmbeddedStatistics {
   private timer: NodeJS.Timeout | null = null;
@@ -21,20 +24,17 @@ export class EmbeddedStatistics {
 
   constructor(
     private readonly pool: pg.Pool,
-    private readonly options: { schema?: string; intervalMs?: number; minEvents?: number; logger?: Logger } = {},
+    private readonly headPosition: () => Promise<bigint | null>,
+    private readonly options: { intervalMs?: number; logger?: Logger } = {},
   ) {}
 
   start(): void {
-    this.timer ??= setInterval(() => void this.refreshIfGrown(), this.options.intervalMs ?? 60_000);
+    this.timer ??= setInterval(() => {
+      this.running ??= this.refreshIfGrown().finally(() => {
+        this.running = null;
+      });
+    }, this.options.intervalMs ?? 60_000);
     this.timer.unref();
-  }
-
-  /** Analyzes when the log has grown enough since the last time; resolves when done (never rejects). */
-  refreshIfGrown(): Promise<void> {
-    this.running ??= this.refresh().finally(() => {
-      this.running = null;
-    });
-    return this.running;
   }
 
   async stop(): Promise<void> {
@@ -43,13 +43,12 @@ export class EmbeddedStatistics {
     await this.running;
   }
 
-  private async refresh(): Promise<void> {
+  /** Analyzes when the log has grown enough since the last time; never rejects. */
+  private async refreshIfGrown(): Promise<void> {
     try {
-      const schema = `"${(this.options.schema ?? 'public').replaceAll('"', '""')}"`;
-      const { rows } = await this.pool.query<{ head: string }>(`SELECT coalesce(max(position), 0)::text AS head FROM ${schema}.events`);
-      const head = BigInt(rows[0]?.head ?? '0');
+      const head = (await this.headPosition()) ?? 0n;
       const grown = head - this.analyzedAt;
-      if (grown < BigInt(this.options.minEvents ?? 1_000) || grown * 10n < this.analyzedAt) return;
+      if (grown < MIN_EVENTS || grown * 10n < this.analyzedAt) return;
       const started = performance.now();
       // One simple query is one implicit transaction: if ANALYZE fails, the SET is undone with it.
       await this.pool.query('SET default_statistics_target = 10; ANALYZE; RESET default_statistics_target');
