@@ -1,21 +1,13 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { freeLoopbackPort } from '#platform';
 import { markInternalOrigin } from './openapi-conformance.js';
 
-/** A free TCP port on loopback. */
-export const freePort = (): Promise<number> =>
-  new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
-    });
-  });
+/** A free loopback port for a child process to listen on (see freeLoopbackPort). */
+export const freePort = freeLoopbackPort;
 
 /** The environment the e2e suites start the compiled service with (ports, token, quiet logs, fast retries). */
 export const serviceEnvironment = (
@@ -78,8 +70,20 @@ const pgliteTemplate = async (): Promise<string> => {
  * a fresh DATA_DIR and its own Redis key space, and waits until it answers.
  */
 export const startService = async (env: Record<string, string> = {}, options: { dataDir?: string } = {}): Promise<RunningService> => {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await launchService(env, options);
+    } catch (error) {
+      // Another test file's process bound the port we picked before ours did: pick again.
+      if (attempt >= 3 || !String(error).includes('EADDRINUSE')) throw error;
+    }
+  }
+};
+
+const launchService = async (env: Record<string, string>, options: { dataDir?: string }): Promise<RunningService> => {
   const port = await freePort();
-  const internalPort = await freePort();
+  let internalPort = await freePort();
+  while (internalPort === port) internalPort = await freePort();
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'hiring-e2e-'));
   if (!options.dataDir && !env.EVENT_STORE_URL) cpSync(await pgliteTemplate(), join(dataDir, 'pglite'), { recursive: true });
   const internalToken = `it-${Math.random().toString(36).slice(2)}`;
@@ -96,7 +100,10 @@ export const startService = async (env: Record<string, string> = {}, options: { 
   markInternalOrigin(internalUrl);
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`service exited early:\n${output}`);
+    if (child.exitCode !== null) {
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      throw new Error(`service exited early:\n${output}`);
+    }
     try {
       const response = await fetch(`${internalUrl}/internal/health`, { headers: { authorization: `Bearer ${internalToken}` } });
       if (response.status < 500 && output.includes('running')) break;

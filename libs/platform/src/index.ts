@@ -6,3 +6,4 @@ export * from './logging/logger.js';
 export * from './clock/clock.js';
 export * from './crypto/random-pool.js';
 export * from './crypto/aes-gcm.js';
+export * from './net/free-port.js';

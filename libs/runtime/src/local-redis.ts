@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants, mkdirSync, readFileSync } from 'node:fs';
-import { type AddressInfo, connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { delimiter, join } from 'node:path';
 import type { Logger } from 'pino';
-import type { ServiceConfig } from '#platform';
+import { type ServiceConfig, freeLoopbackPort } from '#platform';
 import { redisAddress } from './redis-health.js';
 
 export class RedisNotAvailableError extends Error {
@@ -43,15 +43,6 @@ const onPath = (name: string): string | null => {
   }
   return null;
 };
-
-const freePort = (): Promise<number> =>
-  new Promise((resolvePort, reject) => {
-    const server = createServer().once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolvePort(port));
-    });
-  });
 
 /** A redis-server left running by a previous run that was killed with -9 (we hold DATA_DIR, so it is ours). */
 const stopLeftover = async (pidFile: string): Promise<void> => {
@@ -93,7 +84,7 @@ export const ensureRedis = async (config: ServiceConfig, logger: Logger): Promis
   mkdirSync(dir, { recursive: true });
   const pidFile = join(dir, 'redis.pid');
   await stopLeftover(pidFile);
-  const port = await freePort();
+  const port = await freeLoopbackPort();
   const child: ChildProcess = spawn(binary, [
     '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', '',
     '--pidfile', pidFile, '--logfile', join(dir, 'redis.log'), '--daemonize', 'no',
