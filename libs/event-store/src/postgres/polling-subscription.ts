@@ -75,6 +75,10 @@ export class PollingSubscription implements Subscription {
       while (!this.stopped) {
         const version = wakeSignal.version;
         this.kicked = false;
+        // A subscriber whose work committed inline reads only what lies beyond it.
+        const skip = await this.options.catchUpOnly?.skipTo?.();
+        if (skip != null && (after === null || skip > after)) after = skip;
+        if (this.stopped) return;
         const batch = await this.source.readAll({ after, maxCount: batchSize });
         if (batch.length > 0 && !this.stopped) await this.options.onBatch?.(batch);
         for (const event of batch) {

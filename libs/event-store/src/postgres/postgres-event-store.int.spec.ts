@@ -94,6 +94,37 @@ describe('PostgreSQL adapter', () => {
     }
   });
 
+  it('never reads what a catch-up-only subscriber says its inline work has done (skipTo)', async () => {
+    const skipSchema = `${schema}_skip`;
+    const pool = newPool(4);
+    const store = await createPostgresEventStore({ pool, schema: skipSchema, listen: false, pollIntervalMs: 10 });
+    try {
+      const first = await store.appendToStream('skip-1', [newEvent('Done1'), newEvent('Done2')], { expectedRevision: 'no_stream' });
+      const second = await store.appendToStream('skip-2', [newEvent('Done3')], { expectedRevision: 'no_stream' });
+      let done: bigint | null = second.position;
+      const seen: string[] = [];
+      const subscription = store.subscribeToAll({
+        after: null,
+        handler: async (event) => { seen.push(event.type); },
+        catchUpOnly: { wanted: () => false, onKick: () => undefined, skipTo: async () => done },
+      });
+      const until = async (condition: () => boolean): Promise<void> => {
+        for (let i = 0; i < 500 && !condition(); i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+      };
+      await store.appendToStream('skip-3', [newEvent('Left1'), newEvent('Left2')], { expectedRevision: 'no_stream' });
+      await until(() => seen.length === 2);
+      // A position behind the subscription's own moves nothing back.
+      done = first.position;
+      await store.appendToStream('skip-4', [newEvent('Left3')], { expectedRevision: 'no_stream' });
+      await until(() => seen.length === 3);
+      await subscription.stop();
+      expect(seen).toEqual(['Left1', 'Left2', 'Left3']);
+    } finally {
+      await store.close();
+      await pool.query(`DROP SCHEMA IF EXISTS "${skipSchema}" CASCADE`);
+    }
+  });
+
   it('migrates once when several processes start at the same time', async () => {
     const racingSchema = `${schema}_race`;
     const racers = Array.from({ length: 4 }, () => newPool(2));

@@ -101,12 +101,25 @@ export class ProjectionRunner {
         // Inline work keeps the read models at the head: the log is read at the poll interval, in
         // batches, to catch up whatever ran without it, and at once while somebody waits.
         ...(this.options.followsInline === true
-          ? { catchUpOnly: { wanted: () => this.waiters.size > 0, onKick: (kick: () => void) => { this.kickSubscription = kick; } } }
+          ? { catchUpOnly: { wanted: () => this.waiters.size > 0, onKick: (kick: () => void) => { this.kickSubscription = kick; }, skipTo: () => this.inlinePosition(generation) } }
           : {}),
       });
     } catch (error) {
       this.fail(generation, error);
     }
+  }
+
+  /**
+   * Where the inline work has taken every read model, when nothing is unwritten here: the log up
+   * to there need not be read at all (each of its events would be skipped). Null: read on as usual.
+   */
+  private async inlinePosition(generation: number): Promise<bigint | null> {
+    let position: bigint | null = null;
+    await this.exclusive(async () => {
+      if (generation !== this.generation || this.pendingPosition !== null) return;
+      if (this.takeUp(await this.options.documentStore.checkpoints(this.names))) position = lowestCheckpoint(this.checkpoints);
+    });
+    return position;
   }
 
   private targetsOf(event: RecordedEvent): ProjectionTarget[] {
