@@ -4,6 +4,8 @@ import { pooledRandomBytes } from '#platform/crypto/random-pool.js';
 import type pg from 'pg';
 
 const CACHE_TTL_MS = 5_000;
+/** Workspaces whose address-hash key is kept derived; past that the memo starts again. */
+const WORKSPACE_KEYS_KEPT = 10_000;
 
 /**
  * The workspace's snapshot key (state-snapshots.ts) is kept as the key of this pseudo-address (no
@@ -74,9 +76,21 @@ export class PersonKeyStore {
 
   /** The keyed hash (HMAC under the workspace's key) that names an address without revealing it. */
   addressHash(workspaceId: string, addressOrDigest: string): string {
-    const workspaceKey = createHmac('sha256', this.addressKey).update(workspaceId).digest();
-    return createHmac('sha256', workspaceKey).update(addressOrDigest).digest('hex');
+    return createHmac('sha256', this.workspaceAddressKey(workspaceId)).update(addressOrDigest).digest('hex');
   }
+
+  /** Derived once per workspace, not at each of the three hashes an invitation makes. */
+  private workspaceAddressKey(workspaceId: string): Buffer {
+    let key = this.workspaceAddressKeys.get(workspaceId);
+    if (key === undefined) {
+      key = createHmac('sha256', this.addressKey).update(workspaceId).digest();
+      if (this.workspaceAddressKeys.size >= WORKSPACE_KEYS_KEPT) this.workspaceAddressKeys.clear();
+      this.workspaceAddressKeys.set(workspaceId, key);
+    }
+    return key;
+  }
+
+  private readonly workspaceAddressKeys = new Map<string, Buffer>();
 
   /**
    * Each person's live key, made on first use: one statement for any number of people (two after a
