@@ -151,9 +151,10 @@ export interface SubscribeOptions {
    * up): once at the head it is not woken by every append, only while `wanted()` is true or when
    * it calls the `kick` handed to `onKick`; otherwise it reads again at the adapter's poll
    * interval, so the log is still read in full, in batches. Adapters without wake-ups ignore it.
-   * `skipTo`, where given, is asked before each read: a position up to which the subscriber has
-   * nothing left to do (its work committed inline), or null; the read then starts after it, and
-   * the events at or below it are never handed over (nor read). Adapters may ignore it.
+   * `skipTo`, where given, is asked before a read that follows an append (one the adapter made or
+   * was told of; not at every idle poll): a position up to which the subscriber has nothing left
+   * to do (its work committed inline), or null; the read then starts after it, and the events at
+   * or below it are never handed over (nor read). Adapters may ignore it.
    */
   catchUpOnly?: { wanted: () => boolean; onKick: (kick: () => void) => void; skipTo?: () => Promise<bigint | null> };
 }

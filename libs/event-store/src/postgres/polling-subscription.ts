@@ -71,14 +71,20 @@ export class PollingSubscription implements Subscription {
     let after = this.options.after;
     // onCaughtUp fires when the head is reached, not on every idle poll.
     let caughtUpReported = false;
+    let skipAskedAt: number | null = null;
     try {
       while (!this.stopped) {
         const version = wakeSignal.version;
         this.kicked = false;
-        // A subscriber whose work committed inline reads only what lies beyond it.
-        const skip = await this.options.catchUpOnly?.skipTo?.();
-        if (skip != null && (after === null || skip > after)) after = skip;
-        if (this.stopped) return;
+        // A subscriber whose work committed inline reads only what lies beyond it; asked again only
+        // once this process has appended or been told of an append (at rest a read finds nothing).
+        const skipTo = this.options.catchUpOnly?.skipTo;
+        if (skipTo !== undefined && version !== skipAskedAt) {
+          skipAskedAt = version;
+          const skip = await skipTo();
+          if (skip != null && (after === null || skip > after)) after = skip;
+          if (this.stopped) return;
+        }
         const batch = await this.source.readAll({ after, maxCount: batchSize });
         if (batch.length > 0 && !this.stopped) await this.options.onBatch?.(batch);
         for (const event of batch) {

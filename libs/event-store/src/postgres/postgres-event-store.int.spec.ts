@@ -102,11 +102,12 @@ describe('PostgreSQL adapter', () => {
       const first = await store.appendToStream('skip-1', [newEvent('Done1'), newEvent('Done2')], { expectedRevision: 'no_stream' });
       const second = await store.appendToStream('skip-2', [newEvent('Done3')], { expectedRevision: 'no_stream' });
       let done: bigint | null = second.position;
+      let asked = 0;
       const seen: string[] = [];
       const subscription = store.subscribeToAll({
         after: null,
         handler: async (event) => { seen.push(event.type); },
-        catchUpOnly: { wanted: () => false, onKick: () => undefined, skipTo: async () => done },
+        catchUpOnly: { wanted: () => false, onKick: () => undefined, skipTo: async () => { asked += 1; return done; } },
       });
       const until = async (condition: () => boolean): Promise<void> => {
         for (let i = 0; i < 500 && !condition(); i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -117,8 +118,12 @@ describe('PostgreSQL adapter', () => {
       done = first.position;
       await store.appendToStream('skip-4', [newEvent('Left3')], { expectedRevision: 'no_stream' });
       await until(() => seen.length === 3);
+      // At rest (20 polls here) it is not asked again: only an append makes it worth a look.
+      const askedBeforeRest = asked;
+      await new Promise((resolve) => setTimeout(resolve, 200));
       await subscription.stop();
       expect(seen).toEqual(['Left1', 'Left2', 'Left3']);
+      expect(asked).toBe(askedBeforeRest);
     } finally {
       await store.close();
       await pool.query(`DROP SCHEMA IF EXISTS "${skipSchema}" CASCADE`);
