@@ -2,10 +2,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freeLoopbackPort } from '#platform';
 import { internal } from './support/client.js';
 import { SERVICE_ENTRY, isAlive, processState } from './support/faults-processes.js';
 import { fetchInside, spawnInOwnNetwork } from './support/faults-namespace.js';
-import { freePort, serviceEnvironment, startService } from './support/service.js';
+import { serviceEnvironment, startService } from './support/service.js';
 
 const pause = (ms: number): Promise<void> => new Promise((resolvePause) => setTimeout(resolvePause, ms));
 const exitOf = (child: ChildProcess): Promise<number | null> =>
@@ -30,8 +31,8 @@ describe('faults: processes (kill -9, zombies, a machine without Redis)', () => 
     cpSync(join(first.dataDir, 'pglite'), join(dataDir, 'pglite'), { recursive: true });
     await first.stop();
     // The service under a parent that never reaps its children, as some supervisors and shells do.
-    const port = await freePort();
-    const internalPort = await freePort();
+    const port = await freeLoopbackPort();
+    const internalPort = await freeLoopbackPort();
     const env = serviceEnvironment({ port, internalPort, internalToken: 'zombie-token', dataDir }, {});
     const reaperless = 'import subprocess, sys, time\np = subprocess.Popen(sys.argv[1:])\nprint(p.pid, flush=True)\ntime.sleep(600)';
     const parent = spawn('python3', ['-c', reaperless, process.execPath, SERVICE_ENTRY], { env, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -64,8 +65,8 @@ describe('faults: processes (kill -9, zombies, a machine without Redis)', () => 
   it('9. without Redis at the default address and with redis-server installed, the service starts its own and stops it with itself', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'faults-no-redis-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const port = await freePort();
-    const internalPort = await freePort();
+    const port = await freeLoopbackPort();
+    const internalPort = await freeLoopbackPort();
     const { REDIS_URL: _unset, ...env } = serviceEnvironment({ port, internalPort, internalToken: 'ns-token', dataDir }, { LOG_LEVEL: 'info' });
     const child = spawnInOwnNetwork(env, process.env.PATH ?? '/usr/bin:/bin');
     cleanups.push(() => child.kill('SIGKILL'));
@@ -99,7 +100,7 @@ describe('faults: processes (kill -9, zombies, a machine without Redis)', () => 
   it('9. without Redis and without redis-server, the start is refused at once with one line saying how to get it', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'faults-no-redis-server-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    const { REDIS_URL: _unset, ...env } = serviceEnvironment({ port: await freePort(), internalPort: await freePort(), internalToken: 't', dataDir }, {});
+    const { REDIS_URL: _unset, ...env } = serviceEnvironment({ port: await freeLoopbackPort(), internalPort: await freeLoopbackPort(), internalToken: 't', dataDir }, {});
     const started = Date.now();
     const child = spawnInOwnNetwork(env, '/nonexistent');
     const output = collect(child);

@@ -1,5 +1,6 @@
 import { jest } from '@jest/globals';
-import { freePort, startService, type RunningService } from './support/service.js';
+import { freeLoopbackPort } from '#platform';
+import { startService, type RunningService } from './support/service.js';
 import { eventually, sleep, startWebhookReceiver, type WebhookReceiver } from './support/messaging-receivers.js';
 import { ISO_TIME, uniqueEmail, world, type Delivery } from './support/messaging-world.js';
 
@@ -164,7 +165,7 @@ describe('webhook deliveries (e2e)', () => {
   });
 
   it('logs connection_failed when nothing listens, and keeps retrying until the address answers', async () => {
-    const port = await freePort();
+    const port = await freeLoopbackPort();
     const url = `http://127.0.0.1:${port}/hooks`;
     const { ws, signUp } = await setup(url);
     await signUp();
@@ -221,7 +222,7 @@ describe('webhook deliveries (e2e)', () => {
 
   // Moves the simulated clock: keep it last.
   it('disables an address that keeps failing for 5 days (reason failing)', async () => {
-    const port = await freePort();
+    const port = await freeLoopbackPort();
     const { ws, signUp } = await setup(`http://127.0.0.1:${port}/hooks`);
     await signUp();
     // Attempts at 0, +50 ms, +300 ms, then +1.8 s: move the domain clock 5 days before the fourth.

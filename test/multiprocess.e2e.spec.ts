@@ -3,9 +3,9 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { freeLoopbackPort } from '#platform';
 import { request } from './support/client.js';
 import { type AppProcess, freshDatabase, startApp } from './support/processes.js';
-import { freePort } from './support/service.js';
 
 /**
  * The multi-process layout on the PostgreSQL server and Redis: two API processes, the internal
@@ -29,7 +29,7 @@ describe('separate processes on PostgreSQL', () => {
   beforeAll(async () => {
     database = await freshDatabase();
     dataDir = mkdtempSync(join(tmpdir(), 'hiring-mp-'));
-    const receiverPort = await freePort();
+    const receiverPort = await freeLoopbackPort();
     receiver = createServer((req, res) => {
       let body = '';
       req.on('data', (chunk: Buffer) => { body += chunk.toString(); });
@@ -41,7 +41,7 @@ describe('separate processes on PostgreSQL', () => {
     }).listen(receiverPort, '127.0.0.1');
     receiverUrl = `http://127.0.0.1:${receiverPort}/hook`;
 
-    const internalPort = await freePort();
+    const internalPort = await freeLoopbackPort();
     internalUrl = `http://127.0.0.1:${internalPort}`;
     const env = {
       EVENT_STORE_URL: database.url, SERVICE_SECRET: 'multi-process-service-secret', INTERNAL_TOKEN: token, DATA_DIR: dataDir,
@@ -53,7 +53,7 @@ describe('separate processes on PostgreSQL', () => {
     }
     processes.push(await startApp('simulator', env, async () => (await internal('GET', '/internal/health')).status === 200));
     for (let i = 0; i < 2; i += 1) {
-      const port = await freePort();
+      const port = await freeLoopbackPort();
       const url = `http://127.0.0.1:${port}`;
       // Named, so a test can find this process's LISTEN connections in pg_stat_activity.
       const named = { ...env, EVENT_STORE_URL: `${database.url}?application_name=${apiApplicationName}${i}`, PORT: String(port) };

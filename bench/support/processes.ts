@@ -6,9 +6,6 @@ import { Redis } from 'ioredis';
 import { freeLoopbackPort } from '#platform';
 import { REDIS_URL, logger, randomSuffix } from './log.js';
 
-/** A free loopback port for a child process to listen on (see freeLoopbackPort). */
-export const freePort = freeLoopbackPort;
-
 export const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
 
 export interface Child {
@@ -118,8 +115,8 @@ export interface Service extends Child {
 
 /** The whole service as `npm start` runs it (embedded PGlite in a temp DATA_DIR), as the e2e tests start it. */
 export const startStandalone = async (env: Record<string, string> = {}, keep?: { dataDir: string }): Promise<Service> => {
-  const port = await freePort();
-  const internalPort = await freePort();
+  const port = await freeLoopbackPort();
+  const internalPort = await freeLoopbackPort();
   // A DATA_DIR given by the caller outlives the process (a restart on the same data); the caller removes it.
   const dataDir = keep?.dataDir ?? mkdtempSync(join(tmpdir(), 'hiring-bench-'));
   const internalToken = `bench-${randomSuffix()}${randomSuffix()}`;
@@ -145,7 +142,7 @@ export const startStandalone = async (env: Record<string, string> = {}, keep?: {
 
 /** The public API alone (`npm run start:api`) in front of a PostgreSQL event store and read models. */
 export const startApi = async (eventStoreUrl: string): Promise<Service> => {
-  const port = await freePort();
+  const port = await freeLoopbackPort();
   const internalToken = `bench-${randomSuffix()}`;
   const queuePrefix = `bench-${randomSuffix()}`;
   const child = spawnNode('public API', [...profileArgs(), join(DIST, 'apps/api/src/main.js')], {
@@ -159,7 +156,7 @@ export const startApi = async (eventStoreUrl: string): Promise<Service> => {
 
 /** A minimal Nest-on-Fastify app with one GET route (`dist/bench/hello-app.js`): the HTTP baseline. */
 export const startHello = async (): Promise<Child & { baseUrl: string }> => {
-  const port = await freePort();
+  const port = await freeLoopbackPort();
   const child = spawnNode('Nest hello world', [join(DIST, 'bench/hello-app.js')], { PORT: String(port) });
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitUntilReady(child, async () => (await fetch(`${baseUrl}/hello`)).status === 200);
@@ -178,7 +175,7 @@ process.on('SIGTERM', () => { process.stdout.write(JSON.stringify({ received }) 
 
 /** A loopback webhook receiver in a process of its own: reads the body, answers 200. */
 export const startReceiver = async (): Promise<Child & { url: string }> => {
-  const port = await freePort();
+  const port = await freeLoopbackPort();
   const child = spawnNode('webhook receiver', ['--input-type=commonjs', '-e', RECEIVER], { PORT: String(port) });
   const url = `http://127.0.0.1:${port}/hooks`;
   await waitUntilReady(child, async () => (await fetch(url, { method: 'POST', body: '{}' })).status === 200);

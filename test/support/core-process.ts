@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { type Server, type Socket, connect, createServer } from 'node:net';
 import { resolve } from 'node:path';
-import { freePort, serviceEnvironment } from './service.js';
+import { freeLoopbackPort } from '#platform';
+import { serviceEnvironment } from './service.js';
 import { markInternalOrigin } from './openapi-conformance.js';
 
 const ENTRY = resolve('dist/apps/standalone/src/main.js');
@@ -21,8 +22,8 @@ export interface SpawnedService {
 
 /** The compiled service as `npm start` runs it, without waiting for it: for starts that may not succeed. */
 export const spawnService = async (env: Record<string, string>): Promise<SpawnedService> => {
-  const port = await freePort();
-  const internalPort = await freePort();
+  const port = await freeLoopbackPort();
+  const internalPort = await freeLoopbackPort();
   const internalToken = `it-${Math.random().toString(36).slice(2)}`;
   markInternalOrigin(`http://127.0.0.1:${internalPort}`);
   const child = spawn(process.execPath, [ENTRY], {
@@ -68,7 +69,7 @@ export class TcpRelay {
   private constructor(readonly port: number, private readonly target: { host: string; port: number }) {}
 
   static async start(target: { host: string; port: number }): Promise<TcpRelay> {
-    const relay = new TcpRelay(await freePort(), target);
+    const relay = new TcpRelay(await freeLoopbackPort(), target);
     await relay.open();
     return relay;
   }

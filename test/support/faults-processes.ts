@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freePort } from './service.js';
+import { freeLoopbackPort } from '#platform';
 
 export const REDIS_SERVER = '/usr/bin/redis-server';
 export const SERVICE_ENTRY = resolve('dist/apps/standalone/src/main.js');
@@ -32,7 +32,7 @@ export class OwnRedis {
   private constructor(readonly port: number) {}
 
   static async start(): Promise<OwnRedis> {
-    const redis = new OwnRedis(await freePort());
+    const redis = new OwnRedis(await freeLoopbackPort());
     await redis.start();
     return redis;
   }

@@ -6,9 +6,6 @@ import { pathToFileURL } from 'node:url';
 import { freeLoopbackPort } from '#platform';
 import { markInternalOrigin } from './openapi-conformance.js';
 
-/** A free loopback port for a child process to listen on (see freeLoopbackPort). */
-export const freePort = freeLoopbackPort;
-
 /** The environment the e2e suites start the compiled service with (ports, token, quiet logs, fast retries). */
 export const serviceEnvironment = (
   where: { port: number; internalPort: number; internalToken: string; dataDir?: string },
@@ -81,9 +78,8 @@ export const startService = async (env: Record<string, string> = {}, options: { 
 };
 
 const launchService = async (env: Record<string, string>, options: { dataDir?: string }): Promise<RunningService> => {
-  const port = await freePort();
-  let internalPort = await freePort();
-  while (internalPort === port) internalPort = await freePort();
+  const port = await freeLoopbackPort();
+  const internalPort = await freeLoopbackPort();
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'hiring-e2e-'));
   if (!options.dataDir && !env.EVENT_STORE_URL) cpSync(await pgliteTemplate(), join(dataDir, 'pglite'), { recursive: true });
   const internalToken = `it-${Math.random().toString(36).slice(2)}`;

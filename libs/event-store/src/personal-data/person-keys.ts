@@ -48,6 +48,8 @@ interface Cached<T> {
 export class PersonKeyStore {
   private readonly sealingKey: Buffer;
   private readonly addressKey: Buffer;
+  /** Each workspace's address-hash key, derived from addressKey (see workspaceAddressKey). */
+  private readonly workspaceAddressKeys = new Map<string, Buffer>();
   private readonly byPerson = new Map<string, Cached<LiveKey>>();
   private readonly byId = new Map<string, Cached<Buffer | null>>();
   /** Lookups waiting for the one in progress to finish (see keysFor). */
@@ -89,8 +91,6 @@ export class PersonKeyStore {
     }
     return key;
   }
-
-  private readonly workspaceAddressKeys = new Map<string, Buffer>();
 
   /**
    * Each person's live key, made on first use: one statement for any number of people (two after a

@@ -10,6 +10,11 @@ const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:
 const schema = `es_test_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
 const pools: pg.Pool[] = [];
 
+/** Waits up to 5 s for a condition that a subscription makes true. */
+const until = async (condition: () => boolean): Promise<void> => {
+  for (let i = 0; i < 500 && !condition(); i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+};
+
 function newPool(max = 12): pg.Pool {
   const pool = new pg.Pool({ connectionString: DATABASE_URL, max });
   pools.push(pool);
@@ -72,9 +77,6 @@ describe('PostgreSQL adapter', () => {
         onCaughtUp: (position) => caughtUp.push(position),
         catchUpOnly: { wanted: () => wanted, onKick: (wake) => { kick = wake; } },
       });
-      const until = async (condition: () => boolean): Promise<void> => {
-        for (let i = 0; i < 500 && !condition(); i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
-      };
       await until(() => caughtUp.length > 0);
       await store.appendToStream('lazy-1', [newEvent('First')], { expectedRevision: 'no_stream' });
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -109,9 +111,6 @@ describe('PostgreSQL adapter', () => {
         handler: async (event) => { seen.push(event.type); },
         catchUpOnly: { wanted: () => false, onKick: () => undefined, skipTo: async () => { asked += 1; return done; } },
       });
-      const until = async (condition: () => boolean): Promise<void> => {
-        for (let i = 0; i < 500 && !condition(); i += 1) await new Promise((resolve) => setTimeout(resolve, 10));
-      };
       await store.appendToStream('skip-3', [newEvent('Left1'), newEvent('Left2')], { expectedRevision: 'no_stream' });
       await until(() => seen.length === 2);
       // A position behind the subscription's own moves nothing back.

@@ -116,10 +116,17 @@ export class ProjectionRunner {
   private async inlinePosition(generation: number): Promise<bigint | null> {
     let position: bigint | null = null;
     await this.exclusive(async () => {
-      if (generation !== this.generation || this.pendingPosition !== null) return;
-      if (this.takeUp(await this.options.documentStore.checkpoints(this.names))) position = lowestCheckpoint(this.checkpoints);
+      if (generation === this.generation && (await this.takeUpStored())) position = lowestCheckpoint(this.checkpoints);
     });
     return position;
+  }
+
+  /**
+   * With nothing unwritten here, the stored checkpoints are read and taken up (see takeUp); false
+   * when something is unwritten or a stored checkpoint is behind this runner's.
+   */
+  private async takeUpStored(): Promise<boolean> {
+    return this.pendingPosition === null && this.takeUp(await this.options.documentStore.checkpoints(this.names));
   }
 
   private targetsOf(event: RecordedEvent): ProjectionTarget[] {
@@ -130,7 +137,8 @@ export class ProjectionRunner {
 
   /** The documents a whole read batch touches, in one query per collection rather than one per event. */
   private async prefetch(events: readonly RecordedEvent[]): Promise<void> {
-    if (this.options.followsInline === true && this.pendingPosition === null) this.takeUp(await this.options.documentStore.checkpoints(this.names));
+    // Again after a look before the read (skipTo): inline work may have committed in between.
+    if (this.options.followsInline === true) await this.takeUpStored();
     const lowest = lowestCheckpoint(this.checkpoints);
     const domainEvents = events.filter((event) => lowest === null || event.position > lowest).map(asDomainEvent).filter((event) => event !== null);
     if (domainEvents.length > 1) await this.cache.prefetch(domainEvents, (event) => this.targetsOf(event));
