@@ -65,7 +65,9 @@ describe('internal pages: sessions and cross-site requests (e2e)', () => {
   it('signs in from the keyboard alone, and the first Tab reaches the skip link', async () => {
     const { context, page } = await openPage(chromium.browser);
     await page.goto(`${service.internalUrl}/sign-in`);
-    // The token field has the focus on arrival; Enter submits the form.
+    // The token field has the focus on arrival (autofocus lands after the load event, so it is waited
+    // for: typed before, the token went nowhere and Enter sent an empty form); Enter submits the form.
+    await page.waitForFunction("document.activeElement?.id === 'token'", undefined, { timeout: 10_000 });
     await page.keyboard.type(service.internalToken);
     await Promise.all([page.waitForURL((url) => url.pathname === '/'), page.keyboard.press('Enter')]);
     await page.keyboard.press('Tab');
