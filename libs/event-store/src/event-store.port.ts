@@ -55,6 +55,16 @@ export interface StreamAppend {
   events: NewEvent[];
 }
 
+export interface AppendOptions {
+  /**
+   * SQL run in the append's own transaction, after the events are inserted (the personal-data
+   * layer's new person keys): it commits with the events or not at all, and its error fails the
+   * append (the caller's, not that of others grouped into the same transaction). Only where the
+   * store says `runsStatements`.
+   */
+  statements?: readonly string[];
+}
+
 export interface AppendResult {
   /** Revision of the last event appended to the (last) stream. */
   nextRevision: number;
@@ -170,7 +180,12 @@ export interface EventStore {
    * Appends atomically to several streams, each with its own expected revision: all or nothing.
    * Used where one decision spans several consistency boundaries (e.g. an e-mail claim and a candidate).
    */
-  appendToStreams(appends: StreamAppend[]): Promise<AppendResult>;
+  appendToStreams(appends: StreamAppend[], options?: AppendOptions): Promise<AppendResult>;
+  /**
+   * True where the adapter runs `AppendOptions.statements` (PostgreSQL, PGlite): SQL in the
+   * database that also holds the personal-data layer's key table.
+   */
+  readonly runsStatements?: boolean;
   /** Events of one stream in revision order; [] when the stream does not exist. */
   readStream(streamId: string, options?: { fromRevision?: number }): Promise<RecordedEvent[]>;
   /**

@@ -22,14 +22,18 @@ export interface AuditStores {
 export const openAuditStores = async (config: ServiceConfig, sqlPool: pg.Pool, adapter: EventStore): Promise<{ audit: AuditStores; eventStore: EventStore }> => {
   const serviceSecret = resolveServiceSecret(config.serviceSecret, config.dataDir);
   const seals = new SealStore(sqlPool, 'public');
-  const personKeys = new PersonKeyStore(sqlPool, serviceSecret, 'public');
+  // The embedded store admits one process (its DATA_DIR lock): this one is the only maker of keys.
+  const personKeys = new PersonKeyStore(sqlPool, serviceSecret, 'public', { onlyWriter: !config.eventStoreUrl });
   await seals.prepare();
   await personKeys.prepare();
   const snapshots = new SnapshotStore(sqlPool, personKeys, 'public');
   await snapshots.prepare();
   const keys = integrityKeys(serviceSecret);
   const logStore = new IntegrityEventStore(adapter, keys.eventKey);
-  return { audit: { keys, seals, personKeys, logStore }, eventStore: new PersonalDataEventStore(logStore, personKeys, snapshots) };
+  // An adapter that runs statements in its appends is the SQL log on sqlPool itself (openStores): the
+  // person keys are in its database, and a new person's key is stored in the append that first uses it.
+  const eventStore = new PersonalDataEventStore(logStore, personKeys, snapshots, { keysInAppend: adapter.runsStatements === true });
+  return { audit: { keys, seals, personKeys, logStore }, eventStore };
 };
 
 export const createSealer = (stores: { audit: AuditStores }, config: ServiceConfig, logger: Logger): LogSealer =>

@@ -1,6 +1,6 @@
 import { WrongExpectedRevisionError } from '../event-store.port.js';
 import type {
-  AppendResult, EventStore, ExpectedRevision, InlineProjector, NewEvent, ReadAllOptions, ReadStreamsOptions, RecordedEvent, StreamAppend, SubscribeOptions, Subscription,
+  AppendOptions, AppendResult, EventStore, ExpectedRevision, InlineProjector, NewEvent, ReadAllOptions, ReadStreamsOptions, RecordedEvent, StreamAppend, SubscribeOptions, Subscription,
 } from '../event-store.port.js';
 import { GENESIS_HASH, eventHash } from './event-hash.js';
 
@@ -32,12 +32,16 @@ export class IntegrityEventStore implements EventStore {
     return this.appendToStreams([{ streamId, events, expectedRevision: options.expectedRevision }]);
   }
 
-  async appendToStreams(appends: StreamAppend[]): Promise<AppendResult> {
+  get runsStatements(): boolean {
+    return this.inner.runsStatements === true;
+  }
+
+  async appendToStreams(appends: StreamAppend[], options?: AppendOptions): Promise<AppendResult> {
     // `any` does not say which event the chain continues from: it becomes the revision read just
     // before, and a race with another writer is retried here, so callers still never see a conflict.
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await this.appendStamped(appends);
+        return await this.appendStamped(appends, options);
       } catch (error) {
         const retriable = error instanceof WrongExpectedRevisionError && attempt < ANY_RETRIES &&
           appends.some((append) => append.streamId === error.streamId && append.expectedRevision === 'any');
@@ -90,7 +94,7 @@ export class IntegrityEventStore implements EventStore {
     return this.inner.close();
   }
 
-  private async appendStamped(appends: StreamAppend[]): Promise<AppendResult> {
+  private async appendStamped(appends: StreamAppend[], options: AppendOptions | undefined): Promise<AppendResult> {
     const recordedAt = this.now().toISOString();
     const stamped: StreamAppend[] = [];
     const lastHeads: [string, StreamHead][] = [];
@@ -107,7 +111,7 @@ export class IntegrityEventStore implements EventStore {
       if (events.length > 0) lastHeads.push([append.streamId, previous]);
     }
     try {
-      const result = await this.inner.appendToStreams(stamped);
+      const result = await this.inner.appendToStreams(stamped, options);
       for (const [streamId, head] of lastHeads) this.remember(streamId, head);
       return result;
     } catch (error) {

@@ -1,9 +1,13 @@
 import { createHash, createHmac } from 'node:crypto';
 import { openAesGcm, sealAesGcm } from '#platform/crypto/aes-gcm.js';
 import { pooledRandomBytes } from '#platform/crypto/random-pool.js';
-import type pg from 'pg';
+import pg from 'pg';
 
 const CACHE_TTL_MS = 5_000;
+/** A proposed key no append has stored within this long is dropped (see propose: a later one makes another). */
+const PROPOSAL_TTL_MS = 60_000;
+/** The unique index that allows one live key per person: an append proposing a second one fails on it. */
+const LIVE_KEY_INDEX = 'person_keys_live';
 /** Workspaces whose address-hash key is kept derived; past that the memo starts again. */
 const WORKSPACE_KEYS_KEPT = 10_000;
 
@@ -26,13 +30,35 @@ interface LiveKey {
   key: Buffer;
 }
 
+/** A key made in this process for a person the table had no live key for, to be stored by the append that first uses it. */
+export interface ProposedKey extends LiveKey {
+  workspaceId: string;
+  addressHash: string;
+  sealed: string;
+  at: number;
+}
+
 interface WaitingLookup {
   people: readonly Person[];
+  propose: boolean;
   /** Each person's addressHash, computed once. */
   addressHashes: readonly string[];
   resolve: (keys: Map<string, LiveKey>) => void;
   reject: (error: unknown) => void;
 }
+
+interface KeyRow {
+  key_id: string;
+  workspace_id: string;
+  address_hash: string;
+  sealed_key: string;
+}
+
+/** The first 28 bits of an address hash (see knownPeople): a small integer, as PostgreSQL computes it in learnPeople. */
+const hashPrefix = (addressHash: string): number => Number.parseInt(addressHash.slice(0, 7), 16);
+
+/** Named statements are planned once per connection (PGlite plans in WebAssembly; a new connection deallocates first). */
+const statementName = (prefix: string, text: string): string => `${prefix}_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
 
 interface Cached<T> {
   value: T;
@@ -52,13 +78,23 @@ export class PersonKeyStore {
   private readonly workspaceAddressKeys = new Map<string, Buffer>();
   private readonly byPerson = new Map<string, Cached<LiveKey>>();
   private readonly byId = new Map<string, Cached<Buffer | null>>();
+  /** Proposed keys not yet known to be stored, by person (address hash) and by key id, oldest first. */
+  private readonly proposed = new Map<string, ProposedKey>();
+  private readonly proposedById = new Map<string, ProposedKey>();
   /** Lookups waiting for the one in progress to finish (see keysFor). */
   private readonly waiting: WaitingLookup[] = [];
   private lookingUp = false;
+  /**
+   * With `onlyWriter`: a prefix of the address hash of every person with a live key (any process
+   * that stores keys is this one), so that a new person's key is proposed without a statement to
+   * find out there is none. A prefix shared with someone else only costs that statement. Null: not known.
+   */
+  private knownPeople: Set<number> | null = null;
   /** The qualified table name (snapshot writes check it for recent erasures). */
   readonly table: string;
 
-  constructor(private readonly pool: pg.Pool, serviceSecret: string, schema = 'public') {
+  /** `onlyWriter`: no other process stores keys in this table while this one runs (the embedded store). */
+  constructor(private readonly pool: pg.Pool, serviceSecret: string, schema = 'public', private readonly options: { onlyWriter?: boolean } = {}) {
     this.sealingKey = createHash('sha256').update(`person-keys:${serviceSecret}`).digest();
     this.addressKey = createHash('sha256').update(`address-hash:${serviceSecret}`).digest();
     this.table = `"${schema.replaceAll('"', '""')}".person_keys`;
@@ -74,6 +110,19 @@ export class PersonKeyStore {
       const found = await this.pool.query<{ name: string | null }>('SELECT to_regclass($1)::text AS name', [this.table]);
       if (found.rows[0]?.name == null) throw error;
     });
+    if (this.options.onlyWriter === true) await this.learnPeople();
+  }
+
+  private async learnPeople(): Promise<void> {
+    const { rows } = await this.pool.query<{ prefix: number }>(
+      `SELECT ('x' || substr(address_hash, 1, 7))::bit(28)::int AS prefix FROM ${this.table} WHERE sealed_key IS NOT NULL`,
+    );
+    this.knownPeople = new Set(rows.map((row) => row.prefix));
+  }
+
+  /** False only when the person surely has no live key (see knownPeople). */
+  private mayHaveKey(addressHash: string): boolean {
+    return this.knownPeople === null || this.knownPeople.has(hashPrefix(addressHash));
   }
 
   /** The keyed hash (HMAC under the workspace's key) that names an address without revealing it. */
@@ -96,33 +145,96 @@ export class PersonKeyStore {
    * Each person's live key, made on first use: one statement for any number of people (two after a
    * race). Lookups asked for while one runs wait and go together in the next statement, so that
    * concurrent requests share statements and a second asker for a person gets the first's answer.
+   *
+   * With `propose`, the statement only looks: a person without a live key gets a key made here and
+   * not stored (a ProposedKey, the same one for every asker until it is stored or dropped). The
+   * append that uses it stores it in its own transaction (insertStatement), so a new person costs
+   * no statement and no commit of their own; a key another process stored meanwhile makes that
+   * append fail on the live-key index (isConflict), and the caller withdraws the proposal and asks again.
    */
-  async keysFor(people: readonly Person[]): Promise<Map<string, LiveKey>> {
+  async keysFor(people: readonly Person[], options: { propose?: boolean } = {}): Promise<Map<string, LiveKey>> {
+    const propose = options.propose === true;
     const addressHashes = people.map(({ workspaceId, email }) => this.addressHash(workspaceId, email));
-    // All cached: answered at once, even while a statement for others runs.
-    const cached = people.every(({ workspaceId }, index) => (this.byPerson.get(personKey(workspaceId, addressHashes[index] ?? ''))?.until ?? 0) > Date.now());
-    if (cached) return this.lookUp(people, addressHashes);
+    // All known: answered at once, even while a statement for others runs.
+    const now = Date.now();
+    const known = people.every(({ workspaceId }, index) => {
+      const person = personKey(workspaceId, addressHashes[index] ?? '');
+      return (this.byPerson.get(person)?.until ?? 0) > now || (propose && (this.proposed.has(person) || !this.mayHaveKey(addressHashes[index] ?? '')));
+    });
+    if (known) return this.lookUp(people, addressHashes, propose);
     return new Promise((resolve, reject) => {
-      this.waiting.push({ people, addressHashes, resolve, reject });
+      this.waiting.push({ people, propose, addressHashes, resolve, reject });
       if (!this.lookingUp) void this.lookUpWaiting();
     });
+  }
+
+  /** The proposed keys among these (not yet stored): what the append must store with its events. */
+  proposedAmong(keys: Iterable<LiveKey>): ProposedKey[] {
+    const found = new Set<ProposedKey>();
+    for (const { keyId } of keys) {
+      const proposal = this.proposedById.get(keyId);
+      if (proposal !== undefined) found.add(proposal);
+    }
+    return [...found];
+  }
+
+  /** Stores proposed keys; a key already stored (by another append of this process) is left as it is. */
+  insertStatement(keys: readonly ProposedKey[]): string {
+    const rows = keys.map((key) => `(${[key.keyId, key.workspaceId, key.addressHash, key.sealed].map((value) => pg.escapeLiteral(value)).join(', ')})`);
+    return `INSERT INTO ${this.table} (key_id, workspace_id, address_hash, sealed_key) VALUES ${rows.join(', ')} ON CONFLICT (key_id) DO NOTHING`;
+  }
+
+  /** The append that held insertStatement committed: the keys are live ones now. */
+  stored(keys: readonly ProposedKey[]): void {
+    const until = Date.now() + CACHE_TTL_MS;
+    for (const key of keys) {
+      this.dropProposal(key);
+      this.knownPeople?.add(hashPrefix(key.addressHash));
+      const value = { keyId: key.keyId, key: key.key };
+      this.byPerson.set(personKey(key.workspaceId, key.addressHash), { value, until });
+      this.byId.set(key.keyId, { value: key.key, until });
+    }
+  }
+
+  /** Another live key stood in the way (isConflict): the next lookup finds it instead. */
+  withdraw(keys: readonly ProposedKey[]): void {
+    for (const key of keys) this.dropProposal(key);
+  }
+
+  /** An append failed because a person it proposed a key for has a live key already. */
+  isConflict(error: unknown): boolean {
+    return typeof error === 'object' && error !== null && 'code' in error && error.code === '23505' && 'constraint' in error && error.constraint === LIVE_KEY_INDEX;
+  }
+
+  private dropProposal(key: ProposedKey): void {
+    const person = personKey(key.workspaceId, key.addressHash);
+    if (this.proposed.get(person) === key) this.proposed.delete(person);
+    this.proposedById.delete(key.keyId);
+  }
+
+  private propose(workspaceId: string, addressHash: string, now: number): ProposedKey {
+    for (const old of this.proposed.values()) {
+      if (now - old.at <= PROPOSAL_TTL_MS) break;
+      this.dropProposal(old);
+    }
+    const person = personKey(workspaceId, addressHash);
+    const existing = this.proposed.get(person);
+    if (existing !== undefined) return existing;
+    const key = pooledRandomBytes(32);
+    const proposal = { keyId: pooledRandomBytes(12).toString('base64url'), key, workspaceId, addressHash, sealed: this.seal(key), at: now };
+    this.proposed.set(person, proposal);
+    this.proposedById.set(proposal.keyId, proposal);
+    return proposal;
   }
 
   private async lookUpWaiting(): Promise<void> {
     this.lookingUp = true;
     try {
       while (this.waiting.length > 0) {
-        const group = this.waiting.splice(0);
-        try {
-          const found = await this.lookUp(group.flatMap(({ people }) => people), group.flatMap(({ addressHashes }) => addressHashes));
-          for (const { people, resolve } of group) resolve(new Map(people.flatMap(({ workspaceId, email }) => {
-            const key = found.get(personKey(workspaceId, email));
-            return key === undefined ? [] : [[personKey(workspaceId, email), key] as const];
-          })));
-        } catch (error) {
-          // One statement for several callers failed: each is tried alone, so only the one at fault fails.
-          if (group.length === 1) group[0]?.reject(error);
-          else for (const { people, addressHashes, resolve, reject } of group) await this.lookUp(people, addressHashes).then(resolve, reject);
+        const waiting = this.waiting.splice(0);
+        for (const propose of [false, true]) {
+          const group = waiting.filter((lookup) => lookup.propose === propose);
+          if (group.length > 0) await this.answer(group, propose);
         }
       }
     } finally {
@@ -130,7 +242,21 @@ export class PersonKeyStore {
     }
   }
 
-  private async lookUp(people: readonly Person[], addressHashes: readonly string[]): Promise<Map<string, LiveKey>> {
+  private async answer(group: WaitingLookup[], propose: boolean): Promise<void> {
+    try {
+      const found = await this.lookUp(group.flatMap(({ people }) => people), group.flatMap(({ addressHashes }) => addressHashes), propose);
+      for (const { people, resolve } of group) resolve(new Map(people.flatMap(({ workspaceId, email }) => {
+        const key = found.get(personKey(workspaceId, email));
+        return key === undefined ? [] : [[personKey(workspaceId, email), key] as const];
+      })));
+    } catch (error) {
+      // One statement for several callers failed: each is tried alone, so only the one at fault fails.
+      if (group.length === 1) group[0]?.reject(error);
+      else for (const { people, addressHashes, resolve, reject } of group) await this.lookUp(people, addressHashes, propose).then(resolve, reject);
+    }
+  }
+
+  private async lookUp(people: readonly Person[], addressHashes: readonly string[], propose: boolean): Promise<Map<string, LiveKey>> {
     const now = Date.now();
     const found = new Map<string, LiveKey>();
     const missing = new Map<string, { workspaceId: string; addressHash: string }>();
@@ -138,13 +264,23 @@ export class PersonKeyStore {
       const person = personKey(workspaceId, email);
       const addressHash = addressHashes[index] ?? '';
       const cached = this.byPerson.get(personKey(workspaceId, addressHash));
+      const proposal = propose ? this.proposed.get(personKey(workspaceId, addressHash)) : undefined;
       if (cached !== undefined && cached.until > now) found.set(person, cached.value);
+      else if (proposal !== undefined) found.set(person, proposal);
+      else if (propose && !this.mayHaveKey(addressHash)) found.set(person, this.propose(workspaceId, addressHash, now));
       else missing.set(person, { workspaceId, addressHash });
     }
     if (missing.size === 0) return found;
     const wanted = [...missing.values()];
-    type Row = { key_id: string; workspace_id: string; address_hash: string; sealed_key: string };
     const params = [wanted.map((person) => person.workspaceId), wanted.map((person) => person.addressHash)];
+    if (propose) {
+      const live = this.byHash(await this.liveKeys(params));
+      for (const [person, { workspaceId, addressHash }] of missing) {
+        const row = live.get(personKey(workspaceId, addressHash));
+        found.set(person, row === undefined ? this.propose(workspaceId, addressHash, now) : this.remember(row, now));
+      }
+      return found;
+    }
     // One round trip: make the keys that are missing and return them with the ones that exist (the
     // SELECT sees the snapshot before the INSERT, the INSERT returns only what it made).
     const text = `WITH wanted AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS w(workspace_id, address_hash, key_id, sealed_key)),
@@ -156,30 +292,40 @@ export class PersonKeyStore {
          WHERE NOT EXISTS (SELECT 1 FROM existing e WHERE e.workspace_id = w.workspace_id AND e.address_hash = w.address_hash)
          ON CONFLICT DO NOTHING RETURNING key_id, workspace_id, address_hash, sealed_key)
        SELECT * FROM existing UNION ALL SELECT * FROM made`;
-    // Named: planned once per connection (PGlite plans in WebAssembly; a new connection deallocates first).
-    let rows = (await this.pool.query<Row>({
-      name: `person_keys_for_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`,
+    let rows = (await this.pool.query<KeyRow>({
+      name: statementName('person_keys_for', text),
       text,
       values: [...params, wanted.map(() => pooledRandomBytes(12).toString('base64url')), wanted.map(() => this.seal(pooledRandomBytes(32)))],
     })).rows;
-    if (rows.length < wanted.length) {
-      // Another process made some of them after this statement's snapshot: they are committed now.
-      rows = (await this.pool.query<Row>(
-        `SELECT key_id, workspace_id, address_hash, sealed_key FROM ${this.table}
-         WHERE (workspace_id, address_hash) IN (SELECT * FROM unnest($1::text[], $2::text[])) AND sealed_key IS NOT NULL`,
-        params,
-      )).rows;
-    }
-    const byHash = new Map(rows.map((row) => [personKey(row.workspace_id, row.address_hash), row]));
+    // Another process made some of them after this statement's snapshot: they are committed now.
+    if (rows.length < wanted.length) rows = await this.liveKeys(params);
+    const made = this.byHash(rows);
     for (const [person, { workspaceId, addressHash }] of missing) {
-      const row = byHash.get(personKey(workspaceId, addressHash));
+      const row = made.get(personKey(workspaceId, addressHash));
       if (row === undefined) throw new Error('a person key vanished while it was being made');
-      const value = { keyId: row.key_id, key: this.open(row.sealed_key) };
-      found.set(person, value);
-      this.byPerson.set(personKey(workspaceId, addressHash), { value, until: now + CACHE_TTL_MS });
-      this.byId.set(value.keyId, { value: value.key, until: now + CACHE_TTL_MS });
+      found.set(person, this.remember(row, now));
     }
     return found;
+  }
+
+  /** The live keys of these people ([workspace ids], [address hashes]), found through the live-key index whatever plan is cached. */
+  private async liveKeys(params: string[][]): Promise<KeyRow[]> {
+    const text = `SELECT t.key_id, t.workspace_id, t.address_hash, t.sealed_key FROM unnest($1::text[], $2::text[]) AS w(workspace_id, address_hash)
+      CROSS JOIN LATERAL (SELECT k.key_id, k.workspace_id, k.address_hash, k.sealed_key FROM ${this.table} k
+        WHERE k.workspace_id = w.workspace_id AND k.address_hash = w.address_hash AND k.sealed_key IS NOT NULL OFFSET 0) t`;
+    return (await this.pool.query<KeyRow>({ name: statementName('person_keys_live', text), text, values: params })).rows;
+  }
+
+  private byHash(rows: readonly KeyRow[]): Map<string, KeyRow> {
+    return new Map(rows.map((row) => [personKey(row.workspace_id, row.address_hash), row]));
+  }
+
+  private remember(row: KeyRow, now: number): LiveKey {
+    const value = { keyId: row.key_id, key: this.open(row.sealed_key) };
+    this.knownPeople?.add(hashPrefix(row.address_hash));
+    this.byPerson.set(personKey(row.workspace_id, row.address_hash), { value, until: now + CACHE_TTL_MS });
+    this.byId.set(value.keyId, { value: value.key, until: now + CACHE_TTL_MS });
+    return value;
   }
 
   /** Keys by id; null for a destroyed (or unknown) key. */
@@ -226,8 +372,11 @@ export class PersonKeyStore {
        WHERE workspace_id = $1 AND address_hash = ANY($2::text[]) AND sealed_key IS NOT NULL RETURNING key_id, address_hash`,
       [workspaceId, [addressHash, scopeHash]],
     );
-    this.byPerson.delete(personKey(workspaceId, addressHash));
-    this.byPerson.delete(personKey(workspaceId, scopeHash));
+    for (const person of [personKey(workspaceId, addressHash), personKey(workspaceId, scopeHash)]) {
+      this.byPerson.delete(person);
+      const proposal = this.proposed.get(person);
+      if (proposal !== undefined) this.dropProposal(proposal);
+    }
     for (const row of result.rows) this.byId.set(row.key_id, { value: null, until: Number.MAX_SAFE_INTEGER });
     return result.rows.filter((row) => row.address_hash === addressHash).length;
   }

@@ -1,6 +1,6 @@
 import { WrongExpectedRevisionError } from '../event-store.port.js';
 import type {
-  AppendResult, EventStore, ExpectedRevision, FoldSnapshotRead, InlineProjector, InlineStep, NewEvent, PendingEvent, ReadAllOptions, ReadStreamsOptions, RecordedEvent, StreamAppend, SubscribeOptions, Subscription,
+  AppendOptions, AppendResult, EventStore, ExpectedRevision, FoldSnapshotRead, InlineProjector, InlineStep, NewEvent, PendingEvent, ReadAllOptions, ReadStreamsOptions, RecordedEvent, StreamAppend, SubscribeOptions, Subscription,
 } from '../event-store.port.js';
 import { personKey, type PersonKeyStore } from './person-keys.js';
 import type { SnapshotStore } from './state-snapshots.js';
@@ -9,6 +9,8 @@ import { decryptPersonalFields, decryptPersonalFieldsForFold, encryptPersonalFie
 // The domain names an address's registry stream with a plain SHA-256 of the address; anyone could
 // recompute that from a guess. The log gets a keyed hash of it instead (HMAC under the workspace's key).
 const ADDRESS_STREAM = /^candidate-email-(.+)-([0-9a-f]{40})$/;
+/** Appends sealed again after another process's key got in the way (each time a different person's). */
+const KEY_CONFLICT_ATTEMPTS = 4;
 
 /**
  * Seals a person's e-mail address and names with their own key on the way into the log and opens
@@ -22,7 +24,23 @@ export class PersonalDataEventStore implements EventStore {
   /** Projectors run inside the appends: only then are clear values kept for them. */
   private inlining = false;
 
-  constructor(private readonly inner: EventStore, private readonly keys: PersonKeyStore, private readonly snapshots: SnapshotStore | null = null) {}
+  /** Whether new people's keys are stored by the appends that first use them (see keysFor's `propose`). */
+  private readonly keysInAppend: boolean;
+
+  /**
+   * `keysInAppend`: the key table lives in the inner store's database and the store runs statements
+   * in its appends (PostgreSQL, PGlite): a new person's key is then stored in the transaction of the
+   * first append that uses it, not by a statement and a commit of its own before it.
+   */
+  constructor(
+    private readonly inner: EventStore,
+    private readonly keys: PersonKeyStore,
+    private readonly snapshots: SnapshotStore | null = null,
+    options: { keysInAppend?: boolean } = {},
+  ) {
+    if (options.keysInAppend === true && inner.runsStatements !== true) throw new Error('this event store runs no statements in its appends');
+    this.keysInAppend = options.keysInAppend === true;
+  }
 
   /** The id a stream is stored under. */
   storedStreamId(streamId: string): string {
@@ -36,32 +54,47 @@ export class PersonalDataEventStore implements EventStore {
     return this.appendToStreams([{ streamId, events, expectedRevision: options.expectedRevision }]);
   }
 
-  async appendToStreams(appends: StreamAppend[]): Promise<AppendResult> {
+  get runsStatements(): boolean {
+    return this.inner.runsStatements === true;
+  }
+
+  async appendToStreams(appends: StreamAppend[], options?: AppendOptions): Promise<AppendResult> {
     const people = appends.flatMap((append) => append.events.map((event) => personOf(event.data))).filter((person) => person !== null);
-    const keys = people.length === 0 ? null : await this.keys.keysFor(people);
-    const names = new Map<string, string>();
-    const opened: string[] = [];
-    const stored = appends.map((append): StreamAppend => {
-      const streamId = this.storedStreamId(append.streamId);
-      names.set(streamId, append.streamId);
-      if (keys === null) return { streamId, expectedRevision: append.expectedRevision, events: append.events };
-      const events = append.events.map((event) => {
-        const sealedEvent = sealed(event, keys);
-        if (sealedEvent !== event && this.inlining) {
-          this.clearData.set(event.id, event.data);
-          opened.push(event.id);
-        }
-        return sealedEvent;
+    for (let attempt = 1; ; attempt += 1) {
+      const keys = people.length === 0 ? null : await this.keys.keysFor(people, { propose: this.keysInAppend });
+      const proposed = keys === null || !this.keysInAppend ? [] : this.keys.proposedAmong(keys.values());
+      const statements = proposed.length === 0 ? options?.statements : [...(options?.statements ?? []), this.keys.insertStatement(proposed)];
+      const names = new Map<string, string>();
+      const opened: string[] = [];
+      const stored = appends.map((append): StreamAppend => {
+        const streamId = this.storedStreamId(append.streamId);
+        names.set(streamId, append.streamId);
+        if (keys === null) return { streamId, expectedRevision: append.expectedRevision, events: append.events };
+        const events = append.events.map((event) => {
+          const sealedEvent = sealed(event, keys);
+          if (sealedEvent !== event && this.inlining) {
+            this.clearData.set(event.id, event.data);
+            opened.push(event.id);
+          }
+          return sealedEvent;
+        });
+        return { streamId, expectedRevision: append.expectedRevision, events };
       });
-      return { streamId, expectedRevision: append.expectedRevision, events };
-    });
-    try {
-      return await this.inner.appendToStreams(stored);
-    } catch (error) {
-      if (!(error instanceof WrongExpectedRevisionError)) throw error;
-      throw new WrongExpectedRevisionError(names.get(error.streamId) ?? error.streamId, error.expected, error.actual);
-    } finally {
-      for (const id of opened) this.clearData.delete(id);
+      try {
+        const result = await this.inner.appendToStreams(stored, statements === undefined ? undefined : { statements });
+        this.keys.stored(proposed);
+        return result;
+      } catch (error) {
+        // Another process stored a key for one of these people since the lookup: sealed again with theirs.
+        if (this.keys.isConflict(error) && proposed.length > 0 && attempt < KEY_CONFLICT_ATTEMPTS) {
+          this.keys.withdraw(proposed);
+          continue;
+        }
+        if (!(error instanceof WrongExpectedRevisionError)) throw error;
+        throw new WrongExpectedRevisionError(names.get(error.streamId) ?? error.streamId, error.expected, error.actual);
+      } finally {
+        for (const id of opened) this.clearData.delete(id);
+      }
     }
   }
 
@@ -89,7 +122,7 @@ export class PersonalDataEventStore implements EventStore {
   /** Makes the people's keys (or finds them) while the caller reads: the append then finds them cached. */
   expectPeople(people: readonly { workspaceId: string; email: string }[]): void {
     // A failure here changes nothing: the append asks again and answers for itself.
-    if (people.length > 0) this.keys.keysFor(people).catch(() => undefined);
+    if (people.length > 0) this.keys.keysFor(people, { propose: this.keysInAppend }).catch(() => undefined);
   }
 
   async readStream(streamId: string, options?: { fromRevision?: number }): Promise<RecordedEvent[]> {

@@ -22,17 +22,22 @@ afterAll(async () => {
   await pool.end();
 });
 
-const openLog = async () => {
+const openLog = async (options: { keysInAppend?: boolean } = {}) => {
   const schema = `personal_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
   schemas.push(schema);
   const raw = new IntegrityEventStore(await createPostgresEventStore({ pool, schema, listen: false }), keys.eventKey);
   const personKeys = new PersonKeyStore(pool, secret, schema);
   await personKeys.prepare();
-  return { schema, raw, personKeys, store: new PersonalDataEventStore(raw, personKeys) };
+  return { schema, raw, personKeys, store: new PersonalDataEventStore(raw, personKeys, null, options) };
 };
 
 runEventStoreContract('PostgreSQL behind the personal-data and integrity layers', async () => {
   const log = await openLog();
+  return { store: log.store, close: () => log.store.close() };
+});
+
+runEventStoreContract('PostgreSQL behind the personal-data and integrity layers, new keys stored by the appends', async () => {
+  const log = await openLog({ keysInAppend: true });
   return { store: log.store, close: () => log.store.close() };
 });
 
@@ -124,6 +129,8 @@ describe('personal data in the log', () => {
       await planned.query(`ALTER TABLE "${schema}".person_keys SET (autovacuum_enabled = false)`);
       const personKeys = new PersonKeyStore(planned, secret, schema);
       await personKeys.keysFor([{ workspaceId: 'ws_plan', email: 'first@example.com' }]);
+      // The lookup of an append that stores new keys itself, prepared on the empty table as well.
+      await personKeys.keysFor([{ workspaceId: 'ws_plan', email: 'second@example.com' }], { propose: true });
       await planned.query(`INSERT INTO "${schema}".person_keys (key_id, workspace_id, address_hash, sealed_key)
         SELECT 'k' || g, 'ws_plan', md5(g::text), 'sealed' FROM generate_series(1, 5000) g`);
       const { rows } = await planned.query<{ name: string }>(`SELECT name FROM pg_prepared_statements WHERE name LIKE 'person_keys_for_%'`);
@@ -132,6 +139,10 @@ describe('personal data in the log', () => {
       const text = plan.rows.map((row) => row['QUERY PLAN']).join('\n');
       expect(text).toContain('Index Scan using person_keys_live');
       expect(text).not.toContain('Seq Scan on person_keys');
+      const [lookup] = (await planned.query<{ name: string }>(`SELECT name FROM pg_prepared_statements WHERE name LIKE 'person_keys_live_%'`)).rows;
+      const lookupPlan = (await planned.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE "${lookup?.name ?? ''}"('{ws_plan}', '{abc}')`)).rows.map((row) => row['QUERY PLAN']).join('\n');
+      expect(lookupPlan).toContain('Index Scan using person_keys_live');
+      expect(lookupPlan).not.toContain('Seq Scan on person_keys');
       // And it still answers: the key made first is found again after the growth.
       const again = await new PersonKeyStore(planned, secret, schema).keysFor([{ workspaceId: 'ws_plan', email: 'first@example.com' }]);
       expect(again.size).toBe(1);
@@ -141,7 +152,7 @@ describe('personal data in the log', () => {
   });
 
   /** A key store on the real pool whose statements on the key table are counted. */
-  const countedKeys = (schema: string) => {
+  const countedKeys = (schema: string, options: { onlyWriter?: boolean } = {}) => {
     const statements: string[] = [];
     const counting = Object.create(pool) as pg.Pool;
     counting.query = ((config: unknown, values?: unknown) => {
@@ -149,8 +160,70 @@ describe('personal data in the log', () => {
       if (text.includes('person_keys')) statements.push(text);
       return (pool.query as (config: unknown, values?: unknown) => Promise<unknown>)(config, values);
     }) as pg.Pool['query'];
-    return { statements, personKeys: new PersonKeyStore(counting, secret, schema) };
+    return { statements, personKeys: new PersonKeyStore(counting, secret, schema, options) };
   };
+
+  const liveKeys = async (schema: string, workspaceId: string): Promise<string[]> =>
+    (await pool.query<{ key_id: string }>(`SELECT key_id FROM "${schema}".person_keys WHERE workspace_id = $1 AND sealed_key IS NOT NULL`, [workspaceId])).rows.map((row) => row.key_id);
+
+  it('stores a new person\'s key in the transaction of the append that first uses it: no statement of its own, nothing left when that append fails', async () => {
+    const { schema, raw } = await openLog();
+    const { statements, personKeys } = countedKeys(schema);
+    const store = new PersonalDataEventStore(raw, personKeys, null, { keysInAppend: true });
+    await store.appendToStream('candidate-c1', [created()], { expectedRevision: 'no_stream' });
+    // The lookup that found no key, and no statement to make one: the append's transaction stored it.
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).not.toContain('INSERT');
+    expect(await liveKeys(schema, person.workspaceId)).toHaveLength(1);
+    expect((await store.readStream('candidate-c1'))[0]?.data).toMatchObject(person);
+    // Another event for the same person uses the stored key: nothing asked, nothing made.
+    await store.appendToStream('candidate-c1', [started()], { expectedRevision: 0 });
+    expect(statements).toHaveLength(1);
+    expect(await liveKeys(schema, person.workspaceId)).toHaveLength(1);
+
+    // An append that fails (an event id the log holds already) leaves no key behind for its new person.
+    const reused = created();
+    await store.appendToStream('candidate-c2', [reused], { expectedRevision: 'no_stream' });
+    const other = { ...reused, data: { ...reused.data, candidateId: 'c3', workspaceId: 'ws_failed', email: 'eve@example.com' } };
+    await expect(store.appendToStream('candidate-c3', [other], { expectedRevision: 'no_stream' })).rejects.toThrow(/events_id_unique|duplicate key/);
+    expect(await liveKeys(schema, 'ws_failed')).toEqual([]);
+    // Asked again, it is appended with its key.
+    await store.appendToStream('candidate-c3', [{ ...other, id: randomUUID() }], { expectedRevision: 'no_stream' });
+    expect(await liveKeys(schema, 'ws_failed')).toHaveLength(1);
+    expect((await store.readStream('candidate-c3'))[0]?.data).toMatchObject({ email: 'eve@example.com' });
+  });
+
+  it('seals again with the key another process stored between its lookup and its append: one live key per person, the events readable', async () => {
+    const { schema, raw, personKeys } = await openLog();
+    const store = new PersonalDataEventStore(raw, personKeys, null, { keysInAppend: true });
+    // This process looks up (no key: it proposes one), then another process makes the person's key.
+    const proposed = await personKeys.keysFor([person], { propose: true });
+    const theirs = await new PersonKeyStore(pool, secret, schema).keysFor([person]);
+    expect(proposed.get(`${person.workspaceId}\u0000${person.email}`)?.keyId).not.toEqual(theirs.get(`${person.workspaceId}\u0000${person.email}`)?.keyId);
+
+    await store.appendToStream('candidate-c1', [created()], { expectedRevision: 'no_stream' });
+    expect(await liveKeys(schema, person.workspaceId)).toEqual([theirs.get(`${person.workspaceId}\u0000${person.email}`)?.keyId]);
+    // Read by a process that knows no key yet: opened with the stored one.
+    const fresh = new PersonalDataEventStore(raw, new PersonKeyStore(pool, secret, schema));
+    expect((await fresh.readStream('candidate-c1'))[0]?.data).toMatchObject(person);
+  });
+
+  it('as the only writer, proposes a new person\'s key without asking, and finds a key stored before it started', async () => {
+    const { schema, raw } = await openLog();
+    const before = { workspaceId: 'ws_1', email: 'known@example.com' };
+    await new PersonKeyStore(pool, secret, schema).keysFor([before]);
+    const { statements, personKeys } = countedKeys(schema, { onlyWriter: true });
+    await personKeys.prepare();
+    statements.length = 0;
+    const store = new PersonalDataEventStore(raw, personKeys, null, { keysInAppend: true });
+
+    await store.appendToStream('candidate-c1', [created()], { expectedRevision: 'no_stream' });
+    expect(statements).toEqual([]);
+    await store.appendToStream('candidate-k', [newEvent('CandidateCreated', { candidateId: 'k', mode: 'live', workspaceId: 'ws_1', email: before.email, firstName: 'K', surname: 'Nown' })], { expectedRevision: 'no_stream' });
+    expect(statements).toHaveLength(1);
+    expect(await liveKeys(schema, 'ws_1')).toHaveLength(2);
+    expect((await store.readStream('candidate-k'))[0]?.data).toMatchObject({ email: before.email });
+  });
 
   it('makes the keys of people announced by expectPeople while the caller reads: the append then asks the database nothing', async () => {
     const { schema, raw } = await openLog();

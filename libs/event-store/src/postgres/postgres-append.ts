@@ -121,6 +121,7 @@ export async function appendInTransaction(
   tables: PostgresTables,
   appends: StreamAppend[],
   notify: boolean,
+  statements: readonly string[] = [],
 ): Promise<AppendResult> {
   const client = await pool.connect();
   let current: StreamAppend | undefined;
@@ -134,6 +135,8 @@ export async function appendInTransaction(
       lastPosition = last.position ?? lastPosition;
     }
     const position = lastPosition ?? (await headPosition(client, tables));
+    current = undefined;
+    if (statements.length > 0) await client.query(statements.join('; '));
     await client.query(notify ? `NOTIFY ${tables.notifyChannel}; COMMIT` : 'COMMIT');
     client.release();
     return { nextRevision: last.revision ?? -1, position };

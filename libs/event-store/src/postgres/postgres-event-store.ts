@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { pino, type Logger } from 'pino';
 import type {
+  AppendOptions,
   AppendResult,
   EventStore,
   ExpectedRevision,
@@ -67,6 +68,7 @@ export class PostgresEventStore implements EventStore {
   private readonly logger: Logger;
   private readonly sql: { readStream: pg.QueryConfig; readStreams: pg.QueryConfig; readAll: pg.QueryConfig; readAllData: pg.QueryConfig; head: pg.QueryConfig };
   private readonly appender: GroupAppender;
+  readonly runsStatements = true;
   /** With `onlyWriter`: every stream id in the log (null: not known, every read goes to the database). */
   private knownStreams: Set<string> | null = null;
 
@@ -114,8 +116,8 @@ export class PostgresEventStore implements EventStore {
     this.logger.debug({ streams: this.knownStreams.size, ms: Math.round(performance.now() - started) }, 'streams of the log known');
   }
 
-  async appendToStreams(appends: StreamAppend[]): Promise<AppendResult> {
-    const result = await this.appender.append(appends);
+  async appendToStreams(appends: StreamAppend[], options?: AppendOptions): Promise<AppendResult> {
+    const result = await this.appender.append(appends, options?.statements);
     if (this.knownStreams !== null) {
       for (const append of appends) this.knownStreams.add(append.streamId);
       if (this.knownStreams.size > MAX_KNOWN_STREAMS) this.knownStreams = null;

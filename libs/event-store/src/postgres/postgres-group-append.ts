@@ -25,6 +25,8 @@ import type { PostgresTables } from './postgres-schema.js';
 
 interface Waiting {
   appends: StreamAppend[];
+  /** The caller's own statements (AppendOptions), run after the insert. */
+  statements: readonly string[];
   resolve: (result: AppendResult) => void;
   reject: (error: unknown) => void;
 }
@@ -60,8 +62,11 @@ const commitSql = (tables: PostgresTables, notify: boolean): string => `${notify
 const PLAIN_RETURNING = 'position, stream_id, revision';
 const RECORDED_RETURNING = 'position, stream_id, revision, id, recorded_at';
 
-function groupSql(tables: PostgresTables, insert: string, notify: boolean): string {
-  return `BEGIN; ${lockSql(tables)}; ${insert}; ${commitSql(tables, notify)}`;
+/** The callers' own statements, each after a `; `: they follow the insert, so its result keeps its place. */
+const afterInsert = (group: readonly Waiting[]): string => group.flatMap((waiting) => waiting.statements).map((statement) => `; ${statement}`).join('');
+
+function groupSql(tables: PostgresTables, insert: string, statements: string, notify: boolean): string {
+  return `BEGIN; ${lockSql(tables)}; ${insert}${statements}; ${commitSql(tables, notify)}`;
 }
 
 interface RecordedRow extends InsertedRow {
@@ -104,15 +109,15 @@ export class GroupAppender {
     return `es_group_insert_${returning}_${String(this.tables.appendLock[1]).replace('-', 'm')}`;
   }
 
-  append(appends: StreamAppend[]): Promise<AppendResult> {
+  append(appends: StreamAppend[], statements: readonly string[] = []): Promise<AppendResult> {
     // A check without events needs the stream's revision back, and a stream named twice needs its
     // appends one after another: the one-caller transaction of postgres-append.ts does both.
     const streams = new Set(appends.map((append) => append.streamId));
     if (appends.length === 0 || streams.size < appends.length || appends.some((append) => append.events.length === 0)) {
-      return appendInTransaction(this.pool, this.tables, appends, this.notify);
+      return appendInTransaction(this.pool, this.tables, appends, this.notify, statements);
     }
     return new Promise<AppendResult>((resolve, reject) => {
-      this.queue.push({ appends, resolve, reject });
+      this.queue.push({ appends, statements, resolve, reject });
       if (!this.writing) void this.drain();
     });
   }
@@ -151,7 +156,7 @@ export class GroupAppender {
     if (client === null) return;
     try {
       const insert = await this.insertOn(client, client.escapeLiteral(JSON.stringify(input)), 'plain');
-      const results = (await client.query(groupSql(this.tables, insert, this.notify))) as unknown as pg.QueryResult[];
+      const results = (await client.query(groupSql(this.tables, insert, afterInsert(group), this.notify))) as unknown as pg.QueryResult[];
       rows = (results[2]?.rows ?? []) as InsertedRow[];
       client.release();
     } catch (error) {
@@ -163,7 +168,7 @@ export class GroupAppender {
 
   /**
    * The group with the inline projectors: round trip 1 = BEGIN, the append lock, the projectors'
-   * reads, the head before this transaction, the insert; round trip 2 = the projectors' writes
+   * reads, the head before this transaction, the insert, the callers' statements; round trip 2 = the projectors' writes
    * and COMMIT. Any failure of a projector rolls everything back and sends the group again without them.
    */
   private async writeInline(group: Waiting[]): Promise<void> {
@@ -178,7 +183,7 @@ export class GroupAppender {
       const reads = steps.flatMap(({ step }) => step.statements);
       stage = 'store';
       const insert = await this.insertOn(client, literal(JSON.stringify(this.inputOf(group))), 'recorded');
-      const first = `BEGIN; ${lockSql(this.tables)}; ${reads.map((statement) => `${statement}; `).join('')}SELECT max(position)::text AS head FROM ${this.tables.events}; ${insert}`;
+      const first = `BEGIN; ${lockSql(this.tables)}; ${reads.map((statement) => `${statement}; `).join('')}SELECT max(position)::text AS head FROM ${this.tables.events}; ${insert}${afterInsert(group)}`;
       const results = (await client.query(first)) as unknown as pg.QueryResult[];
       const headRow = results[2 + reads.length]?.rows[0] as { head: string | null } | undefined;
       const head = headRow?.head == null ? null : BigInt(headRow.head);
