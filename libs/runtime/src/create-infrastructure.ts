@@ -123,7 +123,11 @@ export const openStores = async (config: ServiceConfig, logger: Logger): Promise
     let inline: InlineProjectors | null = null;
     if (oneDatabase && config.inlineProjections) {
       inline = new InlineProjectors(audited.eventStore);
-      inline.add(createInlineReadModels({ schema: 'public', projections: allProjections, announce: (collections) => documents.announce?.(collections) }));
+      inline.add(createInlineReadModels({
+        schema: 'public', projections: allProjections, announce: (collections) => documents.announce?.(collections),
+        // The embedded store's pool (the log's and the read models') has one connection.
+        oneConnection: !config.eventStoreUrl,
+      }));
     }
     return { eventStore: audited.eventStore, documents, sqlPool, audit: audited.audit, inline, stop: stopAll };
   } catch (error) {

@@ -49,6 +49,46 @@ describe('embedded PGlite, the log\'s only writer', () => {
   }, 60_000);
 });
 
+describe('embedded PGlite, one connection', () => {
+  it('appends without the append lock (its transactions cannot overlap), concurrent appends still committed in position order', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'es-unlocked-'));
+    const embedded = await createEmbeddedEventStore({ dataDir, logger: pino({ level: 'warn' }) });
+    try {
+      const pool = embedded.database.pool;
+      const texts: string[] = [];
+      const wrapped = new WeakSet<object>();
+      const connect = pool.connect.bind(pool) as () => Promise<import('pg').PoolClient>;
+      pool.connect = (async () => {
+        const client = await connect();
+        if (!wrapped.has(client)) {
+          wrapped.add(client);
+          const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+          client.query = ((...args: unknown[]) => {
+            const [config] = args;
+            texts.push(typeof config === 'string' ? config : String((config as { text?: string }).text ?? ''));
+            return query(...args);
+          }) as typeof client.query;
+        }
+        return client;
+      }) as typeof pool.connect;
+
+      const results = await Promise.all(Array.from({ length: 16 }, (_, index) =>
+        embedded.store.appendToStream(`unlocked-${index}`, [newEvent('Started'), newEvent('Continued')], { expectedRevision: 'no_stream' })));
+      expect(texts.length).toBeGreaterThan(0);
+      expect(texts.join('\n')).not.toContain('pg_advisory_xact_lock');
+      const all = await embedded.store.readAll({ after: null, maxCount: 100 });
+      expect(all).toHaveLength(32);
+      expect(all.map((event) => event.position)).toEqual(all.map((event) => event.position).sort((a, b) => (a < b ? -1 : 1)));
+      expect(new Set(all.map((event) => event.position)).size).toBe(32);
+      // Each append is answered with the position of its own last event.
+      for (const result of results) expect(all.find((event) => event.position === result.position)?.revision).toBe(1);
+    } finally {
+      await embedded.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
 describe('embedded PGlite statistics', () => {
   it('refreshes them once the log has grown, so a plan cached while a table was empty is made again', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'es-statistics-'));

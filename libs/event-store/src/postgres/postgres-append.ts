@@ -17,6 +17,9 @@ import type { PostgresTables } from './postgres-schema.js';
  * The alternative, allowing concurrent commits and making readers stop below the oldest in-flight
  * transaction (pg_snapshot_xmin), scales writes better but is subtler and harder to get right.
  * The lock also makes the expected revision check race-free.
+ *
+ * Where every transaction goes through one connection (the embedded store), transactions cannot
+ * overlap at all, and the lock is left out: it would never wait for anyone.
  */
 
 interface AppendedRow {
@@ -122,11 +125,13 @@ export async function appendInTransaction(
   appends: StreamAppend[],
   notify: boolean,
   statements: readonly string[] = [],
+  /** False where every transaction goes through one connection (see GroupAppender's oneConnection). */
+  lock = true,
 ): Promise<AppendResult> {
   const client = await pool.connect();
   let current: StreamAppend | undefined;
   try {
-    await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${tables.appendLock[0]}, ${tables.appendLock[1]})`);
+    await client.query(lock ? `BEGIN; SELECT pg_advisory_xact_lock(${tables.appendLock[0]}, ${tables.appendLock[1]})` : 'BEGIN');
     let last: { revision: number | null; position: bigint | null } = { revision: null, position: null };
     let lastPosition: bigint | null = null;
     for (const append of appends) {

@@ -48,6 +48,11 @@ export interface PostgresEventStoreOptions {
    * answers a read of any other stream, a new address's registry say, without a round trip.
    */
   onlyWriter?: boolean;
+  /**
+   * Every statement of every writer goes through `pool`'s one connection (the embedded store: one
+   * process, a pool of one): transactions never overlap, so appends take no append lock.
+   */
+  oneConnection?: boolean;
   logger?: Logger;
 }
 
@@ -100,7 +105,7 @@ export class PostgresEventStore implements EventStore {
       readAllData: statement('read_all_data', `SELECT ${DATA_ONLY_COLUMNS} FROM ${tables.events} WHERE position > $1 ORDER BY position LIMIT $2`),
       head: statement('head', `SELECT max(position) AS position FROM ${tables.events}`),
     };
-    this.appender = new GroupAppender(this.pool, tables, this.notify, this.logger, named);
+    this.appender = new GroupAppender(this.pool, tables, this.notify, this.logger, named, options.oneConnection === true);
   }
 
   appendToStream(streamId: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {

@@ -65,9 +65,6 @@ const RECORDED_RETURNING = 'position, stream_id, revision, id, recorded_at';
 /** The callers' own statements, each after a `; `: they follow the insert, so its result keeps its place. */
 const afterInsert = (group: readonly Waiting[]): string => group.flatMap((waiting) => waiting.statements).map((statement) => `; ${statement}`).join('');
 
-function groupSql(tables: PostgresTables, insert: string, statements: string, notify: boolean): string {
-  return `BEGIN; ${lockSql(tables)}; ${insert}${statements}; ${commitSql(tables, notify)}`;
-}
 
 interface RecordedRow extends InsertedRow {
   id: string;
@@ -89,7 +86,20 @@ export class GroupAppender {
     private readonly logger?: Logger,
     /** Prepare the insert once per connection (SQL PREPARE; EXECUTE in the transaction's query). */
     private readonly prepared = false,
-  ) {}
+    /**
+     * Every transaction goes through one connection (the embedded store): none can overlap another,
+     * so positions are handed out and made visible in order without the append lock.
+     */
+    private readonly oneConnection = false,
+  ) {
+    this.begin = oneConnection ? 'BEGIN' : `BEGIN; ${lockSql(tables)}`;
+    this.firstResult = oneConnection ? 1 : 2;
+  }
+
+  /** BEGIN, and the append lock where transactions may overlap. */
+  private readonly begin: string;
+  /** Index of the result of the first statement after `begin`. */
+  private readonly firstResult: number;
 
   /** Connections whose session holds the prepared insert. */
   private readonly preparedOn = new WeakSet<pg.PoolClient>();
@@ -114,7 +124,7 @@ export class GroupAppender {
     // appends one after another: the one-caller transaction of postgres-append.ts does both.
     const streams = new Set(appends.map((append) => append.streamId));
     if (appends.length === 0 || streams.size < appends.length || appends.some((append) => append.events.length === 0)) {
-      return appendInTransaction(this.pool, this.tables, appends, this.notify, statements);
+      return appendInTransaction(this.pool, this.tables, appends, this.notify, statements, !this.oneConnection);
     }
     return new Promise<AppendResult>((resolve, reject) => {
       this.queue.push({ appends, statements, resolve, reject });
@@ -156,8 +166,8 @@ export class GroupAppender {
     if (client === null) return;
     try {
       const insert = await this.insertOn(client, client.escapeLiteral(JSON.stringify(input)), 'plain');
-      const results = (await client.query(groupSql(this.tables, insert, afterInsert(group), this.notify))) as unknown as pg.QueryResult[];
-      rows = (results[2]?.rows ?? []) as InsertedRow[];
+      const results = (await client.query(`${this.begin}; ${insert}${afterInsert(group)}; ${commitSql(this.tables, this.notify)}`)) as unknown as pg.QueryResult[];
+      rows = (results[this.firstResult]?.rows ?? []) as InsertedRow[];
       client.release();
     } catch (error) {
       await this.failed(client, group, error, false);
@@ -183,14 +193,14 @@ export class GroupAppender {
       const reads = steps.flatMap(({ step }) => step.statements);
       stage = 'store';
       const insert = await this.insertOn(client, literal(JSON.stringify(this.inputOf(group))), 'recorded');
-      const first = `BEGIN; ${lockSql(this.tables)}; ${reads.map((statement) => `${statement}; `).join('')}SELECT max(position)::text AS head FROM ${this.tables.events}; ${insert}${afterInsert(group)}`;
+      const first = `${this.begin}; ${reads.map((statement) => `${statement}; `).join('')}SELECT max(position)::text AS head FROM ${this.tables.events}; ${insert}${afterInsert(group)}`;
       const results = (await client.query(first)) as unknown as pg.QueryResult[];
-      const headRow = results[2 + reads.length]?.rows[0] as { head: string | null } | undefined;
+      const headRow = results[this.firstResult + reads.length]?.rows[0] as { head: string | null } | undefined;
       const head = headRow?.head == null ? null : BigInt(headRow.head);
-      const rows = (results[3 + reads.length]?.rows ?? []) as RecordedRow[];
+      const rows = (results[this.firstResult + 1 + reads.length]?.rows ?? []) as RecordedRow[];
       const recorded = rows.map((row) => recordedOf(row, byId.get(row.id))).sort((a, b) => (a.position < b.position ? -1 : 1));
       stage = 'projector';
-      let offset = 2;
+      let offset = this.firstResult;
       const finished: { name: string; statements: readonly string[]; onCommitted?: () => void }[] = [];
       for (const { name, step } of steps) {
         const stepRows: InlineRows[] = results.slice(offset, offset + step.statements.length).map((result) => result.rows as InlineRows);

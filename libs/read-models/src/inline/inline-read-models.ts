@@ -10,6 +10,11 @@ export interface InlineReadModelsOptions {
   projections: readonly AnyProjection[];
   /** Tells this process's watchers (the API-key cache) which collections a transaction changes. */
   announce: (collections: readonly string[]) => void;
+  /**
+   * Every transaction on these tables goes through one connection (the embedded store): the lock
+   * the runner's flushes share is then left out, it could never wait for anyone.
+   */
+  oneConnection?: boolean;
 }
 
 export const INLINE_READ_MODELS = 'read-models';
@@ -42,7 +47,7 @@ const pendingAsRecorded = (event: PendingEvent): RecordedEvent => ({
  * It takes the read models' lock after the append lock, so a runner's batch or a rebuild's
  * switch-over never interleaves with it.
  */
-export const createInlineReadModels = ({ schema, projections, announce }: InlineReadModelsOptions): InlineProjector => {
+export const createInlineReadModels = ({ schema, projections, announce, oneConnection = false }: InlineReadModelsOptions): InlineProjector => {
   const qualify = (table: string): string => `${quoteIdent(schema)}.${quoteIdent(table)}`;
   const table = (collection: string): string => qualify(tableName(collection));
   const checkpoints = qualify('projection_checkpoints');
@@ -80,9 +85,11 @@ export const createInlineReadModels = ({ schema, projections, announce }: Inline
       }
       const reads = [...wanted].filter(([, ids]) => ids.size > 0);
       const statements = [
-        `SELECT pg_advisory_xact_lock(hashtext(${literal(readModelsLockKey(schema))}))`,
+        ...(oneConnection ? [] : [`SELECT pg_advisory_xact_lock(hashtext(${literal(readModelsLockKey(schema))}))`]),
         `SELECT name, position::text AS position FROM ${checkpoints} WHERE name IN (${names.map(literal).join(', ')})`,
       ];
+      // Where the results of the checkpoint read and of the documents' read are.
+      const checkpointRows = oneConnection ? 0 : 1;
       if (reads.length > 0) {
         statements.push(reads.map(([collection, ids]) =>
           `SELECT ${literal(collection)} AS collection, id, doc, position::text AS position FROM ${table(collection)} WHERE id IN (${[...ids].map(literal).join(', ')})`,
@@ -91,11 +98,11 @@ export const createInlineReadModels = ({ schema, projections, announce }: Inline
       return {
         statements,
         finish: (rows: readonly InlineRows[], head: bigint | null, recorded: readonly RecordedEvent[]) => {
-          const stored = new Map((rows[1] ?? []).map((row) => [String(row.name), BigInt(String(row.position))]));
+          const stored = new Map((rows[checkpointRows] ?? []).map((row) => [String(row.name), BigInt(String(row.position))]));
           if (names.some((name) => (stored.get(name) ?? null) !== head)) return null;
           const docs = new Map<string, Fetched>();
           for (const [collection, ids] of reads) for (const id of ids) docs.set(keyOf(collection, id), { collection, id, doc: null, position: null });
-          for (const row of rows[2] ?? []) {
+          for (const row of rows[checkpointRows + 1] ?? []) {
             const collection = String(row.collection);
             const id = String(row.id);
             docs.set(keyOf(collection, id), { collection, id, doc: row.doc as object, position: BigInt(String(row.position)) });
