@@ -107,6 +107,12 @@ export interface InlineStep {
  */
 export interface InlineProjector {
   readonly name: string;
+  /**
+   * Statements run once on each connection before this projector's first step there: PREPARE of
+   * the statements its steps EXECUTE, planned once per connection rather than at every append
+   * (names unique to the projector and its schema).
+   */
+  readonly setup?: readonly string[];
   /** `literal` quotes a string as an SQL literal for this connection. Events are in append order. */
   prepare(events: readonly PendingEvent[], literal: (value: string) => string): InlineStep;
 }

@@ -112,6 +112,7 @@ export class PersonalDataEventStore implements EventStore {
     };
     this.inner.useInlineProjectors(projectors.map((projector): InlineProjector => ({
       name: projector.name,
+      ...(projector.setup === undefined ? {} : { setup: projector.setup }),
       prepare: (events, literal): InlineStep => {
         const step = projector.prepare(events.map(clear), literal);
         return { statements: step.statements, finish: (rows, head, recorded) => step.finish(rows, head, recorded.map(clear)) };

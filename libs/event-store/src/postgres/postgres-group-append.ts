@@ -55,6 +55,8 @@ const insertSql = (tables: PostgresTables, input: string, returning: string): st
     ORDER BY c.ord, e.ord
     RETURNING ${returning}`;
 
+const headSql = (tables: PostgresTables): string => `SELECT max(position)::text AS head FROM ${tables.events}`;
+
 const lockSql = (tables: PostgresTables): string => `SELECT pg_advisory_xact_lock(${tables.appendLock[0]}, ${tables.appendLock[1]})`;
 
 const commitSql = (tables: PostgresTables, notify: boolean): string => `${notify ? `NOTIFY ${tables.notifyChannel}; ` : ''}COMMIT`;
@@ -108,15 +110,35 @@ export class GroupAppender {
   private async insertOn(client: pg.PoolClient, input: string, returning: 'plain' | 'recorded'): Promise<string> {
     if (!this.prepared) return insertSql(this.tables, input, returning === 'plain' ? PLAIN_RETURNING : RECORDED_RETURNING);
     if (!this.preparedOn.has(client)) {
-      await client.query(`PREPARE ${this.statementName('plain')}(text) AS ${insertSql(this.tables, '$1', PLAIN_RETURNING)}`);
-      await client.query(`PREPARE ${this.statementName('recorded')}(text) AS ${insertSql(this.tables, '$1', RECORDED_RETURNING)}`);
+      await client.query(`PREPARE ${this.statementName('insert_plain')}(text) AS ${insertSql(this.tables, '$1', PLAIN_RETURNING)}`);
+      await client.query(`PREPARE ${this.statementName('insert_recorded')}(text) AS ${insertSql(this.tables, '$1', RECORDED_RETURNING)}`);
+      await client.query(`PREPARE ${this.statementName('head')} AS ${headSql(this.tables)}`);
       this.preparedOn.add(client);
     }
-    return `EXECUTE ${this.statementName(returning)}(${input})`;
+    return `EXECUTE ${this.statementName(`insert_${returning}`)}(${input})`;
   }
 
-  private statementName(returning: 'plain' | 'recorded'): string {
-    return `es_group_insert_${returning}_${String(this.tables.appendLock[1]).replace('-', 'm')}`;
+  /** The head before the transaction's insert; prepared with the insert (insertOn runs first). */
+  private headOn(client: pg.PoolClient): string {
+    return this.prepared && this.preparedOn.has(client) ? `EXECUTE ${this.statementName('head')}` : headSql(this.tables);
+  }
+
+  private statementName(statement: 'insert_plain' | 'insert_recorded' | 'head'): string {
+    return `es_group_${statement}_${String(this.tables.appendLock[1]).replace('-', 'm')}`;
+  }
+
+  /** Connections on which the projectors' `setup` ran. */
+  private readonly setUpOn = new WeakSet<pg.PoolClient>();
+
+  private async setUp(client: pg.PoolClient): Promise<void> {
+    if (this.setUpOn.has(client)) return;
+    for (const statement of this.projectors.flatMap((projector) => projector.setup ?? [])) {
+      // Another store object on this pool with the same projector prepared it already (42P05): the same statement.
+      await client.query(statement).catch((error: unknown) => {
+        if ((error as { code?: string }).code !== '42P05') throw error;
+      });
+    }
+    this.setUpOn.add(client);
   }
 
   append(appends: StreamAppend[], statements: readonly string[] = []): Promise<AppendResult> {
@@ -189,11 +211,12 @@ export class GroupAppender {
     for (const waiting of group) for (const append of waiting.appends) for (const event of append.events) byId.set(event.id, event);
     let stage: 'projector' | 'store' = 'projector';
     try {
+      await this.setUp(client);
       const steps = this.projectors.map((projector) => ({ name: projector.name, step: projector.prepare([...byId.values()], literal) }));
       const reads = steps.flatMap(({ step }) => step.statements);
       stage = 'store';
       const insert = await this.insertOn(client, literal(JSON.stringify(this.inputOf(group))), 'recorded');
-      const first = `${this.begin}; ${reads.map((statement) => `${statement}; `).join('')}SELECT max(position)::text AS head FROM ${this.tables.events}; ${insert}${afterInsert(group)}`;
+      const first = `${this.begin}; ${reads.map((statement) => `${statement}; `).join('')}${this.headOn(client)}; ${insert}${afterInsert(group)}`;
       const results = (await client.query(first)) as unknown as pg.QueryResult[];
       const headRow = results[this.firstResult + reads.length]?.rows[0] as { head: string | null } | undefined;
       const head = headRow?.head == null ? null : BigInt(headRow.head);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { InlineProjector, InlineRows, InlineStep, PendingEvent, RecordedEvent } from '#event-store';
 import { rowsOf } from '../document-store/postgres-rows.js';
 import { quoteIdent, readModelsLockKey, tableName } from '../document-store/postgres-sql.js';
@@ -54,6 +55,16 @@ export const createInlineReadModels = ({ schema, projections, announce, oneConne
   const names = projections.map(({ name }) => name);
   const served = new Map(projections.flatMap((projection) => (projection.served === undefined ? [] : [[projection.name, projection.served.bind(projection)] as const])));
 
+  // The checkpoints' read and write are the same at every append: prepared once per connection
+  // (PGlite spent 0.25 ms planning the read and the head's, 0.14 ms the write, at every append).
+  const quoted = (value: string): string => `'${value.replaceAll("'", "''")}'`;
+  const readCheckpointsSql = `SELECT name, position::text AS position FROM ${checkpoints} WHERE name IN (${names.map(quoted).join(', ')})`;
+  const writeCheckpointsSql = `INSERT INTO ${checkpoints} (name, position) SELECT name, $1 FROM unnest(ARRAY[${names.map(quoted).join(', ')}]::text[]) AS name
+    ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position`;
+  const statementName = (prefix: string, text: string): string => `${prefix}_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+  const readCheckpoints = statementName('rm_inline_read_checkpoints', readCheckpointsSql);
+  const writeCheckpoints = statementName('rm_inline_write_checkpoints', writeCheckpointsSql);
+
   const touched = (event: RecordedDomainEvent): { projection: AnyProjection; ids: Set<string> }[] =>
     projections.filter((projection) => handles(projection, event.type)).map((projection) => ({ projection, ids: new Set(projection.documentIds(event)) }));
 
@@ -72,6 +83,7 @@ export const createInlineReadModels = ({ schema, projections, announce, oneConne
 
   return {
     name: INLINE_READ_MODELS,
+    setup: [`PREPARE ${readCheckpoints} AS ${readCheckpointsSql}`, `PREPARE ${writeCheckpoints}(bigint) AS ${writeCheckpointsSql}`],
     prepare(events, literal): InlineStep {
       const wanted = new Map<string, Set<string>>();
       for (const pending of events) {
@@ -86,7 +98,7 @@ export const createInlineReadModels = ({ schema, projections, announce, oneConne
       const reads = [...wanted].filter(([, ids]) => ids.size > 0);
       const statements = [
         ...(oneConnection ? [] : [`SELECT pg_advisory_xact_lock(hashtext(${literal(readModelsLockKey(schema))}))`]),
-        `SELECT name, position::text AS position FROM ${checkpoints} WHERE name IN (${names.map(literal).join(', ')})`,
+        `EXECUTE ${readCheckpoints}`,
       ];
       // Where the results of the checkpoint read and of the documents' read are.
       const checkpointRows = oneConnection ? 0 : 1;
@@ -129,8 +141,7 @@ export const createInlineReadModels = ({ schema, projections, announce, oneConne
           const last = recorded.at(-1)?.position;
           if (last === undefined) return null;
           const statements = [...changed].flatMap(([collection, changedDocs]) => writeSql(collection, changedDocs, last, literal));
-          statements.push(`INSERT INTO ${checkpoints} (name, position) VALUES ${names.map((name) => `(${literal(name)}, ${last})`).join(', ')}
-            ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position`);
+          statements.push(`EXECUTE ${writeCheckpoints}(${last})`);
           // Before the commit as well as after: on one connection (embedded) nobody reads in between.
           const collections = [...changed.keys()];
           if (collections.length > 0) announce(collections);
