@@ -15,6 +15,7 @@ export const INLINE_OUTBOX = 'email-outbox';
  */
 export const createInlineOutbox = ({ outbox, appUrl }: { outbox: EmailOutbox; appUrl: string }): InlineProjector => ({
   name: INLINE_OUTBOX,
+  setup: [outbox.recordOneSetup],
   prepare: (_events, literal): InlineStep => ({
     statements: [],
     finish: (_rows, _head, recorded: readonly RecordedEvent[]) => {

@@ -90,9 +90,25 @@ export class EmailOutbox {
    */
   recordManySql(inputs: readonly ({ eventId: string; to: string; sentAt: string } & RenderedEmail)[], literal: (value: string) => string): string | null {
     if (inputs.length === 0) return null;
-    const values = inputs.map((input) =>
-      `(${[emailId(input.eventId), input.eventId, input.to, input.subject, input.text, input.html, input.sentAt].map(literal).join(', ')})`);
-    return `INSERT INTO ${this.table} (id, event_id, recipient, subject, body_text, body_html, sent_at) VALUES ${values.join(', ')} ON CONFLICT (event_id) DO NOTHING`;
+    const values = inputs.map((input) => [emailId(input.eventId), input.eventId, input.to, input.subject, input.text, input.html, input.sentAt].map(literal).join(', '));
+    // One e-mail (the usual append): the statement recordOneSetup prepared on the connection.
+    if (values.length === 1) return `EXECUTE ${this.recordOne.name}(${values[0] ?? ''})`;
+    return `INSERT INTO ${this.table} (id, event_id, recipient, subject, body_text, body_html, sent_at) VALUES ${values.map((row) => `(${row})`).join(', ')} ON CONFLICT (event_id) DO NOTHING`;
+  }
+
+  /** The PREPARE behind recordManySql's single e-mail, to run once on each connection that uses it. */
+  get recordOneSetup(): string {
+    return `PREPARE ${this.recordOne.name}(text, text, text, text, text, text, timestamptz) AS ${this.recordOne.text}`;
+  }
+
+  private recordOneStatement: { name: string; text: string } | null = null;
+
+  private get recordOne(): { name: string; text: string } {
+    if (this.recordOneStatement === null) {
+      const text = `INSERT INTO ${this.table} (id, event_id, recipient, subject, body_text, body_html, sent_at) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (event_id) DO NOTHING`;
+      this.recordOneStatement = { name: `email_outbox_record_one_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`, text };
+    }
+    return this.recordOneStatement;
   }
 
   async markSmtpAccepted(id: string, at: string): Promise<void> {
