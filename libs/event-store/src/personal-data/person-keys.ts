@@ -8,6 +8,8 @@ const CACHE_TTL_MS = 5_000;
 const PROPOSAL_TTL_MS = 60_000;
 /** The unique index that allows one live key per person: an append proposing a second one fails on it. */
 const LIVE_KEY_INDEX = 'person_keys_live';
+/** Beyond this many live keys the only writer stops keeping their prefixes (every new person is looked up). */
+const MAX_KNOWN_PEOPLE = 5_000_000;
 /** Workspaces whose address-hash key is kept derived; past that the memo starts again. */
 const WORKSPACE_KEYS_KEPT = 10_000;
 
@@ -117,7 +119,12 @@ export class PersonKeyStore {
     const { rows } = await this.pool.query<{ prefix: number }>(
       `SELECT ('x' || substr(address_hash, 1, 7))::bit(28)::int AS prefix FROM ${this.table} WHERE sealed_key IS NOT NULL`,
     );
-    this.knownPeople = new Set(rows.map((row) => row.prefix));
+    this.knownPeople = rows.length > MAX_KNOWN_PEOPLE ? null : new Set(rows.map((row) => row.prefix));
+  }
+
+  private knowPerson(addressHash: string): void {
+    this.knownPeople?.add(hashPrefix(addressHash));
+    if (this.knownPeople !== null && this.knownPeople.size > MAX_KNOWN_PEOPLE) this.knownPeople = null;
   }
 
   /** False only when the person surely has no live key (see knownPeople). */
@@ -189,7 +196,7 @@ export class PersonKeyStore {
     const until = Date.now() + CACHE_TTL_MS;
     for (const key of keys) {
       this.dropProposal(key);
-      this.knownPeople?.add(hashPrefix(key.addressHash));
+      this.knowPerson(key.addressHash);
       const value = { keyId: key.keyId, key: key.key };
       this.byPerson.set(personKey(key.workspaceId, key.addressHash), { value, until });
       this.byId.set(key.keyId, { value: key.key, until });
@@ -322,7 +329,7 @@ export class PersonKeyStore {
 
   private remember(row: KeyRow, now: number): LiveKey {
     const value = { keyId: row.key_id, key: this.open(row.sealed_key) };
-    this.knownPeople?.add(hashPrefix(row.address_hash));
+    this.knowPerson(row.address_hash);
     this.byPerson.set(personKey(row.workspace_id, row.address_hash), { value, until: now + CACHE_TTL_MS });
     this.byId.set(value.keyId, { value: value.key, until: now + CACHE_TTL_MS });
     return value;

@@ -132,10 +132,18 @@ export class GroupAppender {
 
   private async setUp(client: pg.PoolClient): Promise<void> {
     if (this.setUpOn.has(client)) return;
-    for (const statement of this.projectors.flatMap((projector) => projector.setup ?? [])) {
-      // Another store object on this pool with the same projector prepared it already (42P05): the same statement.
-      await client.query(statement).catch((error: unknown) => {
-        if ((error as { code?: string }).code !== '42P05') throw error;
+    const setup = this.projectors.flatMap((projector) => projector.setup ?? []);
+    const alreadyPrepared = (error: unknown): boolean => (error as { code?: string }).code === '42P05';
+    // One round trip; where another store object on this pool prepared some of them already (the
+    // same statements, same names), one by one, those skipped.
+    if (setup.length > 0) {
+      await client.query(setup.join('; ')).catch(async (error: unknown) => {
+        if (!alreadyPrepared(error)) throw error;
+        for (const statement of setup) {
+          await client.query(statement).catch((failure: unknown) => {
+            if (!alreadyPrepared(failure)) throw failure;
+          });
+        }
       });
     }
     this.setUpOn.add(client);

@@ -67,6 +67,23 @@ describe('inline read models (PostgreSQL)', () => {
     expect(announced.flat()).toEqual(expect.arrayContaining(['api-keys', 'candidates', 'results']));
   }, SLOW);
 
+  it('applies from two store objects sharing the pool: statements one prepared on a connection serve the other', async () => {
+    harness.eventStore.useInlineProjectors?.([inline()]);
+    const other = await createPostgresEventStore({ pool: harness.database.pool, schema: harness.database.schema, listen: false, logger: silentLogger });
+    other.useInlineProjectors([inline()]);
+    const events = busyWorkspace('w1', 6);
+    const results: (readonly string[])[] = [];
+    // Alternately, one after the other: the pool hands both the connection the last one released.
+    for (const [index, event] of events.entries()) {
+      const store = index % 2 === 0 ? harness.eventStore : other;
+      results.push((await store.appendToStreams([{ streamId: streamOf(event), expectedRevision: 'any', events: [toNewEvent(event)] }])).inline ?? []);
+    }
+    expect(results.every((inlined) => inlined.includes(INLINE_READ_MODELS))).toBe(true);
+    const want = await expected(events);
+    expect(await snapshot(harness)).toEqual(want.docs);
+    await other.close();
+  }, SLOW);
+
   it('stands aside while the read models are behind the log; the runner catches up and inline work resumes', async () => {
     const before = busyWorkspace('w1', 6);
     await harness.append(before);
