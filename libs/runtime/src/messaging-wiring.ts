@@ -66,8 +66,11 @@ export const startMessagingFor = async (infra: Infrastructure, options: { runWor
   });
   infra.messaging = messaging;
   // The outbox table exists now (startMessaging made it): e-mails are recorded with their invitations.
-  infra.inline?.add(createInlineOutbox({ outbox: messaging.outbox, appUrl: infra.config.appUrl }));
   const dispatcher = messaging.dispatcher;
+  infra.inline?.add(createInlineOutbox({
+    outbox: messaging.outbox, appUrl: infra.config.appUrl,
+    ...(dispatcher === null ? {} : { onRecorded: (eventIds: readonly string[]) => dispatcher.recordedInline(eventIds) }),
+  }));
   // A write waits for the dispatcher only while Redis is up: without it the dispatcher cannot enqueue
   // and would hold every write for the whole timeout. The side effects are recorded from the log and
   // catch up once Redis is back; the write answers as soon as the read models show it.

@@ -4,7 +4,7 @@ import type {
 } from '../event-store.port.js';
 import { personKey, type PersonKeyStore } from './person-keys.js';
 import type { SnapshotStore } from './state-snapshots.js';
-import { decryptPersonalFields, decryptPersonalFieldsForFold, encryptPersonalFields, personOf, sealedKeyIds } from './personal-fields.js';
+import { decryptPersonalFields, decryptPersonalFieldsForFold, decryptPersonalFieldsLater, encryptPersonalFields, personOf, sealedKeyIds } from './personal-fields.js';
 
 // The domain names an address's registry stream with a plain SHA-256 of the address; anyone could
 // recompute that from a guess. The log gets a keyed hash of it instead (HMAC under the workspace's key).
@@ -160,13 +160,13 @@ export class PersonalDataEventStore implements EventStore {
       ...options,
       ...(onBatch === undefined ? {} : {
         onBatch: async (events: readonly RecordedEvent[]) => {
-          const list = await this.open([...events]);
+          const list = await this.open([...events], decryptPersonalFieldsLater);
           opened = new Map(list.map((event) => [event.id, event]));
           await onBatch(list);
         },
       }),
       handler: async (event) => {
-        const ready = opened.get(event.id) ?? (await this.open([event]))[0] ?? event;
+        const ready = opened.get(event.id) ?? (await this.open([event], decryptPersonalFieldsLater))[0] ?? event;
         await options.handler(ready);
       },
     });
@@ -191,7 +191,8 @@ export class PersonalDataEventStore implements EventStore {
 
   /**
    * The events with their personal fields opened. Stream reads (what decisions fold) open the names
-   * only when something reads them; the log's followers read every field anyway.
+   * only when something reads them, subscriptions every field only when it is read (a follower
+   * skips much of what it is handed); readAll (a rebuild reads every field) opens them at once.
    */
   private async open(events: RecordedEvent[], decrypt = decryptPersonalFields): Promise<RecordedEvent[]> {
     const keyIds = new Set<string>();

@@ -89,9 +89,20 @@ describe('personal data in the log', () => {
     const streams = await store.readStreams(['candidate-c1', 'candidate-c2']);
     expect({ ...streams.get('candidate-c1')?.[0]?.data }).toMatchObject(person);
     expect(streams.get('candidate-c2')?.[0]?.data).toMatchObject({ email: '[erased]', firstName: '[erased]', surname: '[erased]' });
-    // The log's followers get every field open at once.
+    // readAll (a rebuild reads every field) gets every field open at once.
     const [followed] = await store.readAll({ after: null, maxCount: 1 });
     expect(Object.getOwnPropertyDescriptor(followed?.data ?? {}, 'firstName')).toMatchObject({ value: 'Ada' });
+
+    // A subscription opens each field when it is first read (a follower skips much of what it gets).
+    const handed: Record<string, unknown>[] = [];
+    const subscription = store.subscribeToAll({ after: null, handler: async (recorded) => { handed.push(recorded.data); } });
+    for (let waited = 0; handed.length < 2 && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    await subscription.stop();
+    const [live, erased] = handed;
+    for (const field of ['email', 'firstName', 'surname']) expect(Object.getOwnPropertyDescriptor(live ?? {}, field)?.get).toEqual(expect.any(Function));
+    expect({ ...live }).toMatchObject(person);
+    expect(Object.getOwnPropertyDescriptor(live ?? {}, 'email')).toMatchObject({ value: person.email, writable: true, enumerable: true });
+    expect(JSON.parse(JSON.stringify(erased))).toMatchObject({ email: '[erased]', firstName: '[erased]', surname: '[erased]' });
   });
 
   it('names an address registry stream with a keyed hash, never the plain SHA-256 of the address', async () => {

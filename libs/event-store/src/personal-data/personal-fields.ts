@@ -83,6 +83,13 @@ export const decryptPersonalFieldsForFold = (data: Data, keys: ReadonlyMap<strin
     return READ_LATER.has(field) ? () => decryptValue(value, keys) : decryptValue(value, keys);
   });
 
+/**
+ * Every sealed field opened only when first read (the same value then, ERASED included): a follower
+ * that skips an event (the dispatcher, for an e-mail the append transaction recorded) opens nothing.
+ */
+export const decryptPersonalFieldsLater = (data: Data, keys: ReadonlyMap<string, Buffer | null>): Data =>
+  mapFields(data, (value) => (value.startsWith(PREFIX) ? () => decryptValue(value, keys) : value));
+
 /** Key ids of the sealed fields in the data (none for events without personal data). */
 export const sealedKeyIds = (data: Data, into: Set<string>): void => {
   mapFields(data, (value) => {

@@ -43,6 +43,8 @@ export interface DispatcherOptions {
 }
 
 const SAVE_EVERY = 100;
+/** Past this many e-mails recorded inline and not yet followed, the hints start again (see recordedInline). */
+const MAX_INLINE_HINTS = 50_000;
 /** How long a catch-up-only dispatcher may take at stop to reach the head of the log. */
 const STOP_CATCH_UP_MS = 3_000;
 
@@ -68,6 +70,8 @@ export class Dispatcher {
   private waiters: Waiter[] = [];
   /** Invitation events whose e-mail a read batch already recorded (outbox rows and jobs in bulk). */
   private readonly emailed = new Set<string>();
+  /** Invitation events whose e-mail the append transaction recorded in this process (recordedInline). */
+  private readonly recordedWithAppend = new Set<string>();
   /** The webhook settings of the workspaces of the read batch in hand, each read once (see settingsFor). */
   private batchSettings: Map<string, Promise<WebhookSettings | null>> | null = null;
   private readonly name: string;
@@ -129,6 +133,18 @@ export class Dispatcher {
 
   private kick: (() => void) | null = null;
 
+  /**
+   * The append transaction of these invitation events recorded their e-mails (createInlineOutbox):
+   * with no job to hand them to (no SMTP), following them has nothing left to do for their e-mails,
+   * and the dispatcher neither renders them nor opens their addresses and names again. A hint only:
+   * dropped (past MAX_INLINE_HINTS, at a restart), the e-mail is rendered and recorded if absent, as before.
+   */
+  recordedInline(eventIds: readonly string[]): void {
+    if (this.sendsJobs) return;
+    if (this.recordedWithAppend.size + eventIds.length > MAX_INLINE_HINTS) this.recordedWithAppend.clear();
+    for (const eventId of eventIds) this.recordedWithAppend.add(eventId);
+  }
+
   /** The side effects of one event: idempotent, so it is safe to run again for the same event. */
   async dispatch(event: RecordedEvent): Promise<void> {
     const source = asWebhookSourceEvent(event);
@@ -170,7 +186,7 @@ export class Dispatcher {
   }
 
   private async enqueueInvitationEmail(event: Extract<WebhookSourceEvent, { type: 'CandidateInvited' }>, time: string): Promise<void> {
-    if (this.emailed.delete(event.id)) return;
+    if (this.emailed.delete(event.id) || this.recordedWithAppend.delete(event.id)) return;
     const job = this.emailJob(event);
     const email = { eventId: event.id, to: job.to, sentAt: time, ...renderInvitationEmail(job) };
     // Without a job to hand it to, the row is all: one insert-if-absent (it is usually there already, made inline).
@@ -185,7 +201,7 @@ export class Dispatcher {
    * so a crash in between repeats them harmlessly; each event is then handled as usual, minus its e-mail.
    */
   private async emailBatch(events: readonly RecordedEvent[]): Promise<void> {
-    const invitations = events.map(asWebhookSourceEvent).filter((source) => source?.type === 'CandidateInvited');
+    const invitations = events.map(asWebhookSourceEvent).filter((source) => source?.type === 'CandidateInvited').filter((source) => !this.recordedWithAppend.has(source.id));
     if (invitations.length < 2) return;
     const recorded = new Map(events.map((event) => [event.id, event.metadata.time]));
     const jobs = invitations.map((source) => this.emailJob(source));

@@ -8,6 +8,7 @@ import { candidateStory, TESTS } from '../test-support/domain-events.js';
 import { appendEvents, openEventStore } from '../test-support/event-store.js';
 import { createTestDatabase, type TestDatabase } from '../test-support/postgres.js';
 import { connectRedis, deleteKeys, uniquePrefix } from '../test-support/redis.js';
+import { EmailOutbox } from '../emails/outbox.js';
 import { DeliveryLog } from '../webhooks/delivery-log.js';
 import { WebhookDeliveries } from '../webhooks/webhook-deliveries.js';
 import type { WebhookSettings } from '../webhooks/webhook-settings.js';
@@ -156,6 +157,38 @@ describe('dispatcher', () => {
       expect((await log.listDeliveries('ws_batched')).filter((delivery) => delivery.event === 'candidateInvited')).toHaveLength(4);
     } finally {
       await counted.stop();
+    }
+  });
+
+  it('leaves the e-mails the append transaction recorded (no SMTP): neither rendered nor recorded again', async () => {
+    const outbox = new EmailOutbox(db.pool, db.schema);
+    await outbox.ensureSchema();
+    const recorded: string[] = [];
+    const recordMany = outbox.recordMany.bind(outbox);
+    outbox.recordMany = async (inputs) => {
+      recorded.push(...inputs.map((input) => input.eventId));
+      return recordMany(inputs);
+    };
+    const hinted = new Dispatcher({
+      eventStore: store, checkpoints, emailQueue: queues.email, appUrl: 'http://localhost:3100', name: 'dispatch-inline-hint', outbox, emailJobs: false,
+      getSigningSecrets: async () => null,
+      deliveries: new WebhookDeliveries({ log, queue: queues.webhooks, clock: new TestClock(), getSigningSecrets: async () => null }),
+    });
+    const stories = Array.from({ length: 3 }, () => candidateStory({ workspaceId: 'ws_inline_hint', mode: 'live' }));
+    const invited = await Promise.all(stories.map(async (story) => {
+      await appendEvents(store, `assessment-${story.assessmentId}`, [[story.events.invited(time(40)), time(40)]]);
+      return (await store.readStream(`assessment-${story.assessmentId}`)).at(-1)?.id ?? '';
+    }));
+    // As the inline outbox says after its commit: the first two were recorded with their appends.
+    hinted.recordedInline(invited.slice(0, 2));
+    await hinted.start();
+    try {
+      await hinted.waitForPosition((await store.headPosition()) ?? 0n);
+      expect(recorded.filter((eventId) => invited.includes(eventId))).toEqual([invited[2]]);
+      expect(await outbox.listEmails(stories[2]?.candidate.email ?? '')).toHaveLength(1);
+      expect(await outbox.listEmails(stories[0]?.candidate.email ?? '')).toHaveLength(0);
+    } finally {
+      await hinted.stop();
     }
   });
 });

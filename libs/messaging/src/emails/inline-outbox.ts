@@ -13,7 +13,12 @@ export const INLINE_OUTBOX = 'email-outbox';
  * id; the first record wins), so the dispatcher, which still follows the log to hand e-mails to
  * SMTP where one is configured, finds it made and records nothing twice.
  */
-export const createInlineOutbox = ({ outbox, appUrl }: { outbox: EmailOutbox; appUrl: string }): InlineProjector => ({
+export const createInlineOutbox = ({ outbox, appUrl, onRecorded }: {
+  outbox: EmailOutbox;
+  appUrl: string;
+  /** After the commit: the events whose e-mails it recorded (the dispatcher of this process then need not). */
+  onRecorded?: (eventIds: readonly string[]) => void;
+}): InlineProjector => ({
   name: INLINE_OUTBOX,
   setup: [outbox.recordOneSetup],
   prepare: (_events, literal): InlineStep => ({
@@ -24,7 +29,8 @@ export const createInlineOutbox = ({ outbox, appUrl }: { outbox: EmailOutbox; ap
         return { eventId: event.id, to: job.to, sentAt: event.metadata.time, ...renderInvitationEmail(job) };
       });
       const statement = outbox.recordManySql(emails, literal);
-      return { statements: statement === null ? [] : [statement] };
+      if (statement === null) return { statements: [] };
+      return { statements: [statement], ...(onRecorded === undefined ? {} : { onCommitted: () => onRecorded(emails.map((email) => email.eventId)) }) };
     },
   }),
 });
