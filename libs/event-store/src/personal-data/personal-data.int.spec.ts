@@ -204,6 +204,19 @@ describe('personal data in the log', () => {
     expect((await store.readStream('candidate-c3'))[0]?.data).toMatchObject({ email: 'eve@example.com' });
   });
 
+  it('with keys stored by the appends, an erased person invited again gets a new key: readable, the old events stay erased', async () => {
+    const { schema, raw } = await openLog();
+    const personKeys = new PersonKeyStore(pool, secret, schema, { onlyWriter: true });
+    await personKeys.prepare();
+    const store = new PersonalDataEventStore(raw, personKeys, null, { keysInAppend: true });
+    await store.appendToStream('candidate-c1', [created()], { expectedRevision: 'no_stream' });
+    expect(await personKeys.destroy(person.workspaceId, person.email)).toBe(1);
+    await store.appendToStream('candidate-c1', [started()], { expectedRevision: 0 });
+    const events = await store.readStream('candidate-c1');
+    expect(events.map((event) => (event.data.candidate as { email?: string } | undefined)?.email ?? event.data.email)).toEqual(['[erased]', person.email]);
+    expect(await liveKeys(schema, person.workspaceId)).toHaveLength(1);
+  });
+
   it('seals again with the key another process stored between its lookup and its append: one live key per person, the events readable', async () => {
     const { schema, raw, personKeys } = await openLog();
     const store = new PersonalDataEventStore(raw, personKeys, null, { keysInAppend: true });
