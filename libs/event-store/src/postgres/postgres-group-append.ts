@@ -67,7 +67,6 @@ const RECORDED_RETURNING = 'position, stream_id, revision, id, recorded_at';
 /** The callers' own statements, each after a `; `: they follow the insert, so its result keeps its place. */
 const afterInsert = (group: readonly Waiting[]): string => group.flatMap((waiting) => waiting.statements).map((statement) => `; ${statement}`).join('');
 
-
 interface RecordedRow extends InsertedRow {
   id: string;
   recorded_at: Date;
@@ -78,8 +77,6 @@ const streamsOf = (waiting: Waiting): string[] => waiting.appends.map((append) =
 export class GroupAppender {
   private readonly queue: Waiting[] = [];
   private writing = false;
-  /** Run inside every group transaction (see useInlineProjectors). */
-  projectors: readonly InlineProjector[] = [];
 
   constructor(
     private readonly pool: pg.Pool,
@@ -103,50 +100,58 @@ export class GroupAppender {
   /** Index of the result of the first statement after `begin`. */
   private readonly firstResult: number;
 
-  /** Connections whose session holds the prepared insert. */
-  private readonly preparedOn = new WeakSet<pg.PoolClient>();
+  /** Connections that hold this appender's own prepared statements (the inserts and the head). */
+  private readonly ownPreparedOn = new WeakSet<pg.PoolClient>();
+  /** Connections on which the current projectors' `setup` ran (a new set of projectors starts afresh). */
+  private projectorsSetUpOn = new WeakSet<pg.PoolClient>();
+  private inlineProjectors: readonly InlineProjector[] = [];
 
-  /** The insert of a group: EXECUTE of the statement prepared on this connection, or the statement itself. */
-  private async insertOn(client: pg.PoolClient, input: string, returning: 'plain' | 'recorded'): Promise<string> {
-    if (!this.prepared) return insertSql(this.tables, input, returning === 'plain' ? PLAIN_RETURNING : RECORDED_RETURNING);
-    if (!this.preparedOn.has(client)) {
-      await client.query(`PREPARE ${this.statementName('insert_plain')}(text) AS ${insertSql(this.tables, '$1', PLAIN_RETURNING)}`);
-      await client.query(`PREPARE ${this.statementName('insert_recorded')}(text) AS ${insertSql(this.tables, '$1', RECORDED_RETURNING)}`);
-      await client.query(`PREPARE ${this.statementName('head')} AS ${headSql(this.tables)}`);
-      this.preparedOn.add(client);
-    }
-    return `EXECUTE ${this.statementName(`insert_${returning}`)}(${input})`;
+  /** Run inside every group transaction (see useInlineProjectors). */
+  get projectors(): readonly InlineProjector[] {
+    return this.inlineProjectors;
   }
 
-  /** The head before the transaction's insert; prepared with the insert (insertOn runs first). */
-  private headOn(client: pg.PoolClient): string {
-    return this.prepared && this.preparedOn.has(client) ? `EXECUTE ${this.statementName('head')}` : headSql(this.tables);
+  set projectors(projectors: readonly InlineProjector[]) {
+    this.inlineProjectors = projectors;
+    this.projectorsSetUpOn = new WeakSet();
   }
 
-  private statementName(statement: 'insert_plain' | 'insert_recorded' | 'head'): string {
-    return `es_group_${statement}_${String(this.tables.appendLock[1]).replace('-', 'm')}`;
-  }
-
-  /** Connections on which the projectors' `setup` ran. */
-  private readonly setUpOn = new WeakSet<pg.PoolClient>();
-
-  private async setUp(client: pg.PoolClient): Promise<void> {
-    if (this.setUpOn.has(client)) return;
-    const setup = this.projectors.flatMap((projector) => projector.setup ?? []);
+  /**
+   * Runs `statements` (PREPAREs) on this connection unless `done` says they ran: in one round trip,
+   * or, where another store object on this pool prepared some of them already (the same statements,
+   * same names: 42P05), one at a time, those skipped.
+   */
+  private async prepareOnce(client: pg.PoolClient, done: WeakSet<pg.PoolClient>, statements: readonly string[]): Promise<void> {
+    if (done.has(client)) return;
     const alreadyPrepared = (error: unknown): boolean => (error as { code?: string }).code === '42P05';
-    // One round trip; where another store object on this pool prepared some of them already (the
-    // same statements, same names), one by one, those skipped.
-    if (setup.length > 0) {
-      await client.query(setup.join('; ')).catch(async (error: unknown) => {
+    if (statements.length > 0) {
+      await client.query(statements.join('; ')).catch(async (error: unknown) => {
         if (!alreadyPrepared(error)) throw error;
-        for (const statement of setup) {
+        for (const statement of statements) {
           await client.query(statement).catch((failure: unknown) => {
             if (!alreadyPrepared(failure)) throw failure;
           });
         }
       });
     }
-    this.setUpOn.add(client);
+    done.add(client);
+  }
+
+  /** The insert of a group and the head before it: EXECUTEs of statements prepared on this connection, or the statements themselves. */
+  private async ownStatementsOn(client: pg.PoolClient): Promise<{ insert: (input: string, returning: 'plain' | 'recorded') => string; head: string }> {
+    if (!this.prepared) {
+      return { insert: (input, returning) => insertSql(this.tables, input, returning === 'plain' ? PLAIN_RETURNING : RECORDED_RETURNING), head: headSql(this.tables) };
+    }
+    await this.prepareOnce(client, this.ownPreparedOn, [
+      `PREPARE ${this.statementName('insert_plain')}(text) AS ${insertSql(this.tables, '$1', PLAIN_RETURNING)}`,
+      `PREPARE ${this.statementName('insert_recorded')}(text) AS ${insertSql(this.tables, '$1', RECORDED_RETURNING)}`,
+      `PREPARE ${this.statementName('head')} AS ${headSql(this.tables)}`,
+    ]);
+    return { insert: (input, returning) => `EXECUTE ${this.statementName(`insert_${returning}`)}(${input})`, head: `EXECUTE ${this.statementName('head')}` };
+  }
+
+  private statementName(statement: 'insert_plain' | 'insert_recorded' | 'head'): string {
+    return `es_group_${statement}_${String(this.tables.appendLock[1]).replace('-', 'm')}`;
   }
 
   append(appends: StreamAppend[], statements: readonly string[] = []): Promise<AppendResult> {
@@ -195,7 +200,7 @@ export class GroupAppender {
     const client = await this.connect(group);
     if (client === null) return;
     try {
-      const insert = await this.insertOn(client, client.escapeLiteral(JSON.stringify(input)), 'plain');
+      const insert = (await this.ownStatementsOn(client)).insert(client.escapeLiteral(JSON.stringify(input)), 'plain');
       const results = (await client.query(`${this.begin}; ${insert}${afterInsert(group)}; ${commitSql(this.tables, this.notify)}`)) as unknown as pg.QueryResult[];
       rows = (results[this.firstResult]?.rows ?? []) as InsertedRow[];
       client.release();
@@ -219,12 +224,13 @@ export class GroupAppender {
     for (const waiting of group) for (const append of waiting.appends) for (const event of append.events) byId.set(event.id, event);
     let stage: 'projector' | 'store' = 'projector';
     try {
-      await this.setUp(client);
+      await this.prepareOnce(client, this.projectorsSetUpOn, this.projectors.flatMap((projector) => projector.setup ?? []));
       const steps = this.projectors.map((projector) => ({ name: projector.name, step: projector.prepare([...byId.values()], literal) }));
       const reads = steps.flatMap(({ step }) => step.statements);
       stage = 'store';
-      const insert = await this.insertOn(client, literal(JSON.stringify(this.inputOf(group))), 'recorded');
-      const first = `${this.begin}; ${reads.map((statement) => `${statement}; `).join('')}${this.headOn(client)}; ${insert}${afterInsert(group)}`;
+      const own = await this.ownStatementsOn(client);
+      const insert = own.insert(literal(JSON.stringify(this.inputOf(group))), 'recorded');
+      const first = `${this.begin}; ${reads.map((statement) => `${statement}; `).join('')}${own.head}; ${insert}${afterInsert(group)}`;
       const results = (await client.query(first)) as unknown as pg.QueryResult[];
       const headRow = results[this.firstResult + reads.length]?.rows[0] as { head: string | null } | undefined;
       const head = headRow?.head == null ? null : BigInt(headRow.head);

@@ -84,6 +84,22 @@ describe('inline read models (PostgreSQL)', () => {
     await other.close();
   }, SLOW);
 
+  it('prepares the statements of a projector added after appends on a connection that already served them', async () => {
+    harness.eventStore.useInlineProjectors?.([inline()]);
+    const [first, second] = busyWorkspace('w1', 1);
+    const append = async (event: DomainEvent | undefined) => event === undefined ? [] :
+      (await harness.eventStore.appendToStreams([{ streamId: streamOf(event), expectedRevision: 'any', events: [toNewEvent(event)] }])).inline ?? [];
+    expect(await append(first)).toEqual([INLINE_READ_MODELS]);
+    // Added later, as the runtime adds the e-mail outbox once messaging has started.
+    const later: InlineProjector = {
+      name: 'later',
+      setup: [`PREPARE later_${harness.database.schema}(bigint) AS SELECT $1::bigint AS head`],
+      prepare: () => ({ statements: [], finish: (_rows, head) => ({ statements: [`EXECUTE later_${harness.database.schema}(${head ?? 0})`] }) }),
+    };
+    harness.eventStore.useInlineProjectors?.([inline(), later]);
+    expect(await append(second)).toEqual([INLINE_READ_MODELS, 'later']);
+  }, SLOW);
+
   it('stands aside while the read models are behind the log; the runner catches up and inline work resumes', async () => {
     const before = busyWorkspace('w1', 6);
     await harness.append(before);
