@@ -2,6 +2,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { openAesGcm, sealAesGcm } from '#platform/crypto/aes-gcm.js';
 import { pooledRandomBytes } from '#platform/crypto/random-pool.js';
 import pg from 'pg';
+import { statementName } from '../postgres/prepared-statement.js';
 
 const CACHE_TTL_MS = 5_000;
 /** A proposed key no append has stored within this long is dropped (see propose: a later one makes another). */
@@ -59,8 +60,6 @@ interface KeyRow {
 /** The first 28 bits of an address hash (see knownPeople): a small integer, as PostgreSQL computes it in learnPeople. */
 const hashPrefix = (addressHash: string): number => Number.parseInt(addressHash.slice(0, 7), 16);
 
-/** Named statements are planned once per connection (PGlite plans in WebAssembly; a new connection deallocates first). */
-const statementName = (prefix: string, text: string): string => `${prefix}_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
 
 interface Cached<T> {
   value: T;

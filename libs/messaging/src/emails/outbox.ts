@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Pool } from 'pg';
+import { type PreparedStatement, preparedStatement } from '#event-store';
 import { isoTime, qualified, runDdl } from '../shared/sql.js';
 import type { RenderedEmail } from './invitation-email.js';
 
@@ -41,9 +42,13 @@ const COLUMNS = 'id, recipient, subject, body_text, body_html, sent_at, event_id
 /** The outbox of the internal application: every e-mail the service sends, SMTP or not. One statement per call (two when `record` meets an existing row). */
 export class EmailOutbox {
   private readonly table: string;
+  /** recordManySql's statement for a single e-mail, prepared once per connection (recordOneSetup). */
+  private readonly recordOne: PreparedStatement;
 
   constructor(private readonly pool: Pool, private readonly schema: string) {
     this.table = qualified(schema, OUTBOX_TABLE);
+    this.recordOne = preparedStatement('email_outbox_record_one', `INSERT INTO ${this.table} (id, event_id, recipient, subject, body_text, body_html, sent_at)
+      VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (event_id) DO NOTHING`, ['text', 'text', 'text', 'text', 'text', 'text', 'timestamptz']);
   }
 
   async ensureSchema(): Promise<void> {
@@ -98,17 +103,7 @@ export class EmailOutbox {
 
   /** The PREPARE behind recordManySql's single e-mail, to run once on each connection that uses it. */
   get recordOneSetup(): string {
-    return `PREPARE ${this.recordOne.name}(text, text, text, text, text, text, timestamptz) AS ${this.recordOne.text}`;
-  }
-
-  private recordOneStatement: { name: string; text: string } | null = null;
-
-  private get recordOne(): { name: string; text: string } {
-    if (this.recordOneStatement === null) {
-      const text = `INSERT INTO ${this.table} (id, event_id, recipient, subject, body_text, body_html, sent_at) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (event_id) DO NOTHING`;
-      this.recordOneStatement = { name: `email_outbox_record_one_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`, text };
-    }
-    return this.recordOneStatement;
+    return this.recordOne.prepare;
   }
 
   async markSmtpAccepted(id: string, at: string): Promise<void> {

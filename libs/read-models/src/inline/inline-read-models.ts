@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
-import type { InlineProjector, InlineRows, InlineStep, PendingEvent, RecordedEvent } from '#event-store';
+import pg from 'pg';
+import { type InlineProjector, type InlineRows, type InlineStep, type PendingEvent, type RecordedEvent, preparedStatement } from '#event-store';
 import { rowsOf } from '../document-store/postgres-rows.js';
 import { quoteIdent, readModelsLockKey, tableName } from '../document-store/postgres-sql.js';
 import { handles, type AnyProjection } from '../shared/projection.js';
@@ -55,23 +55,17 @@ export const createInlineReadModels = ({ schema, projections, announce, oneConne
   const names = projections.map(({ name }) => name);
   const served = new Map(projections.flatMap((projection) => (projection.served === undefined ? [] : [[projection.name, projection.served.bind(projection)] as const])));
 
-  // The checkpoints' read and write are the same at every append: prepared once per connection
-  // (PGlite spent 0.25 ms planning the read and the head's, 0.14 ms the write, at every append).
-  const quoted = (value: string): string => `'${value.replaceAll("'", "''")}'`;
-  const readCheckpointsSql = `SELECT name, position::text AS position FROM ${checkpoints} WHERE name IN (${names.map(quoted).join(', ')})`;
-  const writeCheckpointsSql = `INSERT INTO ${checkpoints} (name, position) SELECT name, $1 FROM unnest(ARRAY[${names.map(quoted).join(', ')}]::text[]) AS name
-    ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position`;
-  const statementName = (prefix: string, text: string): string => `${prefix}_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
-  const readCheckpoints = statementName('rm_inline_read_checkpoints', readCheckpointsSql);
-  const writeCheckpoints = statementName('rm_inline_write_checkpoints', writeCheckpointsSql);
-  // Each collection's read of the documents an append touches, and its write of one document (the
-  // usual case), prepared the same way: 0.05 and 0.08 ms less of PGlite's time each (measured alone).
-  const readDocumentsSql = (collection: string): string =>
-    `SELECT ${quoted(collection)} AS collection, id, doc, position::text AS position FROM ${table(collection)} WHERE id = ANY($1::text[])`;
-  const writeDocumentSql = (collection: string): string => `INSERT INTO ${table(collection)} (id, doc, json, position) VALUES ($1, $2::jsonb, $3, $4)
-    ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc, json = EXCLUDED.json, position = EXCLUDED.position`;
-  const readDocuments = new Map(names.map((name) => [name, statementName('rm_inline_read', readDocumentsSql(name))]));
-  const writeDocument = new Map(names.map((name) => [name, statementName('rm_inline_write', writeDocumentSql(name))]));
+  // The statements that are the same at every append, prepared once per connection (PGlite spent
+  // 0.25 ms planning the checkpoints' read and the head's, 0.14 ms their write, 0.05 and 0.08 ms a
+  // collection's read of the documents an append touches and its write of one of them).
+  const namesArray = `ARRAY[${names.map((name) => pg.escapeLiteral(name)).join(', ')}]::text[]`;
+  const readCheckpoints = preparedStatement('rm_inline_read_checkpoints', `SELECT name, position::text AS position FROM ${checkpoints} WHERE name = ANY(${namesArray})`);
+  const writeCheckpoints = preparedStatement('rm_inline_write_checkpoints', `INSERT INTO ${checkpoints} (name, position) SELECT name, $1 FROM unnest(${namesArray}) AS name
+    ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position`, ['bigint']);
+  const readDocuments = new Map(names.map((name) => [name, preparedStatement('rm_inline_read',
+    `SELECT ${pg.escapeLiteral(name)} AS collection, id, doc, position::text AS position FROM ${table(name)} WHERE id = ANY($1::text[])`, ['text[]'])]));
+  const writeDocument = new Map(names.map((name) => [name, preparedStatement('rm_inline_write', `INSERT INTO ${table(name)} (id, doc, json, position) VALUES ($1, $2::jsonb, $3, $4)
+    ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc, json = EXCLUDED.json, position = EXCLUDED.position`, ['text', 'text', 'text', 'bigint'])]));
 
   const touched = (event: RecordedDomainEvent): { projection: AnyProjection; ids: Set<string> }[] =>
     projections.filter((projection) => handles(projection, event.type)).map((projection) => ({ projection, ids: new Set(projection.documentIds(event)) }));
@@ -83,7 +77,7 @@ export const createInlineReadModels = ({ schema, projections, announce, oneConne
     const statements: string[] = [];
     const one = writeDocument.get(collection);
     if (ids.length === 1 && one !== undefined) {
-      statements.push(`EXECUTE ${one}(${literal(ids[0] ?? '')}, ${literal(stored[0] ?? '')}, ${json[0] === undefined ? 'NULL' : literal(json[0])}, ${position})`);
+      statements.push(`EXECUTE ${one.name}(${literal(ids[0] ?? '')}, ${literal(stored[0] ?? '')}, ${json[0] === undefined ? 'NULL' : literal(json[0])}, ${position})`);
     } else if (rows.length > 0) {
       statements.push(`INSERT INTO ${table(collection)} (id, doc, json, position) VALUES ${rows.join(', ')}
         ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc, json = EXCLUDED.json, position = EXCLUDED.position`);
@@ -94,12 +88,7 @@ export const createInlineReadModels = ({ schema, projections, announce, oneConne
 
   return {
     name: INLINE_READ_MODELS,
-    setup: [
-      `PREPARE ${readCheckpoints} AS ${readCheckpointsSql}`,
-      `PREPARE ${writeCheckpoints}(bigint) AS ${writeCheckpointsSql}`,
-      ...names.map((name) => `PREPARE ${readDocuments.get(name) ?? ''}(text[]) AS ${readDocumentsSql(name)}`),
-      ...names.map((name) => `PREPARE ${writeDocument.get(name) ?? ''}(text, text, text, bigint) AS ${writeDocumentSql(name)}`),
-    ],
+    setup: [readCheckpoints, writeCheckpoints, ...readDocuments.values(), ...writeDocument.values()].map((statement) => statement.prepare),
     prepare(events, literal): InlineStep {
       const wanted = new Map<string, Set<string>>();
       for (const pending of events) {
@@ -114,12 +103,12 @@ export const createInlineReadModels = ({ schema, projections, announce, oneConne
       const reads = [...wanted].filter(([, ids]) => ids.size > 0);
       const statements = [
         ...(oneConnection ? [] : [`SELECT pg_advisory_xact_lock(hashtext(${literal(readModelsLockKey(schema))}))`]),
-        `EXECUTE ${readCheckpoints}`,
+        `EXECUTE ${readCheckpoints.name}`,
       ];
       // Where the results of the checkpoint read and of the documents' read are.
       const checkpointRows = oneConnection ? 0 : 1;
       // One statement per collection read, after the checkpoints'.
-      for (const [collection, ids] of reads) statements.push(`EXECUTE ${readDocuments.get(collection) ?? ''}(ARRAY[${[...ids].map(literal).join(', ')}]::text[])`);
+      for (const [collection, ids] of reads) statements.push(`EXECUTE ${readDocuments.get(collection)?.name ?? ''}(ARRAY[${[...ids].map(literal).join(', ')}]::text[])`);
       return {
         statements,
         finish: (rows: readonly InlineRows[], head: bigint | null, recorded: readonly RecordedEvent[]) => {
@@ -154,7 +143,7 @@ export const createInlineReadModels = ({ schema, projections, announce, oneConne
           const last = recorded.at(-1)?.position;
           if (last === undefined) return null;
           const statements = [...changed].flatMap(([collection, changedDocs]) => writeSql(collection, changedDocs, last, literal));
-          statements.push(`EXECUTE ${writeCheckpoints}(${last})`);
+          statements.push(`EXECUTE ${writeCheckpoints.name}(${last})`);
           // Before the commit as well as after: on one connection (embedded) nobody reads in between.
           const collections = [...changed.keys()];
           if (collections.length > 0) announce(collections);

@@ -1,0 +1,21 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * A name for a statement prepared once per connection, derived from its text: two store objects
+ * that prepare the same text on one connection use the same name, different texts (another schema,
+ * another table) never share one.
+ */
+export const statementName = (prefix: string, text: string): string => `${prefix}_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+
+export interface PreparedStatement {
+  /** What `EXECUTE` names. */
+  name: string;
+  /** The SQL `PREPARE` to run once on each connection that executes it. */
+  prepare: string;
+}
+
+/** The named statement for `text`, with the types of its parameters ($1, $2, …). */
+export const preparedStatement = (prefix: string, text: string, parameterTypes: readonly string[] = []): PreparedStatement => {
+  const name = statementName(prefix, text);
+  return { name, prepare: `PREPARE ${name}${parameterTypes.length > 0 ? `(${parameterTypes.join(', ')})` : ''} AS ${text}` };
+};
