@@ -192,13 +192,10 @@ export class PersonKeyStore {
 
   /** The append that held insertStatement committed: the keys are live ones now. */
   stored(keys: readonly ProposedKey[]): void {
-    const until = Date.now() + CACHE_TTL_MS;
+    const now = Date.now();
     for (const key of keys) {
       this.dropProposal(key);
-      this.knowPerson(key.addressHash);
-      const value = { keyId: key.keyId, key: key.key };
-      this.byPerson.set(personKey(key.workspaceId, key.addressHash), { value, until });
-      this.byId.set(key.keyId, { value: key.key, until });
+      this.remember(key.workspaceId, key.addressHash, { keyId: key.keyId, key: key.key }, now);
     }
   }
 
@@ -283,7 +280,7 @@ export class PersonKeyStore {
       const live = this.byHash(await this.liveKeys(params));
       for (const [person, { workspaceId, addressHash }] of missing) {
         const row = live.get(personKey(workspaceId, addressHash));
-        found.set(person, row === undefined ? this.propose(workspaceId, addressHash, now) : this.remember(row, now));
+        found.set(person, row === undefined ? this.propose(workspaceId, addressHash, now) : this.rememberRow(row, now));
       }
       return found;
     }
@@ -309,7 +306,7 @@ export class PersonKeyStore {
     for (const [person, { workspaceId, addressHash }] of missing) {
       const row = made.get(personKey(workspaceId, addressHash));
       if (row === undefined) throw new Error('a person key vanished while it was being made');
-      found.set(person, this.remember(row, now));
+      found.set(person, this.rememberRow(row, now));
     }
     return found;
   }
@@ -326,10 +323,14 @@ export class PersonKeyStore {
     return new Map(rows.map((row) => [personKey(row.workspace_id, row.address_hash), row]));
   }
 
-  private remember(row: KeyRow, now: number): LiveKey {
-    const value = { keyId: row.key_id, key: this.open(row.sealed_key) };
-    this.knowPerson(row.address_hash);
-    this.byPerson.set(personKey(row.workspace_id, row.address_hash), { value, until: now + CACHE_TTL_MS });
+  /** A stored key, as a row read from the table. */
+  private rememberRow(row: KeyRow, now: number): LiveKey {
+    return this.remember(row.workspace_id, row.address_hash, { keyId: row.key_id, key: this.open(row.sealed_key) }, now);
+  }
+
+  private remember(workspaceId: string, addressHash: string, value: LiveKey, now: number): LiveKey {
+    this.knowPerson(addressHash);
+    this.byPerson.set(personKey(workspaceId, addressHash), { value, until: now + CACHE_TTL_MS });
     this.byId.set(value.keyId, { value: value.key, until: now + CACHE_TTL_MS });
     return value;
   }
