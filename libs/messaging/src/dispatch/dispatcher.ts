@@ -70,7 +70,10 @@ export class Dispatcher {
   private waiters: Waiter[] = [];
   /** Invitation events whose e-mail a read batch already recorded (outbox rows and jobs in bulk). */
   private readonly emailed = new Set<string>();
-  /** Invitation events whose e-mail the append transaction recorded in this process (recordedInline). */
+  /**
+   * Invitation events whose e-mail the append transaction recorded in this process (recordedInline).
+   * Apart from `emailed`, which every follow() empties: a hint may come before the dispatcher follows.
+   */
   private readonly recordedWithAppend = new Set<string>();
   /** The webhook settings of the workspaces of the read batch in hand, each read once (see settingsFor). */
   private batchSettings: Map<string, Promise<WebhookSettings | null>> | null = null;
