@@ -68,9 +68,11 @@ export const rebuildReadModels = async (options: RebuildOptions): Promise<Rebuil
   const twins = (withIndexes: boolean): CollectionDefinition[] => rebuildTargets.map(({ projection, collection }) => ({
     name: collection, indexes: withIndexes ? projection.indexes : [], served: projection.served, announceChanges: projection.announceChanges,
   }));
-  await documentStore.prepare(twins(false), { fresh: true });
-  const headPosition = await eventStore.headPosition();
   const startedAt = Date.now();
+  // Read ahead: the next batches are fetched while this one is evolved and written. The first
+  // ones are read while the twin tables are made: nothing is written to them before both are done.
+  let reader = new ReadAhead(eventStore, batchSize, READ_AHEAD_BATCHES, null);
+  const [headPosition] = await Promise.all([eventStore.headPosition(), documentStore.prepare(twins(false), { fresh: true })]);
   let position: bigint | null = null;
   let eventsDone = 0;
   const progress = (phase: RebuildProgress['phase']): RebuildProgress => {
@@ -86,8 +88,6 @@ export const rebuildReadModels = async (options: RebuildOptions): Promise<Rebuil
     return current;
   };
 
-  // Read ahead: the next batches are fetched while this one is evolved and written.
-  let reader = new ReadAhead(eventStore, batchSize, READ_AHEAD_BATCHES, null);
   // A batch read after a short one that turned out not to be the end of the log.
   let carried: RecordedEvent[] | null = null;
   // Writes queue up behind each other (a few at most) while the next batches are read and evolved:
