@@ -2,6 +2,9 @@ import type { DocumentChange, DocumentStore } from '../shared/document-store.por
 import type { RecordedDomainEvent } from '../shared/recorded-domain-event.js';
 import type { ProjectionTarget } from '../projection-runner/document-cache.js';
 
+/** Past `maxDocuments`, collections holding at most this share of it are kept in memory (see takeChanges). */
+const KEPT_COLLECTION_SHARE = 0.01;
+
 interface Held {
   collection: string;
   id: string;
@@ -88,26 +91,32 @@ export class RebuildDocuments {
     }
   }
 
-  /** The changed documents; past `maxDocuments` held, memory is emptied (the store has them all). */
-  takeChanges(): DocumentChange[] {
+  /**
+   * The changed documents; past `maxDocuments` held, the big collections are dropped from memory
+   * (`emptied`): once these changes are written, the store has every document dropped.
+   */
+  takeChanges(): { changes: DocumentChange[]; emptied: boolean } {
     const changes: DocumentChange[] = [];
     for (const held of this.dirty) {
       changes.push({ collection: held.collection, id: held.id, doc: held.doc, firstWrite: !held.written });
       held.written = true;
     }
     this.dirty.clear();
-    if (this.heldCount > this.maxDocuments) {
-      for (const [collection, documents] of this.held) {
-        let dropped = this.dropped.get(collection);
-        if (dropped === undefined) {
-          dropped = new Set();
-          this.dropped.set(collection, dropped);
-        }
-        for (const id of documents.keys()) dropped.add(id);
+    if (this.heldCount <= this.maxDocuments) return { changes, emptied: false };
+    for (const [collection, documents] of this.held) {
+      // A collection of few documents (assessments, workspaces) stays: each is touched all along
+      // the log, and reading them back cost the rebuild a wait at each. The many documents of a
+      // big one (candidates, results) are touched over a short stretch of the log, then rarely again.
+      if (documents.size <= this.maxDocuments * KEPT_COLLECTION_SHARE) continue;
+      let dropped = this.dropped.get(collection);
+      if (dropped === undefined) {
+        dropped = new Set();
+        this.dropped.set(collection, dropped);
       }
-      this.held.clear();
-      this.heldCount = 0;
+      for (const id of documents.keys()) dropped.add(id);
+      this.heldCount -= documents.size;
+      documents.clear();
     }
-    return changes;
+    return { changes, emptied: true };
   }
 }

@@ -86,6 +86,31 @@ describe('rebuildReadModels', () => {
     expect(await served()).toEqual(liveServed);
   }, SLOW);
 
+  it('keeps the few documents of small collections in memory past maxCachedDocuments, reading back only those of big ones', async () => {
+    const head = await harness.append([...busyWorkspace('w1', 25), ...busyWorkspace('w2', 12)]);
+    await harness.project();
+    const live = await snapshot();
+    const store = harness.documentStore;
+    const getForUpdate = store.getForUpdate.bind(store);
+    const readBack = new Map<string, number>();
+    const counted = Object.create(store) as typeof store;
+    counted.getForUpdate = (collection, ids) => {
+      readBack.set(collection, (readBack.get(collection) ?? 0) + ids.length);
+      return getForUpdate(collection, ids);
+    };
+    // Past 100 documents, a collection holding at most 1 stays: the two workspaces and their
+    // billing, touched all along each workspace's events, are never read back.
+    const result = await rebuildReadModels({
+      eventStore: harness.eventStore, documentStore: counted, projections: allProjections,
+      batchSize: 7, flushDocuments: 5, maxCachedDocuments: 100,
+    });
+    expect(result).toMatchObject({ phase: 'done', position: head });
+    expect(readBack.get('candidates__rebuild')).toBeGreaterThan(0);
+    expect(readBack.get('workspaces__rebuild')).toBeUndefined();
+    expect(readBack.get('billing__rebuild')).toBeUndefined();
+    expect(await snapshot()).toEqual(live);
+  }, SLOW);
+
   it('hands events appended during the rebuild to the live runner after the switch-over', async () => {
     await harness.append(busyWorkspace('w1', 20));
     const runner = await harness.startRunner();

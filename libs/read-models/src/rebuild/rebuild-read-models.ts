@@ -102,6 +102,14 @@ export const rebuildReadModels = async (options: RebuildOptions): Promise<Rebuil
     writing.catch(() => undefined);
     pendingWrites.push(writing);
   };
+  // Documents dropped from memory are all in the write made when they were dropped: reading one
+  // back waits for that write, not for the writes queued since.
+  let droppedWritten: Promise<void> = Promise.resolve();
+  const writeChanges = (at: bigint): void => {
+    const { changes, emptied } = documents.takeChanges();
+    write(changes, at);
+    if (emptied) droppedWritten = writing;
+  };
   const writesBelow = async (count: number): Promise<void> => {
     while (pendingWrites.length > count) await pendingWrites.shift();
   };
@@ -109,7 +117,7 @@ export const rebuildReadModels = async (options: RebuildOptions): Promise<Rebuil
     const events = carried ?? (await reader.next());
     carried = null;
     const domainEvents = events.flatMap((event) => asDomainEvent(event) ?? []);
-    await documents.load(domainEvents, targetsOf, () => writing);
+    await documents.load(domainEvents, targetsOf, () => droppedWritten);
     for (const event of domainEvents) documents.apply(event, targetsOf(event));
     position = events.at(-1)?.position ?? position;
     eventsDone += events.length;
@@ -126,7 +134,7 @@ export const rebuildReadModels = async (options: RebuildOptions): Promise<Rebuil
     if ((tail || documents.changedDocuments >= flushDocuments) && position !== null) {
       // Writes apply in order (each after the one before), so a document written twice ends as written last.
       await writesBelow(WRITES_QUEUED - 1);
-      write(documents.takeChanges(), position);
+      writeChanges(position);
     }
     if (tail) break;
     report('building');
@@ -140,13 +148,13 @@ export const rebuildReadModels = async (options: RebuildOptions): Promise<Rebuil
   for (let batches = 0; batches < LATE_BATCHES; batches += 1) {
     const late = await eventStore.readAll({ after: position, maxCount: batchSize, dataOnly: true });
     const domainEvents = late.flatMap((event) => asDomainEvent(event) ?? []);
-    await documents.load(domainEvents, targetsOf, () => writing);
+    await documents.load(domainEvents, targetsOf, () => droppedWritten);
     for (const event of domainEvents) documents.apply(event, targetsOf(event));
     position = late.at(-1)?.position ?? position;
     eventsDone += late.length;
     if (late.length < batchSize) break;
   }
-  await documentStore.promoteRebuild({ collections: projections, changes: documents.takeChanges(), checkpoint: position });
+  await documentStore.promoteRebuild({ collections: projections, changes: documents.takeChanges().changes, checkpoint: position });
   const done = report('done');
   logger.info({ events: eventsDone, position: position?.toString() ?? null, seconds: (Date.now() - startedAt) / 1000 }, 'read models rebuilt');
   return done;
