@@ -3,6 +3,7 @@ export { handleCommand } from './handle-command.js';
 export type { Decider, HandleCommandOptions, HandleCommandResult } from './handle-command.js';
 export { createPostgresEventStore, PostgresEventStore } from './postgres/postgres-event-store.js';
 export { preparedStatement, statementName, type PreparedStatement } from './postgres/prepared-statement.js';
+export { sqlLiteral } from './postgres/sql-literal.js';
 export type { PostgresEventStoreOptions } from './postgres/postgres-event-store.js';
 export { startEmbeddedDatabase } from './embedded/embedded-database.js';
 export type { EmbeddedDatabase, EmbeddedDatabaseOptions } from './embedded/embedded-database.js';

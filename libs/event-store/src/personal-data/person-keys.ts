@@ -1,8 +1,9 @@
 import { createHash, createHmac } from 'node:crypto';
 import { openAesGcm, sealAesGcm } from '#platform/crypto/aes-gcm.js';
 import { pooledRandomBytes } from '#platform/crypto/random-pool.js';
-import pg from 'pg';
+import type pg from 'pg';
 import { statementName } from '../postgres/prepared-statement.js';
+import { sqlLiteral } from '../postgres/sql-literal.js';
 
 const CACHE_TTL_MS = 5_000;
 /** A proposed key no append has stored within this long is dropped (see propose: a later one makes another). */
@@ -186,7 +187,7 @@ export class PersonKeyStore {
 
   /** Stores proposed keys; a key already stored (by another append of this process) is left as it is. */
   insertStatement(keys: readonly ProposedKey[]): string {
-    const rows = keys.map((key) => `(${[key.keyId, key.workspaceId, key.addressHash, key.sealed].map((value) => pg.escapeLiteral(value)).join(', ')})`);
+    const rows = keys.map((key) => `(${[key.keyId, key.workspaceId, key.addressHash, key.sealed].map(sqlLiteral).join(', ')})`);
     return `INSERT INTO ${this.table} (key_id, workspace_id, address_hash, sealed_key) VALUES ${rows.join(', ')} ON CONFLICT (key_id) DO NOTHING`;
   }
 

@@ -4,6 +4,7 @@ import { WrongExpectedRevisionError } from '../event-store.port.js';
 import type { AppendResult, InlineProjector, InlineRows, NewEvent, RecordedEvent, StreamAppend } from '../event-store.port.js';
 import { appendInTransaction, isStreamRevisionViolation } from './postgres-append.js';
 import type { PostgresTables } from './postgres-schema.js';
+import { sqlLiteral } from './sql-literal.js';
 
 /*
  * Group commit at the store: appends that arrive while a transaction is being written wait and go
@@ -200,7 +201,7 @@ export class GroupAppender {
     const client = await this.connect(group);
     if (client === null) return;
     try {
-      const insert = (await this.ownStatementsOn(client)).insert(client.escapeLiteral(JSON.stringify(input)), 'plain');
+      const insert = (await this.ownStatementsOn(client)).insert(sqlLiteral(JSON.stringify(input)), 'plain');
       const results = (await client.query(`${this.begin}; ${insert}${afterInsert(group)}; ${commitSql(this.tables, this.notify)}`)) as unknown as pg.QueryResult[];
       rows = (results[this.firstResult]?.rows ?? []) as InsertedRow[];
       client.release();
@@ -219,17 +220,16 @@ export class GroupAppender {
   private async writeInline(group: Waiting[]): Promise<void> {
     const client = await this.connect(group);
     if (client === null) return;
-    const literal = (value: string): string => client.escapeLiteral(value);
     const byId = new Map<string, NewEvent>();
     for (const waiting of group) for (const append of waiting.appends) for (const event of append.events) byId.set(event.id, event);
     let stage: 'projector' | 'store' = 'projector';
     try {
       await this.prepareOnce(client, this.projectorsSetUpOn, this.projectors.flatMap((projector) => projector.setup ?? []));
-      const steps = this.projectors.map((projector) => ({ name: projector.name, step: projector.prepare([...byId.values()], literal) }));
+      const steps = this.projectors.map((projector) => ({ name: projector.name, step: projector.prepare([...byId.values()], sqlLiteral) }));
       const reads = steps.flatMap(({ step }) => step.statements);
       stage = 'store';
       const own = await this.ownStatementsOn(client);
-      const insert = own.insert(literal(JSON.stringify(this.inputOf(group))), 'recorded');
+      const insert = own.insert(sqlLiteral(JSON.stringify(this.inputOf(group))), 'recorded');
       const first = `${this.begin}; ${reads.map((statement) => `${statement}; `).join('')}${own.head}; ${insert}${afterInsert(group)}`;
       const results = (await client.query(first)) as unknown as pg.QueryResult[];
       const headRow = results[this.firstResult + reads.length]?.rows[0] as { head: string | null } | undefined;

@@ -1,5 +1,4 @@
-import pg from 'pg';
-import { type InlineProjector, type InlineRows, type InlineStep, type PendingEvent, type RecordedEvent, preparedStatement } from '#event-store';
+import { type InlineProjector, type InlineRows, type InlineStep, type PendingEvent, type RecordedEvent, preparedStatement, sqlLiteral } from '#event-store';
 import { rowsOf } from '../document-store/postgres-rows.js';
 import { quoteIdent, readModelsLockKey, tableName } from '../document-store/postgres-sql.js';
 import { handles, type AnyProjection } from '../shared/projection.js';
@@ -58,12 +57,12 @@ export const createInlineReadModels = ({ schema, projections, announce, oneConne
   // The statements that are the same at every append, prepared once per connection (PGlite spent
   // 0.25 ms planning the checkpoints' read and the head's, 0.14 ms their write, 0.05 and 0.08 ms a
   // collection's read of the documents an append touches and its write of one of them).
-  const namesArray = `ARRAY[${names.map((name) => pg.escapeLiteral(name)).join(', ')}]::text[]`;
+  const namesArray = `ARRAY[${names.map((name) => sqlLiteral(name)).join(', ')}]::text[]`;
   const readCheckpoints = preparedStatement('rm_inline_read_checkpoints', `SELECT name, position::text AS position FROM ${checkpoints} WHERE name = ANY(${namesArray})`);
   const writeCheckpoints = preparedStatement('rm_inline_write_checkpoints', `INSERT INTO ${checkpoints} (name, position) SELECT name, $1 FROM unnest(${namesArray}) AS name
     ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position`, ['bigint']);
   const readDocuments = new Map(names.map((name) => [name, preparedStatement('rm_inline_read',
-    `SELECT ${pg.escapeLiteral(name)} AS collection, id, doc, position::text AS position FROM ${table(name)} WHERE id = ANY($1::text[])`, ['text[]'])]));
+    `SELECT ${sqlLiteral(name)} AS collection, id, doc, position::text AS position FROM ${table(name)} WHERE id = ANY($1::text[])`, ['text[]'])]));
   const writeDocument = new Map(names.map((name) => [name, preparedStatement('rm_inline_write', `INSERT INTO ${table(name)} (id, doc, json, position) VALUES ($1, $2::jsonb, $3, $4)
     ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc, json = EXCLUDED.json, position = EXCLUDED.position`, ['text', 'text', 'text', 'bigint'])]));
 
