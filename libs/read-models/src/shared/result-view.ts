@@ -57,9 +57,11 @@ export const toResultView = (stored: StoredResult): ResultView => {
 export const allUnlocked = (results: readonly StoredResult[]): boolean =>
   results.length > 0 && results.every((result) => result.unlockedAt !== null);
 
-/** Marks one result unlocked; a second unlock keeps the first time, as the domain does. */
+/** Marks one result unlocked; a second unlock keeps the first time, as the domain does. Written out, not spread (see candidates.projection.ts). */
 export const unlockResult = (results: readonly StoredResult[], resultId: string, unlockedAt: string): StoredResult[] =>
-  results.map((result) => (result.id === resultId && result.unlockedAt === null ? { ...result, unlockedAt } : result));
+  results.map((result) => (result.id === resultId && result.unlockedAt === null
+    ? { id: result.id, testSlug: result.testSlug, testName: result.testName, testType: result.testType, completedAt: result.completedAt, unlockedAt, scores: result.scores }
+    : result));
 
 export { reportUrl } from '#domain';
 
