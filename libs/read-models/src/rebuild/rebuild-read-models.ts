@@ -118,7 +118,7 @@ export const rebuildReadModels = async (options: RebuildOptions): Promise<Rebuil
     carried = null;
     const domainEvents = events.flatMap((event) => asDomainEvent(event) ?? []);
     await documents.load(domainEvents, targetsOf, () => droppedWritten);
-    for (const event of domainEvents) documents.apply(event, targetsOf(event));
+    documents.evolveLoaded();
     position = events.at(-1)?.position ?? position;
     eventsDone += events.length;
     // A short batch is the tail of the log as it was when read, which was ahead of the evolving:
@@ -149,7 +149,7 @@ export const rebuildReadModels = async (options: RebuildOptions): Promise<Rebuil
     const late = await eventStore.readAll({ after: position, maxCount: batchSize, dataOnly: true });
     const domainEvents = late.flatMap((event) => asDomainEvent(event) ?? []);
     await documents.load(domainEvents, targetsOf, () => droppedWritten);
-    for (const event of domainEvents) documents.apply(event, targetsOf(event));
+    documents.evolveLoaded();
     position = late.at(-1)?.position ?? position;
     eventsDone += late.length;
     if (late.length < batchSize) break;
