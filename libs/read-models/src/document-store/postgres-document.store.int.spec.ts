@@ -4,7 +4,7 @@ import { rebuildCollectionName } from '../shared/document-store.port.js';
 import { TEST_DATABASE_URL, openTestDatabase } from '../test-support/postgres.js';
 import { documentStoreContract } from './document-store.contract.js';
 import { createPostgresDocumentStore } from './postgres-document.store.js';
-import { indexName, selectSql, tableName } from './postgres-sql.js';
+import { indexName, primaryKeyName, selectSql, tableName } from './postgres-sql.js';
 
 documentStoreContract('PostgreSQL server', async () => {
   const database = await openTestDatabase('rm_contract');
@@ -43,6 +43,26 @@ describe('PostgreSQL document store indexes', () => {
       expect(planText).not.toMatch(/Sort/);
     } finally {
       client.release();
+      await database.drop();
+    }
+  });
+
+  it("builds a rebuild's indexes on the twins its fresh prepare made, and makes twins no fresh prepare made", async () => {
+    const database = await openTestDatabase('rm_twins');
+    const indexesOf = async (collection: string) => (await database.pool.query<{ indexname: string }>(
+      'SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND tablename = $2', [database.schema, tableName(collection)],
+    )).rows.map((row) => row.indexname).sort();
+    try {
+      const store = createPostgresDocumentStore({ pool: database.pool, schema: database.schema });
+      const twin = { ...candidatesProjection, name: rebuildCollectionName('candidates') };
+      const expected = [primaryKeyName(tableName(twin.name)), ...twin.indexes.map((index) => indexName(tableName(twin.name), index))].sort();
+      await store.prepare([{ ...twin, indexes: [] }], { fresh: true });
+      await store.prepare([twin]);
+      expect(await indexesOf(twin.name)).toEqual(expected);
+      const other = { ...candidatesProjection, name: rebuildCollectionName('others') };
+      await store.prepare([other]);
+      expect(await indexesOf(other.name)).toHaveLength(other.indexes.length + 1);
+    } finally {
       await database.drop();
     }
   });

@@ -9,7 +9,7 @@ import { changeFeedFor } from './postgres-change-feed.js';
 import { copyNewRows, statementName, writeRows } from './postgres-rows.js';
 import { ServedPageCache } from './served-page-cache.js';
 import {
-  SqlParameters, announceSql, changeTopic, readModelsLockKey, collectionDdl, indexName, lz4Sql, primaryKeyName, quoteIdent, selectSql, servedColumns, tableName, whereSql,
+  SqlParameters, announceSql, changeTopic, readModelsLockKey, collectionDdl, indexDdl, indexName, lz4Sql, primaryKeyName, quoteIdent, selectSql, servedColumns, tableName, whereSql,
 } from './postgres-sql.js';
 
 export interface PostgresDocumentStoreOptions {
@@ -195,26 +195,32 @@ export const createPostgresDocumentStore = ({ pool, schema, listen, cacheServedP
       }
       // Tables may be dropped or altered: nothing read before holds.
       feed.announce(announcedTopics(collections.map(({ name }) => name)));
-      // A rebuild's twins, loaded and about to be swapped in, get their indexes built side by side
-      // below (nobody else uses them); every other collection is prepared in one locked transaction.
+      // A rebuild's twins, made by its fresh `prepare` and loaded since, only get their indexes,
+      // built side by side (nobody else uses them): their tables' DDL again, in a locked and
+      // synchronously committed transaction, held up the switch-over for nothing. Every other
+      // collection is prepared in one locked transaction.
       const rebuilt = options?.fresh !== true && collections.length > 0 && collections.every(({ name }) => name.endsWith(REBUILD_SUFFIX));
-      const indexBuilds: string[] = [];
+      if (rebuilt) {
+        try {
+          await buildIndexes(collections.flatMap((collection) => indexDdl(schema, collection)));
+          feed.announce(announcedTopics(collections.map(({ name }) => name)));
+          return;
+        } catch (error) {
+          // Twins no fresh `prepare` made (42P01: no such table) are made below, as any collection.
+          if ((error as { code?: string }).code !== '42P01') throw error;
+        }
+      }
       await inTransaction(async (client) => {
         await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
         await client.query(`CREATE TABLE IF NOT EXISTS ${checkpoints} (name text PRIMARY KEY, position bigint NOT NULL)`);
         const lz4 = (await client.query<{ lz4: boolean }>(lz4Sql)).rows[0]?.lz4 === true;
         // One round trip for every table (a simple query may hold many statements; none takes parameters).
-        const statements = collections.flatMap((collection) => {
-          const ddl = collectionDdl(schema, collection, { lz4 });
-          if (!rebuilt) return [...(options?.fresh === true ? [`DROP TABLE IF EXISTS ${table(collection.name)}`] : []), ...ddl];
-          // Index statements come last in collectionDdl.
-          const withoutIndexes = collectionDdl(schema, { ...collection, indexes: [] }, { lz4 }).length;
-          indexBuilds.push(...ddl.slice(withoutIndexes));
-          return ddl.slice(0, withoutIndexes);
-        });
+        const statements = collections.flatMap((collection) => [
+          ...(options?.fresh === true ? [`DROP TABLE IF EXISTS ${table(collection.name)}`] : []),
+          ...collectionDdl(schema, collection, { lz4 }),
+        ]);
         if (statements.length > 0) await client.query(statements.join(';\n'));
       });
-      if (indexBuilds.length > 0) await buildIndexes(indexBuilds);
       feed.announce(announcedTopics(collections.map(({ name }) => name)));
     },
 

@@ -61,16 +61,20 @@ export const collectionDdl = (schema: string, collection: CollectionDefinition, 
   if (collection.announceChanges === true) statements.push(...announceDdl(schema, qualified, collection.name));
   // Rows of a few KB are compressed as they are written: lz4 does it in a fraction of pglz's time.
   if (options.lz4 === true) statements.push(`ALTER TABLE ${qualified} ALTER COLUMN doc SET COMPRESSION lz4, ALTER COLUMN json SET COMPRESSION lz4`);
-  for (const index of collection.indexes) {
-    const name = quoteIdent(indexName(table, index));
-    if (index.kind === 'contains') {
-      statements.push(`CREATE INDEX IF NOT EXISTS ${name} ON ${qualified} USING gin ((doc->'${assertFieldName(index.field)}') jsonb_path_ops)`);
-    } else {
-      const columns = index.fields.map(({ field, direction }) => `${fieldExpression(field)} ${direction === 'desc' ? 'DESC' : 'ASC'}`);
-      statements.push(`CREATE INDEX IF NOT EXISTS ${name} ON ${qualified} (${columns.join(', ')})`);
-    }
-  }
+  statements.push(...indexDdl(schema, collection));
   return statements;
+};
+
+/** The CREATE INDEX statements of a collection's secondary indexes (the last of `collectionDdl`). */
+export const indexDdl = (schema: string, collection: CollectionDefinition): string[] => {
+  const table = tableName(collection.name);
+  const qualified = `${quoteIdent(schema)}.${quoteIdent(table)}`;
+  return collection.indexes.map((index) => {
+    const name = quoteIdent(indexName(table, index));
+    if (index.kind === 'contains') return `CREATE INDEX IF NOT EXISTS ${name} ON ${qualified} USING gin ((doc->'${assertFieldName(index.field)}') jsonb_path_ops)`;
+    const columns = index.fields.map(({ field, direction }) => `${fieldExpression(field)} ${direction === 'desc' ? 'DESC' : 'ASC'}`);
+    return `CREATE INDEX IF NOT EXISTS ${name} ON ${qualified} (${columns.join(', ')})`;
+  });
 };
 
 /** Collects parameters while SQL is assembled, so placeholders always line up. */
