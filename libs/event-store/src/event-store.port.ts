@@ -113,8 +113,8 @@ export interface InlineProjector {
    * (names unique to the projector and its schema).
    */
   readonly setup?: readonly string[];
-  /** `literal` quotes a string as an SQL literal for this connection. Events are in append order. */
-  prepare(events: readonly PendingEvent[], literal: (value: string) => string): InlineStep;
+  /** Events are in append order; values go into the statements quoted by `sqlLiteral`. */
+  prepare(events: readonly PendingEvent[]): InlineStep;
 }
 
 export class WrongExpectedRevisionError extends Error {

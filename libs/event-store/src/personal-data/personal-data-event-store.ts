@@ -113,8 +113,8 @@ export class PersonalDataEventStore implements EventStore {
     this.inner.useInlineProjectors(projectors.map((projector): InlineProjector => ({
       name: projector.name,
       ...(projector.setup === undefined ? {} : { setup: projector.setup }),
-      prepare: (events, literal): InlineStep => {
-        const step = projector.prepare(events.map(clear), literal);
+      prepare: (events): InlineStep => {
+        const step = projector.prepare(events.map(clear));
         return { statements: step.statements, finish: (rows, head, recorded) => step.finish(rows, head, recorded.map(clear)) };
       },
     })));

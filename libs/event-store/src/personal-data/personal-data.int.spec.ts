@@ -5,6 +5,7 @@ import { newEvent } from '../contract/contract-support.js';
 import { runEventStoreContract } from '../event-store.contract.js';
 import { type InlineProjector, WrongExpectedRevisionError } from '../event-store.port.js';
 import { IntegrityEventStore } from '../integrity/integrity-event-store.js';
+import { sqlLiteral } from '../postgres/sql-literal.js';
 import { integrityKeys } from '../integrity/integrity-keys.js';
 import { LogVerifier } from '../integrity/log-verifier.js';
 import { createPostgresEventStore } from '../postgres/postgres-event-store.js';
@@ -280,12 +281,12 @@ describe('personal data in the log', () => {
     const seenInPrepare: string[] = [];
     const projector: InlineProjector = {
       name: 'seen',
-      prepare: (events, literal) => {
+      prepare: (events) => {
         seenInPrepare.push(...events.map((event) => String(event.data.email)));
         return {
           statements: [],
           finish: (_rows, _head, recorded) => ({
-            statements: recorded.map((event) => `INSERT INTO "${schema}".seen VALUES (${literal(event.id)}, ${literal(String(event.data.email))}, ${literal(String(event.data.firstName))})`),
+            statements: recorded.map((event) => `INSERT INTO "${schema}".seen VALUES (${sqlLiteral(event.id)}, ${sqlLiteral(String(event.data.email))}, ${sqlLiteral(String(event.data.firstName))})`),
           }),
         };
       },

@@ -225,7 +225,7 @@ export class GroupAppender {
     let stage: 'projector' | 'store' = 'projector';
     try {
       await this.prepareOnce(client, this.projectorsSetUpOn, this.projectors.flatMap((projector) => projector.setup ?? []));
-      const steps = this.projectors.map((projector) => ({ name: projector.name, step: projector.prepare([...byId.values()], sqlLiteral) }));
+      const steps = this.projectors.map((projector) => ({ name: projector.name, step: projector.prepare([...byId.values()]) }));
       const reads = steps.flatMap(({ step }) => step.statements);
       stage = 'store';
       const own = await this.ownStatementsOn(client);

@@ -21,14 +21,14 @@ export const createInlineOutbox = ({ outbox, appUrl, onRecorded }: {
 }): InlineProjector => ({
   name: INLINE_OUTBOX,
   setup: [outbox.recordOneSetup],
-  prepare: (_events, literal): InlineStep => ({
+  prepare: (): InlineStep => ({
     statements: [],
     finish: (_rows, _head, recorded: readonly RecordedEvent[]) => {
       const emails = recorded.filter((event) => event.type === 'CandidateInvited').map((event) => {
         const job = invitationEmailJob(event.id, event.data as CandidateInvited['data'], appUrl);
         return { eventId: event.id, to: job.to, sentAt: event.metadata.time, ...renderInvitationEmail(job) };
       });
-      const statement = outbox.recordManySql(emails, literal);
+      const statement = outbox.recordManySql(emails);
       if (statement === null) return { statements: [] };
       return { statements: [statement], ...(onRecorded === undefined ? {} : { onCommitted: () => onRecorded(emails.map((email) => email.eventId)) }) };
     },

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Pool } from 'pg';
-import { type PreparedStatement, preparedStatement } from '#event-store';
+import { type PreparedStatement, preparedStatement, sqlLiteral } from '#event-store';
 import { isoTime, qualified, runDdl } from '../shared/sql.js';
 import type { RenderedEmail } from './invitation-email.js';
 
@@ -93,9 +93,9 @@ export class EmailOutbox {
    * `recordMany` as one literal statement, for a caller that runs it inside a transaction of its
    * own (the inline outbox, in the append transaction); null when there is nothing to record.
    */
-  recordManySql(inputs: readonly ({ eventId: string; to: string; sentAt: string } & RenderedEmail)[], literal: (value: string) => string): string | null {
+  recordManySql(inputs: readonly ({ eventId: string; to: string; sentAt: string } & RenderedEmail)[]): string | null {
     if (inputs.length === 0) return null;
-    const values = inputs.map((input) => [emailId(input.eventId), input.eventId, input.to, input.subject, input.text, input.html, input.sentAt].map(literal).join(', '));
+    const values = inputs.map((input) => [emailId(input.eventId), input.eventId, input.to, input.subject, input.text, input.html, input.sentAt].map(sqlLiteral).join(', '));
     // One e-mail (the usual append): the statement recordOneSetup prepared on the connection.
     if (values.length === 1) return `EXECUTE ${this.recordOne.name}(${values[0] ?? ''})`;
     return `INSERT INTO ${this.table} (id, event_id, recipient, subject, body_text, body_html, sent_at) VALUES ${values.map((row) => `(${row})`).join(', ')} ON CONFLICT (event_id) DO NOTHING`;

@@ -70,25 +70,25 @@ export const createInlineReadModels = ({ schema, projections, announce, oneConne
     projections.filter((projection) => handles(projection, event.type)).map((projection) => ({ projection, ids: new Set(projection.documentIds(event)) }));
 
   /** The rows writeRows would write (same documents, served JSON, position), as literal SQL. */
-  const writeSql = (collection: string, docs: ReadonlyMap<string, object | null>, position: bigint, literal: (value: string) => string): string[] => {
+  const writeSql = (collection: string, docs: ReadonlyMap<string, object | null>, position: bigint): string[] => {
     const { ids, stored, json, deletes } = rowsOf(docs, served.get(collection));
-    const rows = ids.map((id, index) => `(${literal(id)}, ${literal(stored[index] ?? '')}::jsonb, ${json[index] === undefined ? 'NULL' : literal(json[index])}, ${position})`);
+    const rows = ids.map((id, index) => `(${sqlLiteral(id)}, ${sqlLiteral(stored[index] ?? '')}::jsonb, ${json[index] === undefined ? 'NULL' : sqlLiteral(json[index])}, ${position})`);
     const statements: string[] = [];
     const one = writeDocument.get(collection);
     if (ids.length === 1 && one !== undefined) {
-      statements.push(`EXECUTE ${one.name}(${literal(ids[0] ?? '')}, ${literal(stored[0] ?? '')}, ${json[0] === undefined ? 'NULL' : literal(json[0])}, ${position})`);
+      statements.push(`EXECUTE ${one.name}(${sqlLiteral(ids[0] ?? '')}, ${sqlLiteral(stored[0] ?? '')}, ${json[0] === undefined ? 'NULL' : sqlLiteral(json[0])}, ${position})`);
     } else if (rows.length > 0) {
       statements.push(`INSERT INTO ${table(collection)} (id, doc, json, position) VALUES ${rows.join(', ')}
         ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc, json = EXCLUDED.json, position = EXCLUDED.position`);
     }
-    if (deletes.length > 0) statements.push(`DELETE FROM ${table(collection)} WHERE id IN (${deletes.map(literal).join(', ')})`);
+    if (deletes.length > 0) statements.push(`DELETE FROM ${table(collection)} WHERE id IN (${deletes.map(sqlLiteral).join(', ')})`);
     return statements;
   };
 
   return {
     name: INLINE_READ_MODELS,
     setup: [readCheckpoints, writeCheckpoints, ...readDocuments.values(), ...writeDocument.values()].map((statement) => statement.prepare),
-    prepare(events, literal): InlineStep {
+    prepare(events): InlineStep {
       const wanted = new Map<string, Set<string>>();
       for (const pending of events) {
         const event = asDomainEvent(pendingAsRecorded(pending));
@@ -101,13 +101,13 @@ export const createInlineReadModels = ({ schema, projections, announce, oneConne
       }
       const reads = [...wanted].filter(([, ids]) => ids.size > 0);
       const statements = [
-        ...(oneConnection ? [] : [`SELECT pg_advisory_xact_lock(hashtext(${literal(readModelsLockKey(schema))}))`]),
+        ...(oneConnection ? [] : [`SELECT pg_advisory_xact_lock(hashtext(${sqlLiteral(readModelsLockKey(schema))}))`]),
         `EXECUTE ${readCheckpoints.name}`,
       ];
       // Where the results of the checkpoint read and of the documents' read are.
       const checkpointRows = oneConnection ? 0 : 1;
       // One statement per collection read, after the checkpoints'.
-      for (const [collection, ids] of reads) statements.push(`EXECUTE ${readDocuments.get(collection)?.name ?? ''}(ARRAY[${[...ids].map(literal).join(', ')}]::text[])`);
+      for (const [collection, ids] of reads) statements.push(`EXECUTE ${readDocuments.get(collection)?.name ?? ''}(ARRAY[${[...ids].map(sqlLiteral).join(', ')}]::text[])`);
       return {
         statements,
         finish: (rows: readonly InlineRows[], head: bigint | null, recorded: readonly RecordedEvent[]) => {
@@ -141,7 +141,7 @@ export const createInlineReadModels = ({ schema, projections, announce, oneConne
           }
           const last = recorded.at(-1)?.position;
           if (last === undefined) return null;
-          const statements = [...changed].flatMap(([collection, changedDocs]) => writeSql(collection, changedDocs, last, literal));
+          const statements = [...changed].flatMap(([collection, changedDocs]) => writeSql(collection, changedDocs, last));
           statements.push(`EXECUTE ${writeCheckpoints.name}(${last})`);
           // Before the commit as well as after: on one connection (embedded) nobody reads in between.
           const collections = [...changed.keys()];
