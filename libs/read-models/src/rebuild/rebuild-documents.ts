@@ -31,8 +31,6 @@ export class RebuildDocuments {
   private readonly held = new Map<string, Map<string, Held>>();
   private heldCount = 0;
   private readonly dirty = new Set<Held>();
-  /** What `evolveLoaded` does next, in log order. */
-  private steps: Step[] = [];
   /** Written to the store and no longer held: the store has their latest state. */
   private readonly dropped = new Map<string, Set<string>>();
 
@@ -52,12 +50,13 @@ export class RebuildDocuments {
   }
 
   /**
-   * Finds or makes every document the events touch, for `evolveLoaded`; one dropped from memory
-   * is read back (`beforeRead` runs before any read-back). Each event's ids are asked for and looked
-   * up once, not again when evolving: some read models build their ids at every call, and the
-   * second lookup cost a 1.05M-event rebuild about a second.
+   * Evolves the documents the events touch, in log order. Every document is found or made first;
+   * one dropped from memory is read back (`beforeRead` runs before any read-back). Each event's ids
+   * are asked for and looked up once: some read models build their ids at every call, and a second
+   * lookup while evolving cost a 1.05M-event rebuild about a second.
    */
-  async load(events: readonly RecordedDomainEvent[], targetsOf: (event: RecordedDomainEvent) => readonly ProjectionTarget[], beforeRead: () => Promise<void>): Promise<void> {
+  async evolve(events: readonly RecordedDomainEvent[], targetsOf: (event: RecordedDomainEvent) => readonly ProjectionTarget[], beforeRead: () => Promise<void>): Promise<void> {
+    const steps: Step[] = [];
     const readBack = new Map<string, Held[]>();
     for (const event of events) {
       for (const { projection, collection } of targetsOf(event)) {
@@ -80,27 +79,23 @@ export class RebuildDocuments {
               else waiting.push(held);
             }
           }
-          this.steps.push({ event, projection, held });
+          steps.push({ event, projection, held });
         }
       }
     }
-    if (readBack.size === 0) return;
-    await beforeRead();
-    for (const [collection, waiting] of readBack) {
-      const found = await this.store.getForUpdate(collection, waiting.map(({ id }) => id));
-      for (const held of waiting) held.doc = found.get(held.id)?.doc ?? null;
+    if (readBack.size > 0) {
+      await beforeRead();
+      for (const [collection, waiting] of readBack) {
+        const found = await this.store.getForUpdate(collection, waiting.map(({ id }) => id));
+        for (const held of waiting) held.doc = found.get(held.id)?.doc ?? null;
+      }
     }
-  }
-
-  /** Evolves the documents loaded with the events loaded, in log order, synchronously. */
-  evolveLoaded(): void {
-    for (const { event, projection, held } of this.steps) {
+    for (const { event, projection, held } of steps) {
       const next = projection.evolve(held.doc, event, held.id);
       if (next === held.doc) continue;
       held.doc = next;
       this.dirty.add(held);
     }
-    this.steps = [];
   }
 
   /**

@@ -1,6 +1,6 @@
 import { pino, type Logger } from 'pino';
 import type { EventStore, RecordedEvent } from '#event-store';
-import { rebuildCollectionName, type DocumentChange, type DocumentStore } from '../shared/document-store.port.js';
+import { rebuildCollectionName, type DocumentStore } from '../shared/document-store.port.js';
 import { handles, type AnyProjection, type CollectionDefinition } from '../shared/projection.js';
 import { asDomainEvent, type RecordedDomainEvent } from '../shared/recorded-domain-event.js';
 import type { ProjectionTarget } from '../projection-runner/document-cache.js';
@@ -94,21 +94,24 @@ export const rebuildReadModels = async (options: RebuildOptions): Promise<Rebuil
   // the client and the database work at once, and one slow write does not stop the evolving.
   const pendingWrites: Promise<void>[] = [];
   let writing: Promise<void> = Promise.resolve();
-  const write = (changes: DocumentChange[], at: bigint): void => {
+  // Documents dropped from memory are all in the write made when they were dropped: reading one
+  // back waits for that write, not for the writes queued since.
+  let droppedWritten: Promise<void> = Promise.resolve();
+  const writeChanges = (at: bigint): void => {
+    const { changes, emptied } = documents.takeChanges();
     const previous = writing;
     // Rebuilt collections only: the store may write several at once, none waits for live writers.
     const load = documentStore.loadRebuilt?.bind(documentStore);
     writing = load === undefined ? previous.then(() => documentStore.applyBatch([], changes, at)) : Promise.all([previous, load(changes, at)]).then(() => undefined);
     writing.catch(() => undefined);
     pendingWrites.push(writing);
-  };
-  // Documents dropped from memory are all in the write made when they were dropped: reading one
-  // back waits for that write, not for the writes queued since.
-  let droppedWritten: Promise<void> = Promise.resolve();
-  const writeChanges = (at: bigint): void => {
-    const { changes, emptied } = documents.takeChanges();
-    write(changes, at);
     if (emptied) droppedWritten = writing;
+  };
+  /** Evolves one batch read from the log; the position after it. */
+  const evolveBatch = async (events: readonly RecordedEvent[]): Promise<bigint | null> => {
+    await documents.evolve(events.flatMap((event) => asDomainEvent(event) ?? []), targetsOf, () => droppedWritten);
+    eventsDone += events.length;
+    return events.at(-1)?.position ?? position;
   };
   const writesBelow = async (count: number): Promise<void> => {
     while (pendingWrites.length > count) await pendingWrites.shift();
@@ -116,11 +119,7 @@ export const rebuildReadModels = async (options: RebuildOptions): Promise<Rebuil
   for (;;) {
     const events = carried ?? (await reader.next());
     carried = null;
-    const domainEvents = events.flatMap((event) => asDomainEvent(event) ?? []);
-    await documents.load(domainEvents, targetsOf, () => droppedWritten);
-    documents.evolveLoaded();
-    position = events.at(-1)?.position ?? position;
-    eventsDone += events.length;
+    position = await evolveBatch(events);
     // A short batch is the tail of the log as it was when read, which was ahead of the evolving:
     // the log is read once more now, and only a read that finds nothing more ends the rebuild (events
     // appended meanwhile are then the live runner's, after the switch-over).
@@ -147,11 +146,7 @@ export const rebuildReadModels = async (options: RebuildOptions): Promise<Rebuil
   // written by the switch-over itself: the live runner is handed as small a gap as possible.
   for (let batches = 0; batches < LATE_BATCHES; batches += 1) {
     const late = await eventStore.readAll({ after: position, maxCount: batchSize, dataOnly: true });
-    const domainEvents = late.flatMap((event) => asDomainEvent(event) ?? []);
-    await documents.load(domainEvents, targetsOf, () => droppedWritten);
-    documents.evolveLoaded();
-    position = late.at(-1)?.position ?? position;
-    eventsDone += late.length;
+    position = await evolveBatch(late);
     if (late.length < batchSize) break;
   }
   await documentStore.promoteRebuild({ collections: projections, changes: documents.takeChanges().changes, checkpoint: position });
