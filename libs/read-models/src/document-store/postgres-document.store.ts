@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
+import { sqlLiteral } from '#event-store';
 import {
   assertCheckpointsUnchanged, rebuildCollectionName,
   type ApplyBatchOptions, type Condition, type DocumentChange, type DocumentQuery, type DocumentStore, type PromoteRebuildInput, type RenderServed,
@@ -79,8 +80,19 @@ export const createPostgresDocumentStore = ({ pool, schema, listen, cacheServedP
   const checkpoints = qualify('projection_checkpoints');
   // Every batch, every switch-over and every `prepare` of this schema takes this lock, so a rebuild
   // never swaps tables under a half-written batch and two processes never interleave their DDL.
-  const lockSql = 'SELECT pg_advisory_xact_lock(hashtext($1))';
   const lockKey = readModelsLockKey(schema);
+  // Whether the server was built with lz4 does not change while it runs: asked once.
+  let lz4: Promise<boolean> | undefined;
+  const serverHasLz4 = (): Promise<boolean> => {
+    if (lz4 === undefined) {
+      lz4 = pool.query<{ lz4: boolean }>(lz4Sql).then((result) => result.rows[0]?.lz4 === true);
+      // A failed question is asked again next time.
+      lz4.catch(() => {
+        lz4 = undefined;
+      });
+    }
+    return lz4;
+  };
   // What each collection serves and whether it announces changes, learnt from `prepare`.
   const servedBy = new Map<string, (doc: object) => string>();
   // `options` is missing on pool look-alikes (a test's spy): assume a server then.
@@ -98,12 +110,18 @@ export const createPostgresDocumentStore = ({ pool, schema, listen, cacheServedP
     pageWatches.set(collection, feed.watch(changeTopic(schema, collection), () => cache.invalidate(collection)));
   };
 
-  /** `lock: false` for the rebuild's twin tables, which nobody else touches before the switch-over (which locks). */
-  const inTransaction = async <T>(work: (client: PoolClient) => Promise<T>, { lock = true } = {}): Promise<T> => {
+  const lockedBegin = `BEGIN; SELECT pg_advisory_xact_lock(hashtext(${sqlLiteral(lockKey)}))`;
+  /**
+   * `lock: false` for the rebuild's twin tables, which nobody else touches before the switch-over
+   * (which locks), and whose commits need not wait for the disk (`synchronousCommit: false`): the
+   * switch-over's commit is synchronous and so makes everything written before it durable. The
+   * transaction begins, locks and sets its commit mode in one round trip.
+   */
+  const inTransaction = async <T>(work: (client: PoolClient) => Promise<T>, { lock = true, synchronousCommit = true } = {}): Promise<T> => {
     const client = await pool.connect();
     try {
-      await client.query('BEGIN');
-      if (lock) await client.query(lockSql, [lockKey]);
+      const begin = lock ? lockedBegin : 'BEGIN';
+      await client.query(synchronousCommit ? begin : `${begin}; SET LOCAL synchronous_commit = off`);
       const result = await work(client);
       await client.query('COMMIT');
       return result;
@@ -153,14 +171,11 @@ export const createPostgresDocumentStore = ({ pool, schema, listen, cacheServedP
    */
   const loadRows = (collection: string, { added, replaced }: RebuiltRows, position: bigint): Promise<void> =>
     inTransaction(async (client) => {
-      // Nobody reads these rows before the switch-over, whose commit is synchronous and so makes
-      // everything written before it durable: these commits need not wait for the disk.
-      await client.query('SET LOCAL synchronous_commit = off');
       const served = servedBy.get(collection);
       if (server) await copyNewRows(client, table(collection), added, served, position);
       const upserted = server ? replaced : new Map([...added, ...replaced]);
       if (upserted.size > 0) await writeRows(client, table(collection), upserted, served, position);
-    }, { lock: false });
+    }, { lock: false, synchronousCommit: false });
 
   const writeChanges = async (client: PoolClient, changes: readonly DocumentChange[], position: bigint): Promise<void> => {
     // Last change per document wins; one statement may not touch the same row twice.
@@ -210,17 +225,29 @@ export const createPostgresDocumentStore = ({ pool, schema, listen, cacheServedP
           if ((error as { code?: string }).code !== '42P01') throw error;
         }
       }
-      await inTransaction(async (client) => {
-        await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
-        await client.query(`CREATE TABLE IF NOT EXISTS ${checkpoints} (name text PRIMARY KEY, position bigint NOT NULL)`);
-        const lz4 = (await client.query<{ lz4: boolean }>(lz4Sql)).rows[0]?.lz4 === true;
-        // One round trip for every table (a simple query may hold many statements; none takes parameters).
-        const statements = collections.flatMap((collection) => [
+      const lz4 = await serverHasLz4();
+      // The whole transaction in one round trip (a simple query may hold many statements; none
+      // takes parameters): a rebuild makes its twins while it evolves, and a round trip whose
+      // answer waits for the evolving of a batch held up the first write.
+      const statements = [
+        lockedBegin,
+        `CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`,
+        `CREATE TABLE IF NOT EXISTS ${checkpoints} (name text PRIMARY KEY, position bigint NOT NULL)`,
+        ...collections.flatMap((collection) => [
           ...(options?.fresh === true ? [`DROP TABLE IF EXISTS ${table(collection.name)}`] : []),
           ...collectionDdl(schema, collection, { lz4 }),
-        ]);
-        if (statements.length > 0) await client.query(statements.join(';\n'));
-      });
+        ]),
+        'COMMIT',
+      ];
+      const client = await pool.connect();
+      try {
+        await client.query(statements.join(';\n'));
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
       feed.announce(announcedTopics(collections.map(({ name }) => name)));
     },
 
