@@ -61,6 +61,22 @@ describe('rebuildReadModels', () => {
     expect(await snapshot()).toEqual(liveAfter);
   }, SLOW);
 
+  it('leaves the same indexes whether the twins are made with them (a small log) or get them once loaded (a big one)', async () => {
+    await harness.append([...busyWorkspace('w1', 12), ...busyWorkspace('w2', 5)]);
+    await harness.project();
+    const live = await snapshot();
+    const indexes = async () => (await harness.database.pool.query<{ indexname: string; indexdef: string }>(
+      'SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = $1 ORDER BY indexname', [harness.database.schema],
+    )).rows;
+    const before = await indexes();
+    expect(before.filter(({ indexname }) => !indexname.endsWith('__pk')).length).toBeGreaterThan(5);
+    for (const indexedTwinsBelow of [Number.MAX_SAFE_INTEGER, 0]) {
+      await rebuildReadModels({ eventStore: harness.eventStore, documentStore: harness.documentStore, projections: allProjections, batchSize: 50, indexedTwinsBelow });
+      expect(await indexes()).toEqual(before);
+      expect(await snapshot()).toEqual(live);
+    }
+  }, SLOW);
+
   it('equals live when many small writes are queued at once and documents are read back after leaving memory', async () => {
     const head = await harness.append([...busyWorkspace('w1', 25), ...busyWorkspace('w2', 12)]);
     await harness.project();
