@@ -1,11 +1,28 @@
 import { createHash } from 'node:crypto';
 
+/** Names already made, per prefix: the read paths name their statement at every request. */
+const named = new Map<string, Map<string, string>>();
+/** Texts remembered at most (per prefix): statements built with values in them are named afresh. */
+const REMEMBERED = 1_000;
+
 /**
  * A name for a statement prepared once per connection, derived from its text: two store objects
  * that prepare the same text on one connection use the same name, different texts (another schema,
  * another table) never share one.
  */
-export const statementName = (prefix: string, text: string): string => `${prefix}_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+export const statementName = (prefix: string, text: string): string => {
+  let names = named.get(prefix);
+  if (names === undefined) {
+    names = new Map();
+    named.set(prefix, names);
+  }
+  let name = names.get(text);
+  if (name === undefined) {
+    name = `${prefix}_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+    if (names.size < REMEMBERED) names.set(text, name);
+  }
+  return name;
+};
 
 export interface PreparedStatement {
   /** What `EXECUTE` names. */

@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
+import { statementName } from '#event-store';
 import type { AttemptRecord, DeliveryStatus, StoredDelivery } from './delivery-log.js';
-import { readDeliveriesSql, recordAttemptsSql, statementName } from './delivery-log.sql.js';
+import { readDeliveriesSql, recordAttemptsSql } from './delivery-log.sql.js';
 import { type Row, deliveryOf } from './delivery-rows.js';
 import { MicroBatcher } from './micro-batcher.js';
 
@@ -17,7 +18,7 @@ const isRefusedStatement = (error: unknown): boolean =>
 /** Reads of delivery rows by id, one prepared statement per batch; null for an unknown id. */
 export const deliveryReads = (pool: Pool, schema: string): MicroBatcher<string, StoredDelivery | null> => {
   const text = readDeliveriesSql(schema);
-  const name = statementName(text);
+  const name = statementName('whd', text);
   return new MicroBatcher({
     run: async (ids) => {
       const result = await pool.query({ name, text, values: [ids] });
@@ -34,7 +35,7 @@ export const deliveryReads = (pool: Pool, schema: string): MicroBatcher<string, 
 /** Attempts appended to pending rows, one prepared statement per batch; false where the row was no longer pending. */
 export const attemptWrites = (pool: Pool, schema: string): MicroBatcher<AttemptWrite, boolean> => {
   const text = recordAttemptsSql(schema);
-  const name = statementName(text);
+  const name = statementName('whd', text);
   return new MicroBatcher({
     run: async (writes) => {
       const result = await pool.query({

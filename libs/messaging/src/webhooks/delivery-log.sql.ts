@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { qualified } from '../shared/sql.js';
 
 export const DELIVERIES_TABLE = 'webhook_deliveries';
@@ -65,9 +64,3 @@ export const recordAttemptsSql = (schema: string): string => `
     AS attempt(id, record, response_status, error, status, at)
   WHERE delivery.id = attempt.id AND delivery.status = 'pending'
   RETURNING delivery.id`;
-
-/**
- * A name per statement text, so the server parses and plans it once per connection (a prepared
- * statement); the schema is part of the text, so two logs in two schemas never share a name.
- */
-export const statementName = (text: string): string => `whd_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;

@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import { sqlLiteral } from '#event-store';
+import { sqlLiteral, statementName } from '#event-store';
 import {
   assertCheckpointsUnchanged, rebuildCollectionName,
   type ApplyBatchOptions, type Condition, type DocumentChange, type DocumentQuery, type DocumentStore, type PromoteRebuildInput, type RenderServed,
@@ -7,7 +7,7 @@ import {
 } from '../shared/document-store.port.js';
 import type { CollectionDefinition } from '../shared/projection.js';
 import { changeFeedFor } from './postgres-change-feed.js';
-import { copyNewRows, statementName, writeRows } from './postgres-rows.js';
+import { copyNewRows, writeRows } from './postgres-rows.js';
 import { ServedPageCache } from './served-page-cache.js';
 import {
   SqlParameters, announceSql, changeTopic, readModelsLockKey, collectionDdl, indexDdl, indexName, lz4Sql, primaryKeyName, quoteIdent, selectSql, servedColumns, tableName, whereSql,
@@ -269,7 +269,7 @@ export const createPostgresDocumentStore = ({ pool, schema, listen, cacheServedP
     async get<Doc extends object>(collection: string, id: string): Promise<Doc | null> {
       if (unstorable(id)) return null;
       const text = `SELECT doc FROM ${table(collection)} WHERE id = $1`;
-      const { rows } = await pool.query<{ doc: Doc }>({ name: statementName(text), text, values: [id] });
+      const { rows } = await pool.query<{ doc: Doc }>({ name: statementName('rm', text), text, values: [id] });
       return rows[0]?.doc ?? null;
     },
 
@@ -291,7 +291,7 @@ export const createPostgresDocumentStore = ({ pool, schema, listen, cacheServedP
     async find<Doc extends object>(collection: string, query: DocumentQuery): Promise<Doc[]> {
       if (query.where.some(matchesNothing)) return [];
       const { text, values } = selectSql(table(collection), query);
-      const { rows } = await pool.query<{ doc: Doc }>({ name: statementName(text), text, values });
+      const { rows } = await pool.query<{ doc: Doc }>({ name: statementName('rm', text), text, values });
       return rows.map((row) => row.doc);
     },
 
@@ -308,7 +308,7 @@ export const createPostgresDocumentStore = ({ pool, schema, listen, cacheServedP
       const generation = pages?.generation(collection) ?? 0;
       // Arrays, not objects, per row; `json` is text, so the driver parses nothing but the rare fallback `doc`.
       // Named after its text: each connection plans a page query once, not at every request.
-      const { rows } = await pool.query<[string | null, object | null, ...(string | null)[]]>({ name: statementName(text), text, values, rowMode: 'array' });
+      const { rows } = await pool.query<[string | null, object | null, ...(string | null)[]]>({ name: statementName('rm', text), text, values, rowMode: 'array' });
       const served = rows.map(([json, doc, ...keys]) => ({
         json: json ?? render(doc ?? {}),
         keys: keys.map((value) => value ?? ''),

@@ -1,18 +1,8 @@
-import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { statementName } from '#event-store';
 
-/** Statements are named after their text: each connection plans one once, not at every run. */
-const statementNames = new Map<string, string>();
-export const statementName = (text: string): string => {
-  let name = statementNames.get(text);
-  if (name === undefined) {
-    name = `rm_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
-    if (statementNames.size < 1_000) statementNames.set(text, name);
-  }
-  return name;
-};
 
 const ROWS_PER_STATEMENT = 2_000;
 /**
@@ -61,7 +51,7 @@ export const writeRows = async (
   for (let start = 0; start < ids.length; start += ROWS_PER_STATEMENT) {
     const end = start + ROWS_PER_STATEMENT;
     const text = upsertSql(qualifiedTable, served !== undefined);
-    await client.query({ name: statementName(text), text, values: [
+    await client.query({ name: statementName('rm', text), text, values: [
       JSON.stringify(ids.slice(start, end)), `[${stored.slice(start, end).join(',')}]`, json.slice(start, end).join(SERVED_SEPARATOR), position.toString(),
     ] });
   }
