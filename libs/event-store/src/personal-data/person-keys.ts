@@ -61,7 +61,6 @@ interface KeyRow {
 /** The first 28 bits of an address hash (see knownPeople): a small integer, as PostgreSQL computes it in learnPeople. */
 const hashPrefix = (addressHash: string): number => Number.parseInt(addressHash.slice(0, 7), 16);
 
-
 interface Cached<T> {
   value: T;
   until: number;
