@@ -133,6 +133,19 @@ export const createPostgresDocumentStore = ({ pool, schema, listen, cacheServedP
     }
   };
 
+  /** A whole transaction (BEGIN … COMMIT) as one simple query, on a connection of its own; rolled back if it fails. */
+  const transactionInOneQuery = async (text: string): Promise<void> => {
+    const client = await pool.connect();
+    try {
+      await client.query(text);
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  };
+
   /**
    * CREATE INDEX statements of loaded tables, two at a time on their own connections (the server
    * builds them on two cores while one connection would use one), each with room to sort in memory,
@@ -142,19 +155,13 @@ export const createPostgresDocumentStore = ({ pool, schema, listen, cacheServedP
     const queue = [...statements];
     const builder = async (): Promise<void> => {
       for (let statement = queue.shift(); statement !== undefined; statement = queue.shift()) {
-        const client = await pool.connect();
-        try {
-          await client.query(
-            `BEGIN; SET LOCAL maintenance_work_mem = '${INDEX_BUILD_MEMORY}'; SET LOCAL synchronous_commit = off; ${statement}; COMMIT`,
-          );
-        } catch (error) {
+        await transactionInOneQuery(
+          `BEGIN; SET LOCAL maintenance_work_mem = '${INDEX_BUILD_MEMORY}'; SET LOCAL synchronous_commit = off; ${statement}; COMMIT`,
+        ).catch((error: unknown) => {
           // The other builder stops after its current statement.
           queue.length = 0;
-          await client.query('ROLLBACK').catch(() => undefined);
           throw error;
-        } finally {
-          client.release();
-        }
+        });
       }
     };
     const builders = Math.min(PARALLEL_INDEX_BUILDS, statements.length, Math.max(1, (pool.options?.max ?? 1) - 1));
@@ -229,7 +236,7 @@ export const createPostgresDocumentStore = ({ pool, schema, listen, cacheServedP
       // The whole transaction in one round trip (a simple query may hold many statements; none
       // takes parameters): a rebuild makes its twins while it evolves, and a round trip whose
       // answer waits for the evolving of a batch held up the first write.
-      const statements = [
+      await transactionInOneQuery([
         lockedBegin,
         `CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`,
         `CREATE TABLE IF NOT EXISTS ${checkpoints} (name text PRIMARY KEY, position bigint NOT NULL)`,
@@ -238,16 +245,7 @@ export const createPostgresDocumentStore = ({ pool, schema, listen, cacheServedP
           ...collectionDdl(schema, collection, { lz4 }),
         ]),
         'COMMIT',
-      ];
-      const client = await pool.connect();
-      try {
-        await client.query(statements.join(';\n'));
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
+      ].join(';\n'));
       feed.announce(announcedTopics(collections.map(({ name }) => name)));
     },
 
