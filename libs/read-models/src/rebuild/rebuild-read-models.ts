@@ -107,12 +107,13 @@ export const rebuildReadModels = async (options: RebuildOptions): Promise<Rebuil
   let carried: RecordedEvent[] | null = null;
   // Writes queue up behind each other (a few at most) while the next batches are read and evolved:
   // the client and the database work at once, and one slow write does not stop the evolving.
-  // The first write waits for the twin tables; if they could not be made, the rebuild fails with that.
-  const pendingWrites: Promise<void>[] = [twinsMade];
+  // Every write waits for the twin tables (a rebuild that writes nothing too, at the end); if they
+  // could not be made, the rebuild fails with that.
+  const pendingWrites: Promise<void>[] = [];
   let writing: Promise<void> = twinsMade;
   // Documents dropped from memory are all in the write made when they were dropped: reading one
   // back waits for that write, not for the writes queued since.
-  let droppedWritten: Promise<void> = twinsMade;
+  let droppedWritten: Promise<void> = Promise.resolve();
   const writeChanges = (at: bigint): void => {
     const { changes, emptied } = documents.takeChanges();
     const previous = writing;
@@ -159,8 +160,8 @@ export const rebuildReadModels = async (options: RebuildOptions): Promise<Rebuil
   await writing;
   report('switching');
   if (!indexedTwins) await documentStore.prepare(twins(true));
-  // Events appended while the indexes were built (a few batches at most) are evolved now and
-  // written by the switch-over itself: the live runner is handed as small a gap as possible.
+  // Events appended while the last writes ran and any indexes were built (a few batches at most)
+  // are evolved now and written by the switch-over itself: the live runner gets as small a gap as possible.
   for (let batches = 0; batches < LATE_BATCHES; batches += 1) {
     const late = await eventStore.readAll({ after: position, maxCount: batchSize, dataOnly: true });
     position = await evolveBatch(late);
