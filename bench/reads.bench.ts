@@ -152,6 +152,7 @@ export async function benchReads(candidates: number, hello: HelloBaseline): Prom
     }
     const raw = medianPass(rawPasses);
     const rebuild = medianPass(rebuildPasses);
+    const ofPasses = passes === 1 ? '' : `, median of ${passes}`;
     await pool.query('ANALYZE');
     const readModelSize = (await pool.query<{ size: string }>(
       `SELECT pg_size_pretty(sum(pg_total_relation_size(c.oid))) AS size FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -181,8 +182,8 @@ export async function benchReads(candidates: number, hello: HelloBaseline): Prom
     const rows: BenchRow[] = [...measured.rows];
     rows.push({
       name: `rebuild read models @ ${size} events`,
-      measured: `${Math.round(perSecond(rebuild))} events/s${passes === 1 ? '' : `, median of ${passes}`}`,
-      baseline: `${Math.round(perSecond(raw))} events/s (raw readAll${passes === 1 ? '' : `, median of ${passes}`})`,
+      measured: `${Math.round(perSecond(rebuild))} events/s${ofPasses}`,
+      baseline: `${Math.round(perSecond(raw))} events/s (raw readAll${ofPasses})`,
       ratio: perSecond(rebuild) / perSecond(raw),
     });
     const details = [
