@@ -143,6 +143,13 @@ export interface ReadAllOptions {
    * blank and `hash` absent, and read less (PostgreSQL, PGlite); others return whole events.
    */
   dataOnly?: boolean;
+  /**
+   * Optional, with `dataOnly`: the caller reads the data of events of these types only (a rebuild:
+   * the types its projections handle). An adapter may then return the others with empty data
+   * (PostgreSQL, PGlite: their data is neither sent nor parsed); the events, their order and
+   * `maxCount` are as without it.
+   */
+  dataOfTypes?: readonly string[];
 }
 
 export type EventHandler = (event: RecordedEvent) => Promise<void>;

@@ -32,10 +32,15 @@ export function toRecordedEvent(row: EventRow): RecordedEvent {
 /** The columns of a data-only read (ReadAllOptions.dataOnly). */
 export const DATA_ONLY_COLUMNS = 'position, stream_id, revision, type, data';
 
-const BLANK_METADATA: EventMetadata = Object.freeze({ correlationId: '', causationId: null, actor: '', requestId: '', time: '' });
+/** The same, the data only where the type is one of the text[] in $3 (ReadAllOptions.dataOfTypes), NULL elsewhere. */
+export const DATA_ONLY_COLUMNS_OF_TYPES = 'position, stream_id, revision, type, CASE WHEN type = ANY($3::text[]) THEN data END AS data';
 
-export function toDataOnlyEvent(row: Pick<EventRow, 'position' | 'stream_id' | 'revision' | 'type' | 'data'>): RecordedEvent {
+const BLANK_METADATA: EventMetadata = Object.freeze({ correlationId: '', causationId: null, actor: '', requestId: '', time: '' });
+const NO_DATA: Record<string, unknown> = Object.freeze({});
+
+export function toDataOnlyEvent(row: Pick<EventRow, 'position' | 'stream_id' | 'revision' | 'type'> & { data: EventRow['data'] | null }): RecordedEvent {
   return {
-    id: '', streamId: row.stream_id, revision: Number(row.revision), position: BigInt(row.position), type: row.type, data: row.data, metadata: BLANK_METADATA, recordedAt: '',
+    id: '', streamId: row.stream_id, revision: Number(row.revision), position: BigInt(row.position), type: row.type, data: row.data ?? NO_DATA,
+    metadata: BLANK_METADATA, recordedAt: '',
   };
 }

@@ -12,8 +12,14 @@ export class ReadAhead {
   private reading = false;
   private ended = false;
 
-  /** Reads the log after `after` (null: from its start). */
-  constructor(private readonly eventStore: EventStore, private readonly batchSize: number, private readonly depth: number, private after: bigint | null) {
+  /** Reads the log after `after` (null: from its start), the data of events of `dataOfTypes` only. */
+  constructor(
+    private readonly eventStore: EventStore,
+    private readonly batchSize: number,
+    private readonly depth: number,
+    private after: bigint | null,
+    private readonly dataOfTypes: readonly string[],
+  ) {
     this.pump();
   }
 
@@ -29,7 +35,7 @@ export class ReadAhead {
     if (this.reading || this.ended || this.buffered.length >= this.depth) return;
     this.reading = true;
     // Projections read position, type and data only: the store may leave the rest out (dataOnly).
-    const batch = this.eventStore.readAll({ after: this.after, maxCount: this.batchSize, dataOnly: true });
+    const batch = this.eventStore.readAll({ after: this.after, maxCount: this.batchSize, dataOnly: true, dataOfTypes: this.dataOfTypes });
     this.buffered.push(batch);
     batch.then(
       (events) => {

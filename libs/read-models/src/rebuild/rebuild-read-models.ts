@@ -78,10 +78,13 @@ export const rebuildReadModels = async (options: RebuildOptions): Promise<Rebuil
   const twins = (withIndexes: boolean): CollectionDefinition[] => rebuildTargets.map(({ projection, collection }) => ({
     name: collection, indexes: withIndexes ? projection.indexes : [], served: projection.served, announceChanges: projection.announceChanges,
   }));
+  // Only the data of the events some projection handles is read: on PostgreSQL the others' is
+  // neither turned into text nor sent and parsed (a sixth of the events of the bench's log).
+  const types = [...new Set(projections.flatMap((projection) => projection.eventTypes))];
   const startedAt = Date.now();
   // Read ahead: the next batches are fetched while this one is evolved and written. The first
   // ones are read and evolved while the twin tables are made: only writes wait for them.
-  let reader = new ReadAhead(eventStore, batchSize, READ_AHEAD_BATCHES, null);
+  let reader = new ReadAhead(eventStore, batchSize, READ_AHEAD_BATCHES, null, types);
   const headPosition = await eventStore.headPosition();
   // A small log's twins are made with their indexes, kept up to date as rows are loaded while the
   // log is still being evolved; a big one's get them built once loaded, at a fraction of the cost.
@@ -144,7 +147,7 @@ export const rebuildReadModels = async (options: RebuildOptions): Promise<Rebuil
     // appended meanwhile are then the live runner's, after the switch-over).
     let tail = false;
     if (events.length < batchSize) {
-      reader = new ReadAhead(eventStore, batchSize, READ_AHEAD_BATCHES, position);
+      reader = new ReadAhead(eventStore, batchSize, READ_AHEAD_BATCHES, position, types);
       const more = await reader.next();
       if (more.length === 0) tail = true;
       else carried = more;
@@ -163,7 +166,7 @@ export const rebuildReadModels = async (options: RebuildOptions): Promise<Rebuil
   // Events appended while the last writes ran and any indexes were built (a few batches at most)
   // are evolved now and written by the switch-over itself: the live runner gets as small a gap as possible.
   for (let batches = 0; batches < LATE_BATCHES; batches += 1) {
-    const late = await eventStore.readAll({ after: position, maxCount: batchSize, dataOnly: true });
+    const late = await eventStore.readAll({ after: position, maxCount: batchSize, dataOnly: true, dataOfTypes: types });
     position = await evolveBatch(late);
     if (late.length < batchSize) break;
   }
