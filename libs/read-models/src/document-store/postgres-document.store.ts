@@ -388,7 +388,9 @@ export const createPostgresDocumentStore = ({ pool, schema, listen, cacheServedP
           rows.replaced.set(id, doc);
         }
       }
-      await Promise.all([...latest].map(([collection, rows]) => {
+      // Biggest first: the small collections' loads fill in around them instead of holding them up.
+      const bySize = [...latest].sort(([, a], [, b]) => b.added.size + b.replaced.size - (a.added.size + a.replaced.size));
+      await Promise.all(bySize.map(([collection, rows]) => {
         // One collection's writes in call order: a document written twice ends as written last.
         const previous = loadChains.get(collection) ?? Promise.resolve();
         const next = previous.then(() => loadSlots.run(() => loadRows(collection, rows, position)));
