@@ -171,4 +171,27 @@ describe('separate processes on PostgreSQL', () => {
       await admin.end();
     }
   }, 60_000);
+
+  // Last: it stops the remaining worker.
+  it('records an invitation\'s e-mails with it in an API process, with no worker running, when no webhook is due', async () => {
+    const workspace = (await internal('POST', '/internal/workspaces', { name: 'No worker' })).body.data;
+    await internal('POST', `/internal/workspaces/${workspace.id}/verify`);
+    const key = (await internal('POST', `/internal/workspaces/${workspace.id}/api-keys`, { mode: 'live' })).body.data;
+    const auth = { authorization: `Bearer ${key.key}:${key.secret}` };
+    for (const worker of processes.slice(0, 2)) await worker.stop();
+    const [first] = apiUrls as [string];
+    const created = await request(`${first}/v1/assessments`, { method: 'POST', headers: auth, body: { name: 'Alone', tests: ['numerical-reasoning'] } });
+    expect(created.status).toBe(201);
+    const candidates = [{ email: 'alone-a@example.com', firstName: 'A' }, { email: 'alone-b@example.com', firstName: 'B' }];
+    const invited = await request(`${first}/v1/assessments/${created.body.data.id}/invitations`, { method: 'POST', headers: auth, body: { candidates } });
+    expect(invited.status).toBe(200);
+    expect(invited.body.meta.invited).toBe(2);
+    // No dispatcher runs anywhere: the e-mails are in the outbox because the invitation's own
+    // transaction recorded them, and the answer did not wait for a dispatcher to catch up.
+    for (const [index, { email }] of candidates.entries()) {
+      const emails = await internal('GET', `/internal/emails?to=${email}`);
+      expect(emails.body.data).toHaveLength(1);
+      expect(emails.body.data[0].text).toContain(invited.body.data[index].invitationUrl);
+    }
+  }, 60_000);
 });
