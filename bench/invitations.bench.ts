@@ -150,13 +150,14 @@ const databaseUrl = (name: string): string => {
 export async function benchInvitations(hello: HelloBaseline): Promise<{ rows: BenchRow[]; details: string[] }> {
   const runs: InvitationRun[] = [];
   const keyIds: string[] = [];
-  const cleanRedis = async (service: Service) => {
+  // The service's queue keys go with it (Service.stop); these are the rate-limit windows of the keys it used.
+  const cleanRedis = async () => {
     const rateLimits = keyIds.flatMap((id) => [`ratelimit:{${id}}`, `ratelimit:{${id}}:seq`]);
-    const deleted = await deleteRedisKeys([`${service.queuePrefix}:*`, ...rateLimits]).catch((error: unknown) => {
+    const deleted = await deleteRedisKeys(rateLimits).catch((error: unknown) => {
       logger.warn({ err: error }, 'invitations: cleaning Redis failed');
       return 0;
     });
-    logger.info({ deleted }, `invitations: removed ${deleted} Redis keys of the service`);
+    logger.info({ deleted }, `invitations: removed ${deleted} rate-limit keys`);
   };
   /** One service, then one assessment and 20 assessments, each with a workspace of its own. */
   const measureBoth = async (service: Service, label: string, watches: CpuWatch[] = []) => {
@@ -165,7 +166,7 @@ export async function benchInvitations(hello: HelloBaseline): Promise<{ rows: Be
       runs.push(await measureInvitations(service, label, keyIds, watches, SPREAD));
     } finally {
       await service.stop();
-      await cleanRedis(service);
+      await cleanRedis();
     }
   };
 

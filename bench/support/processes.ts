@@ -96,6 +96,11 @@ export const deleteRedisKeys = async (patterns: string[]): Promise<number> => {
 
 const DIST = resolve('dist');
 
+/** A service's queues (its BullMQ keys, under its own prefix) go with it: a bench leaves Redis as it found it. */
+const deleteQueueKeys = async (queuePrefix: string): Promise<void> => {
+  await deleteRedisKeys([`${queuePrefix}:*`]).catch((error: unknown) => logger.warn({ err: error, queuePrefix }, 'deleting the queue keys of a stopped service failed'));
+};
+
 /**
  * BENCH_CPU_PROF=<dir>: the service processes (standalone, public API) write a V8 CPU profile of
  * each thread there when they stop (`node --cpu-prof`): where a request's CPU goes.
@@ -135,6 +140,7 @@ export const startStandalone = async (env: Record<string, string> = {}, keep?: {
     ...child, baseUrl: `http://127.0.0.1:${port}`, internalUrl, internalToken, queuePrefix,
     async stop() {
       await child.stop();
+      await deleteQueueKeys(queuePrefix);
       if (keep === undefined) rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -151,7 +157,13 @@ export const startApi = async (eventStoreUrl: string): Promise<Service> => {
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitUntilReady(child, async () => (await fetch(`${baseUrl}/v1/me`)).status === 401);
-  return { ...child, baseUrl, internalUrl: '', internalToken, queuePrefix };
+  return {
+    ...child, baseUrl, internalUrl: '', internalToken, queuePrefix,
+    async stop() {
+      await child.stop();
+      await deleteQueueKeys(queuePrefix);
+    },
+  };
 };
 
 /** A minimal Nest-on-Fastify app with one GET route (`dist/bench/hello-app.js`): the HTTP baseline. */
