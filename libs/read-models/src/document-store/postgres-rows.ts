@@ -3,7 +3,6 @@ import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { statementName } from '#event-store';
 
-
 const ROWS_PER_STATEMENT = 2_000;
 /**
  * Served JSON travels as one text joined by U+0002, which JSON.stringify never writes raw: no
