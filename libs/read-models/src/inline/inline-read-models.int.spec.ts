@@ -1,8 +1,11 @@
+import pg from 'pg';
 import type { DomainEvent } from '#domain';
 import { type EventStore, type InlineProjector, type StreamAppend, createPostgresEventStore } from '#event-store';
 import { allProjections } from '../all-projections.js';
+import { tableName } from '../document-store/postgres-sql.js';
 import { rebuildReadModels } from '../rebuild/rebuild-read-models.js';
 import { createHarness, silentLogger, type Harness } from '../test-support/harness.js';
+import { TEST_DATABASE_URL } from '../test-support/postgres.js';
 import { streamOf, toNewEvent } from '../test-support/recorded.js';
 import { busyWorkspace } from '../test-support/scenario.js';
 import { INLINE_READ_MODELS, createInlineReadModels } from './inline-read-models.js';
@@ -171,6 +174,44 @@ describe('inline read models (PostgreSQL)', () => {
     const wantEvents = [...workspaces.flat(), ...busyWorkspace('w5', 2)];
     const want = await expected(wantEvents);
     expect(await snapshot(harness)).toEqual(want.docs);
+  }, SLOW);
+
+  it('reads the documents an append touches by index once the tables have grown past their statistics', async () => {
+    // A prepared statement's plan lasts until the table's statistics change. Analyzed while a table
+    // was tiny, the cached plan of `id = ANY($1)` read the whole table at every append once it had
+    // grown (385 pages per append at 20k invitations, with the append lock held). One connection,
+    // autovacuum off on the read models' tables, statistics taken while they hold a workspace.
+    const { schema } = harness.database;
+    const planned = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 1 });
+    const store = await createPostgresEventStore({ pool: planned, schema, listen: false, logger: silentLogger });
+    const projector = inline();
+    try {
+      store.useInlineProjectors([projector]);
+      const [first, ...rest] = busyWorkspace('w1', 4);
+      await appendOneByOne(store, first === undefined ? [] : [first]);
+      for (const { name } of allProjections) {
+        await planned.query(`ALTER TABLE "${schema}"."${tableName(name)}" SET (autovacuum_enabled = false); ANALYZE "${schema}"."${tableName(name)}"`);
+      }
+      // More than five appends: the connection then settles on the plan it caches.
+      const results = await appendOneByOne(store, rest);
+      expect(results.length).toBeGreaterThan(5);
+      expect(results.every((result) => result.inline.includes(INLINE_READ_MODELS))).toBe(true);
+      for (const { name } of allProjections) {
+        await planned.query(`INSERT INTO "${schema}"."${tableName(name)}" (id, doc, json, position)
+          SELECT 'grown-' || g, jsonb_build_object('padding', repeat('x', 400)), repeat('y', 400), g FROM generate_series(1, 5000) g`);
+      }
+      // The reads an append of events touching every read model sends, as it sends them.
+      const events = busyWorkspace('w2', 2).map((event) => toNewEvent(event));
+      const reads = projector.prepare(events).statements.filter((statement) => /^EXECUTE rm_inline_read_(?!checkpoints)|^SELECT .* FROM "[^"]+"\."rm_/.test(statement));
+      expect(reads.length).toBeGreaterThanOrEqual(4);
+      for (const read of reads) {
+        const plan = (await planned.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${read}`)).rows.map((row) => row['QUERY PLAN']).join('\n');
+        expect(plan).not.toContain('Seq Scan on rm_');
+      }
+    } finally {
+      await store.close();
+      await planned.end();
+    }
   }, SLOW);
 
   it('a projector that fails leaves the events appended without it, and the runner does its work from the log', async () => {
