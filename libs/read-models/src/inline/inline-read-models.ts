@@ -68,8 +68,8 @@ export const createInlineReadModels = ({ schema, projections, announce, oneConne
   // few pages read the whole table at every append once it had grown (385 pages at 20k invitations,
   // 2.6 ms with the append lock held, before autovacuum analyzed it again). Planned at every append
   // instead (a literal statement), one invitation at a time on PGlite took 0.35-0.75 ms longer.
-  // Only these reads: the setting is put back after them.
-  const indexOnly = ['SET LOCAL enable_seqscan = off', 'SET LOCAL enable_seqscan = on'] as const;
+  // Only these reads: the setting goes back to the connection's own after them.
+  const indexOnly = ['SET LOCAL enable_seqscan = off', 'SET LOCAL enable_seqscan = DEFAULT'] as const;
   const writeDocument = new Map(names.map((name) => [name, preparedStatement('rm_inline_write', `INSERT INTO ${table(name)} (id, doc, json, position) VALUES ($1, $2::jsonb, $3, $4)
     ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc, json = EXCLUDED.json, position = EXCLUDED.position`, ['text', 'text', 'text', 'bigint'])]));
 
@@ -126,6 +126,7 @@ export const createInlineReadModels = ({ schema, projections, announce, oneConne
           if (names.some((name) => (stored.get(name) ?? null) !== head)) return null;
           const docs = new Map<string, Fetched>();
           for (const [collection, ids] of reads) for (const id of ids) docs.set(keyOf(collection, id), { collection, id, doc: null, position: null });
+          // The documents' rows follow the checkpoints' and the (empty) answer to the first setting.
           for (const row of rows.slice(checkpointRows + 2, checkpointRows + 2 + reads.length).flat()) {
             const collection = String(row.collection);
             const id = String(row.id);
