@@ -6,6 +6,7 @@ import pg from 'pg';
 import { freeLoopbackPort } from '#platform';
 import { request } from './support/client.js';
 import { type AppProcess, freshDatabase, startApp } from './support/processes.js';
+import { deleteQueueKeys } from './support/service.js';
 
 /**
  * The multi-process layout on the PostgreSQL server and Redis: two API processes, the internal
@@ -22,6 +23,7 @@ describe('separate processes on PostgreSQL', () => {
   let receiverUrl = '';
   const received: { id: string; event: string }[] = [];
   const apiApplicationName = `mp_api_${process.pid}_`;
+  const queuePrefix = `mp-${Date.now().toString(36)}`;
 
   const internal = (method: string, path: string, body?: unknown) =>
     request(`${internalUrl}${path}`, { method, headers: { authorization: `Bearer ${token}` }, body });
@@ -45,7 +47,7 @@ describe('separate processes on PostgreSQL', () => {
     internalUrl = `http://127.0.0.1:${internalPort}`;
     const env = {
       EVENT_STORE_URL: database.url, SERVICE_SECRET: 'multi-process-service-secret', INTERNAL_TOKEN: token, DATA_DIR: dataDir,
-      QUEUE_PREFIX: `mp-${Date.now().toString(36)}`, WEBHOOK_ALLOW_INSECURE: 'true', WEBHOOK_BACKOFF_MS: '50',
+      QUEUE_PREFIX: queuePrefix, WEBHOOK_ALLOW_INSECURE: 'true', WEBHOOK_BACKOFF_MS: '50',
       INTERNAL_PORT: String(internalPort), APP_URL: `http://localhost:${internalPort}`, HOST: '127.0.0.1',
     };
     for (let i = 0; i < 2; i += 1) {
@@ -67,6 +69,7 @@ describe('separate processes on PostgreSQL', () => {
     receiver?.close();
     await database?.drop();
     rmSync(dataDir, { recursive: true, force: true });
+    await deleteQueueKeys(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', queuePrefix);
   }, 60_000);
 
   it('answers every write once every process can read it, and delivers every webhook despite a killed worker', async () => {

@@ -3,6 +3,8 @@ import { cpSync, existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } fr
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { Redis } from 'ioredis';
+import { deleteKeys } from '#messaging/test-support/redis.js';
 import { freeLoopbackPort } from '#platform';
 import { markInternalOrigin } from './openapi-conformance.js';
 
@@ -83,8 +85,13 @@ const launchService = async (env: Record<string, string>, options: { dataDir?: s
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'hiring-e2e-'));
   if (!options.dataDir && !env.EVENT_STORE_URL) cpSync(await pgliteTemplate(), join(dataDir, 'pglite'), { recursive: true });
   const internalToken = `it-${Math.random().toString(36).slice(2)}`;
+  // A service on a DATA_DIR of its own gets a queue prefix of its own, and its keys go with it at
+  // stop (nothing can start again on that DATA_DIR): each run left ~1,000 BullMQ keys otherwise.
+  const ownPrefix = options.dataDir === undefined && env.QUEUE_PREFIX === undefined && env.EVENT_STORE_URL === undefined
+    ? `e2e-${Math.random().toString(36).slice(2)}`
+    : null;
   const child = spawn(process.execPath, [ENTRY], {
-    env: serviceEnvironment({ port, internalPort, internalToken, dataDir }, env),
+    env: serviceEnvironment({ port, internalPort, internalToken, dataDir }, ownPrefix === null ? env : { ...env, QUEUE_PREFIX: ownPrefix }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -122,6 +129,21 @@ const launchService = async (env: Record<string, string>, options: { dataDir?: s
         clearTimeout(timer);
       }
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      if (ownPrefix !== null) await deleteQueueKeys(env.REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', ownPrefix);
     },
   };
+};
+
+/** A service's BullMQ keys, deleted. Best effort: a test may have stopped this Redis; its keys are then left as they were. */
+export const deleteQueueKeys = async (redisUrl: string, prefix: string): Promise<void> => {
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2_000, retryStrategy: () => null, lazyConnect: true });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    await deleteKeys(redis, prefix);
+  } catch {
+    // Redis is down or gone: nothing to clean up now.
+  } finally {
+    redis.disconnect();
+  }
 };
