@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
-import { deleteKeys } from '#messaging/test-support/redis.js';
+import { REDIS_URL, deleteKeys } from '#messaging/test-support/redis.js';
 import { freeLoopbackPort } from '#platform';
 import { markInternalOrigin } from './openapi-conformance.js';
 
@@ -129,13 +129,13 @@ const launchService = async (env: Record<string, string>, options: { dataDir?: s
         clearTimeout(timer);
       }
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
-      if (ownPrefix !== null) await deleteQueueKeys(env.REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', ownPrefix);
+      if (ownPrefix !== null) await deleteQueueKeys(ownPrefix, env.REDIS_URL);
     },
   };
 };
 
 /** A service's BullMQ keys, deleted. Best effort: a test may have stopped this Redis; its keys are then left as they were. */
-export const deleteQueueKeys = async (redisUrl: string, prefix: string): Promise<void> => {
+export const deleteQueueKeys = async (prefix: string, redisUrl = REDIS_URL): Promise<void> => {
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2_000, retryStrategy: () => null, lazyConnect: true });
   redis.on('error', () => undefined);
   try {
