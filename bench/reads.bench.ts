@@ -21,6 +21,8 @@ interface Pass {
   events: number;
   seconds: number;
   cpu: CpuShares;
+  /** Time the bench process's main thread was busy (event loop utilization), ms. */
+  busyMs: number;
 }
 
 const perSecond = (pass: Pass): number => pass.events / pass.seconds;
@@ -34,7 +36,8 @@ const medianPass = (passes: readonly Pass[]): Pass => {
 };
 
 const describePasses = (name: string, passes: readonly Pass[], median: Pass): string[] => {
-  const line = (pass: Pass): string => `${pass.events} events in ${pass.seconds.toFixed(2)}s, ${Math.round(perSecond(pass))} events/s`;
+  const line = (pass: Pass): string =>
+    `${pass.events} events in ${pass.seconds.toFixed(2)}s, ${Math.round(perSecond(pass))} events/s; main thread busy ${Math.round(pass.busyMs)} ms`;
   if (passes.length === 1) return [`${name}: ${line(median)}`, `    ${describeCpu(median.cpu, cpus().length)}`];
   return [
     `${name}, median of ${passes.length} alternated passes: ${line(median)}`,
@@ -129,6 +132,7 @@ export async function benchReads(candidates: number, hello: HelloBaseline): Prom
       const rawReport = progress(`raw readAll ${size} events${label}`, 'events', seeded.events);
       const rawCpu = await startCpuMeter(backends, 'bench process');
       const rawStarted = performance.now();
+      const rawLoop = performance.eventLoopUtilization();
       let rawEvents = 0;
       for (let after: bigint | null = null; ;) {
         const batch = await store.readAll({ after, maxCount: READ_BATCH });
@@ -138,17 +142,20 @@ export async function benchReads(candidates: number, hello: HelloBaseline): Prom
         after = batch.at(-1)?.position ?? after;
       }
       rawReport(rawEvents, true);
-      rawPasses.push({ events: rawEvents, seconds: (performance.now() - rawStarted) / 1000, cpu: await rawCpu() });
+      const rawBusyMs = performance.eventLoopUtilization(rawLoop).active;
+      rawPasses.push({ events: rawEvents, seconds: (performance.now() - rawStarted) / 1000, cpu: await rawCpu(), busyMs: rawBusyMs });
 
       const rebuildReport = progress(`rebuild ${size} events${label}`, 'events', seeded.events);
       const rebuildCpu = await startCpuMeter(backends, 'bench process');
       const rebuildStarted = performance.now();
+      const rebuildLoop = performance.eventLoopUtilization();
       const rebuilt = await rebuildReadModels({
         eventStore: store, documentStore: documents, projections: allProjections, logger: logger.child({ phase: 'rebuild' }),
         onProgress: (state) => rebuildReport(state.eventsDone),
       });
       rebuildReport(rebuilt.eventsDone, true);
-      rebuildPasses.push({ events: rebuilt.eventsDone, seconds: (performance.now() - rebuildStarted) / 1000, cpu: await rebuildCpu() });
+      const rebuildBusyMs = performance.eventLoopUtilization(rebuildLoop).active;
+      rebuildPasses.push({ events: rebuilt.eventsDone, seconds: (performance.now() - rebuildStarted) / 1000, cpu: await rebuildCpu(), busyMs: rebuildBusyMs });
     }
     const raw = medianPass(rawPasses);
     const rebuild = medianPass(rebuildPasses);
