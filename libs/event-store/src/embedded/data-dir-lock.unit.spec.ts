@@ -29,19 +29,32 @@ const startHolder = async (lockPath: string): Promise<{ parent: ChildProcess; ho
 describe('DATA_DIR lock', () => {
   let dataDir = '';
   const lockFile = (): string => join(dataDir, 'event-store.lock');
-  const parents: ChildProcess[] = [];
+  const holders: { parent: ChildProcess; holderPid: number }[] = [];
 
   beforeEach(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'es-lock-'));
   });
   afterEach(async () => {
-    for (const parent of parents.splice(0)) parent.kill('SIGKILL');
+    // The holder (a grandchild) keeps the parent's stdout pipe open: it is killed too, and the pipe
+    // closed, or Jest's worker waits for it (a `sleep 60`) after the last test.
+    for (const { parent, holderPid } of holders.splice(0)) {
+      try {
+        process.kill(holderPid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+      const exited = parent.exitCode !== null || parent.signalCode !== null ? Promise.resolve() : new Promise((resolveExit) => parent.once('exit', resolveExit));
+      parent.kill('SIGKILL');
+      parent.stdout?.destroy();
+      await exited;
+    }
     await rm(dataDir, { recursive: true, force: true });
   });
 
   it('refuses while another live process holds it, naming that process', async () => {
-    const { parent, holderPid } = await startHolder(lockFile());
-    parents.push(parent);
+    const holder = await startHolder(lockFile());
+    holders.push(holder);
+    const { holderPid } = holder;
 
     const attempt = acquireDataDirLock(dataDir);
 
@@ -58,8 +71,9 @@ describe('DATA_DIR lock', () => {
   });
 
   it('is free as soon as the holder is killed with -9, while it is still an unreaped zombie', async () => {
-    const { parent, holderPid } = await startHolder(lockFile());
-    parents.push(parent);
+    const holder = await startHolder(lockFile());
+    holders.push(holder);
+    const { holderPid } = holder;
     await expect(acquireDataDirLock(dataDir)).rejects.toBeInstanceOf(DataDirInUseError);
 
     process.kill(holderPid, 'SIGKILL');
