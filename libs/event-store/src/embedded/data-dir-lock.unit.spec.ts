@@ -14,12 +14,17 @@ const firstLine = (child: ChildProcess): Promise<string> =>
 const processState = async (pid: number): Promise<string> =>
   (await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '')).split(') ')[1]?.charAt(0) ?? 'gone';
 
+interface Holder {
+  parent: ChildProcess;
+  holderPid: number;
+}
+
 /**
  * Another process holding the folder with an OS lock, the way a running service does: one process
  * (a shell that became `sleep`) with the lock on an open descriptor, under a parent that never reaps
  * it, so a kill -9 leaves a zombie with a live-looking PID behind.
  */
-const startHolder = async (lockPath: string): Promise<{ parent: ChildProcess; holderPid: number }> => {
+const startHolder = async (lockPath: string): Promise<Holder> => {
   const holder = `exec 9>>"${lockPath}"; flock -x 9; printf '{"pid":%s}' $$ > "${lockPath}"; echo $$; exec sleep 60`;
   const reaperless = 'import subprocess, sys, time\np = subprocess.Popen(["sh", "-c", sys.argv[1]])\ntime.sleep(60)';
   const parent = spawn('python3', ['-c', reaperless, holder], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -29,7 +34,7 @@ const startHolder = async (lockPath: string): Promise<{ parent: ChildProcess; ho
 describe('DATA_DIR lock', () => {
   let dataDir = '';
   const lockFile = (): string => join(dataDir, 'event-store.lock');
-  const holders: { parent: ChildProcess; holderPid: number }[] = [];
+  const holders: Holder[] = [];
 
   beforeEach(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'es-lock-'));
