@@ -6,7 +6,7 @@ import { freeLoopbackPort } from '#platform';
 import { internal } from './support/client.js';
 import { SERVICE_ENTRY, isAlive, processState } from './support/faults-processes.js';
 import { fetchInside, spawnInOwnNetwork } from './support/faults-namespace.js';
-import { serviceEnvironment, startService } from './support/service.js';
+import { removeDataDir, serviceEnvironment, startService } from './support/service.js';
 
 const pause = (ms: number): Promise<void> => new Promise((resolvePause) => setTimeout(resolvePause, ms));
 const exitOf = (child: ChildProcess): Promise<number | null> =>
@@ -19,15 +19,15 @@ const collect = (child: ChildProcess): (() => string) => {
 };
 
 describe('faults: processes (kill -9, zombies, a machine without Redis)', () => {
-  const cleanups: (() => void)[] = [];
-  afterAll(() => {
-    for (const cleanup of cleanups.reverse()) cleanup();
+  const cleanups: (() => unknown)[] = [];
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
   });
 
   it('5. a restart right after kill -9 is admitted while the dead process is still an unreaped zombie, and nothing is lost', async () => {
     const first = await startService();
     const dataDir = mkdtempSync(join(tmpdir(), 'faults-zombie-'));
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    cleanups.push(() => removeDataDir(dataDir));
     cpSync(join(first.dataDir, 'pglite'), join(dataDir, 'pglite'), { recursive: true });
     await first.stop();
     // The service under a parent that never reaps its children, as some supervisors and shells do.

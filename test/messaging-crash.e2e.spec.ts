@@ -1,10 +1,10 @@
 import { jest } from '@jest/globals';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { api } from './support/client.js';
-import { startService, type RunningService } from './support/service.js';
+import { removeDataDir, startService, type RunningService } from './support/service.js';
 import { eventually, sleep, startWebhookReceiver, type WebhookReceiver } from './support/messaging-receivers.js';
 import { ALL_EVENTS, TEST_SLUGS, uniqueEmail, world, type Delivery } from './support/messaging-world.js';
 
@@ -41,7 +41,7 @@ describe('messaging crash safety (e2e)', () => {
   afterAll(async () => {
     if (service && service.process.exitCode === null) await service.stop();
     await receiver?.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await removeDataDir(dataDir, env);
   });
 
   /** Every webhook source event of the workspace, from the audit view of its streams: what must be delivered. */

@@ -1,23 +1,30 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import pg from 'pg';
+import { loadConfig } from '#platform';
+import { deleteQueueKeys } from './service.js';
 
 export const ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/test';
 
-/** A fresh PostgreSQL database for one suite, dropped by the returned function. */
+/**
+ * A fresh PostgreSQL database for one suite, dropped by the returned function with the BullMQ keys
+ * of the services that derived their queue prefix from its URL (none can use it again).
+ */
 export const freshDatabase = async (): Promise<{ url: string; drop: () => Promise<void> }> => {
   const name = `e2e_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
+  const url = `postgres://postgres@127.0.0.1:5432/${name}`;
   return {
-    url: `postgres://postgres@127.0.0.1:5432/${name}`,
+    url,
     drop: async () => {
       const client = new pg.Client({ connectionString: ADMIN_URL });
       await client.connect();
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await client.end();
+      if (!process.env.QUEUE_PREFIX) await deleteQueueKeys(loadConfig({ EVENT_STORE_URL: url }).queuePrefix, process.env.REDIS_URL);
     },
   };
 };

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
 import { REDIS_URL, deleteKeys } from '#messaging/test-support/redis.js';
-import { freeLoopbackPort } from '#platform';
+import { freeLoopbackPort, loadConfig } from '#platform';
 import { markInternalOrigin } from './openapi-conformance.js';
 
 /** The environment the e2e suites start the compiled service with (ports, token, quiet logs, fast retries). */
@@ -132,6 +132,19 @@ const launchService = async (env: Record<string, string>, options: { dataDir?: s
       if (ownPrefix !== null) await deleteQueueKeys(ownPrefix, env.REDIS_URL);
     },
   };
+};
+
+/**
+ * Removes a DATA_DIR a test kept across restarts, and the BullMQ keys of the services started on it
+ * with `env`, under the queue prefix a service derives from its DATA_DIR: each run left ~80 keys
+ * without expiry otherwise. A prefix set in the environment, or one derived from EVENT_STORE_URL,
+ * may be shared: its keys stay. Call it once every service on the DATA_DIR has stopped.
+ */
+export const removeDataDir = async (dataDir: string, env: Record<string, string> = {}): Promise<void> => {
+  rmSync(dataDir, { recursive: true, force: true });
+  const service = { ...process.env, ...env };
+  if (service.QUEUE_PREFIX || service.EVENT_STORE_URL) return;
+  await deleteQueueKeys(loadConfig({ DATA_DIR: dataDir }).queuePrefix, service.REDIS_URL);
 };
 
 /** A service's BullMQ keys, deleted. Best effort: a test may have stopped this Redis; its keys are then left as they were. */
