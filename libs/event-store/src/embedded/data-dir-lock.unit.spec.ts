@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,31 +36,30 @@ describe('DATA_DIR lock', () => {
   let dataDir = '';
   const lockFile = (): string => join(dataDir, 'event-store.lock');
   const holders: Holder[] = [];
+  /** A holder of this test's lock file, killed after the test; its PID. */
+  const heldElsewhere = async (): Promise<number> => {
+    const holder = await startHolder(lockFile());
+    holders.push(holder);
+    return holder.holderPid;
+  };
 
   beforeEach(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'es-lock-'));
   });
   afterEach(async () => {
-    // The holder (a grandchild) keeps the parent's stdout pipe open: it is killed too, and the pipe
-    // closed, or Jest's worker waits for it (a `sleep 60`) after the last test.
+    // The holder (a grandchild, `sleep 60`) keeps the parent's stdout pipe open: it is killed first,
+    // while its parent still lives (a zombie's PID is not reused), or Jest's worker waits a minute for it.
     for (const { parent, holderPid } of holders.splice(0)) {
-      try {
-        process.kill(holderPid, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
-      const exited = parent.exitCode !== null || parent.signalCode !== null ? Promise.resolve() : new Promise((resolveExit) => parent.once('exit', resolveExit));
+      process.kill(holderPid, 'SIGKILL');
+      if (parent.exitCode !== null || parent.signalCode !== null) continue;
       parent.kill('SIGKILL');
-      parent.stdout?.destroy();
-      await exited;
+      await once(parent, 'exit');
     }
     await rm(dataDir, { recursive: true, force: true });
   });
 
   it('refuses while another live process holds it, naming that process', async () => {
-    const holder = await startHolder(lockFile());
-    holders.push(holder);
-    const { holderPid } = holder;
+    const holderPid = await heldElsewhere();
 
     const attempt = acquireDataDirLock(dataDir);
 
@@ -76,9 +76,7 @@ describe('DATA_DIR lock', () => {
   });
 
   it('is free as soon as the holder is killed with -9, while it is still an unreaped zombie', async () => {
-    const holder = await startHolder(lockFile());
-    holders.push(holder);
-    const { holderPid } = holder;
+    const holderPid = await heldElsewhere();
     await expect(acquireDataDirLock(dataDir)).rejects.toBeInstanceOf(DataDirInUseError);
 
     process.kill(holderPid, 'SIGKILL');

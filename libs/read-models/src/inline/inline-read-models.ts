@@ -69,7 +69,8 @@ export const createInlineReadModels = ({ schema, projections, announce, oneConne
   // 2.6 ms with the append lock held, before autovacuum analyzed it again). Planned at every append
   // instead (a literal statement), one invitation at a time on PGlite took 0.35-0.75 ms longer.
   // Only these reads: the setting goes back to the connection's own after them.
-  const indexOnly = ['SET LOCAL enable_seqscan = off', 'SET LOCAL enable_seqscan = DEFAULT'] as const;
+  const seqscanOff = 'SET LOCAL enable_seqscan = off';
+  const seqscanBack = 'SET LOCAL enable_seqscan = DEFAULT';
   const writeDocument = new Map(names.map((name) => [name, preparedStatement('rm_inline_write', `INSERT INTO ${table(name)} (id, doc, json, position) VALUES ($1, $2::jsonb, $3, $4)
     ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc, json = EXCLUDED.json, position = EXCLUDED.position`, ['text', 'text', 'text', 'bigint'])]));
 
@@ -115,9 +116,9 @@ export const createInlineReadModels = ({ schema, projections, announce, oneConne
       const checkpointRows = oneConnection ? 0 : 1;
       // One statement per collection read, after the checkpoints', between the two settings.
       if (reads.length > 0) {
-        statements.push(indexOnly[0]);
+        statements.push(seqscanOff);
         for (const [collection, ids] of reads) statements.push(`EXECUTE ${readDocuments.get(collection)?.name ?? ''}(ARRAY[${[...ids].map(sqlLiteral).join(', ')}]::text[])`);
-        statements.push(indexOnly[1]);
+        statements.push(seqscanBack);
       }
       return {
         statements,
