@@ -176,8 +176,7 @@ export const createInfrastructure = async (config: ServiceConfig, logger: Logger
       pendingInvitations: async (workspaceId, email) =>
         (await listPendingInvitations(documents, workspaceId, email)).map(({ assessmentId, invitationId }) => ({ assessmentId, invitationId })),
     };
-    // The embedded store admits one process (DATA_DIR lock): this writer is the only one.
-    const writer = new EventWriter(eventStore, clock, readSide, config, logger, { exclusiveWriter: !config.eventStoreUrl });
+    const writer = new EventWriter(eventStore, clock, readSide, config, logger);
     // Stops run last first: the snapshots queued are written before the stores close.
     stops.push(() => writer.flushSnapshots());
     const infra: Infrastructure = {

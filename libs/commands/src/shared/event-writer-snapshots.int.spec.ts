@@ -62,7 +62,7 @@ describe('EventWriter: snapshots of long folds (PostgreSQL server)', () => {
       return events;
     };
     (counted as EventStore).readStreams = undefined;
-    const writer = new EventWriter(counted, systemClock, { waitForPosition: async () => true }, loadConfig({}), pino({ level: 'silent' }), { exclusiveWriter: true });
+    const writer = new EventWriter(counted, systemClock, { waitForPosition: async () => true }, loadConfig({}), pino({ level: 'silent' }));
     return { writer, read };
   };
 
@@ -145,7 +145,7 @@ describe('EventWriter: snapshots of long folds (PostgreSQL server)', () => {
     const counted = Object.create(store) as PersonalDataEventStore;
     counted.readStream = (streamId, options) => { calls.push([streamId]); return store.readStream(streamId, options); };
     counted.readStreams = (streamIds, options) => { calls.push([...streamIds]); return store.readStreams(streamIds, options); };
-    const writer = new EventWriter(counted, systemClock, { waitForPosition: async () => true }, loadConfig({}), pino({ level: 'silent' }), { exclusiveWriter: false });
+    const writer = new EventWriter(counted, systemClock, { waitForPosition: async () => true }, loadConfig({}), pino({ level: 'silent' }));
     const streamId = assessmentStream(assessmentId);
     await writer.load(streamId, initialAssessmentState, evolveAssessment);
     calls.length = 0;

@@ -26,8 +26,8 @@ describe('EventWriter: one write path with group commit (PostgreSQL server)', ()
   const schema = `writer_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
   const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 4 });
   let store: PostgresEventStore;
-  const writerOf = (exclusiveWriter = false) =>
-    new EventWriter(store, systemClock, { waitForPosition: async () => true }, loadConfig({}), pino({ level: 'silent' }), { exclusiveWriter });
+  const writerOf = () =>
+    new EventWriter(store, systemClock, { waitForPosition: async () => true }, loadConfig({}), pino({ level: 'silent' }));
 
   beforeAll(async () => {
     store = await createPostgresEventStore({ pool, schema, listen: false });
@@ -69,15 +69,34 @@ describe('EventWriter: one write path with group commit (PostgreSQL server)', ()
     expect(await store.readStream(assessmentStream(assessmentId))).toHaveLength(10);
   });
 
-  it('an exclusive writer whose cache went stale (an append behind its back) decides again on the fresh stream', async () => {
+  it('lanes that share a stream (unlocks charging one workspace, completions reading it) never fail on a conflict', async () => {
+    const shared = `a-${randomUUID()}`;
+    await store.appendToStream(assessmentStream(shared), [{ id: randomUUID(), type: 'AssessmentCreated', data: created(shared).data, metadata: systemMetadata() }], { expectedRevision: 'no_stream' });
+    const writer = writerOf();
+    // Even decisions append to the shared stream; odd ones only read it and append to a stream of their own.
+    const decideOne = (index: number) => writer.decide(`lane-${shared}-${index}`, async (batch) => {
+      const loaded = await batch.load(assessmentStream(shared), initialAssessmentState, evolveAssessment);
+      const now = await batch.now();
+      if (index % 2 === 0) batch.append([{ streamId: assessmentStream(shared), expectedRevision: loaded.revision, events: [invited(shared, index)] }], systemContext('test'), now);
+      else batch.append([{ streamId: assessmentStream(`${shared}-${index}`), expectedRevision: 'no_stream', events: [created(`${shared}-${index}`)] }], systemContext('test'), now);
+    });
+    let next = 0;
+    const client = async (): Promise<void> => {
+      for (let index = next++; index < 200; index = next++) await decideOne(index);
+    };
+    const outcomes = await Promise.allSettled(Array.from({ length: 8 }, client));
+    expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
+    expect(await store.readStream(assessmentStream(shared))).toHaveLength(101);
+  });
+
+  it('a cached state behind the log (an append behind this process\'s back) is brought up to date before deciding', async () => {
     const assessmentId = `a-${randomUUID()}`;
     await store.appendToStream(assessmentStream(assessmentId), [{ id: randomUUID(), type: 'AssessmentCreated', data: created(assessmentId).data, metadata: systemMetadata() }], { expectedRevision: 'no_stream' });
-    const writer = writerOf(true);
+    const writer = writerOf();
     expect(await inviteNext(writer, assessmentId, 0)).toBe(0);
     await store.appendToStream(assessmentStream(assessmentId), [{ id: randomUUID(), type: 'CandidateInvited', data: invited(assessmentId, 1).data, metadata: systemMetadata() }], { expectedRevision: 1 });
     expect(await inviteNext(writer, assessmentId, 2)).toBe(2);
     expect(await store.readStream(assessmentStream(assessmentId))).toHaveLength(4);
-    // The batch that met the conflict had changed the cached state in place: nothing of it stayed.
     const { state } = await writer.load(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment);
     expect(Object.keys(requireAssessment(state).invitations).sort()).toEqual(['person-0@example.com', 'person-1@example.com', 'person-2@example.com']);
   });
@@ -91,7 +110,7 @@ describe('EventWriter: one write path with group commit (PostgreSQL server)', ()
     const counted = Object.create(store) as PostgresEventStore;
     counted.readStream = (id, options) => { reads.push([id]); return store.readStream(id, options); };
     counted.readStreams = (ids, options) => { reads.push([...ids]); return store.readStreams(ids, options); };
-    const writer = new EventWriter(counted, systemClock, { waitForPosition: async () => true }, loadConfig({}), pino({ level: 'silent' }), { exclusiveWriter: false });
+    const writer = new EventWriter(counted, systemClock, { waitForPosition: async () => true }, loadConfig({}), pino({ level: 'silent' }));
     const streams = assessmentIds.map(assessmentStream);
     writer.prefetch(streams, initialAssessmentState, evolveAssessment);
     // One decision loading them one after another, as the decisions of a batch do.
@@ -115,7 +134,7 @@ describe('EventWriter: one write path with group commit (PostgreSQL server)', ()
     const gate = new Promise<void>((resolve) => { open = resolve; });
     const gated = Object.create(store) as PostgresEventStore;
     gated.appendToStreams = async (appends) => { await gate; return store.appendToStreams(appends); };
-    const writer = new EventWriter(gated, systemClock, { waitForPosition: async () => true }, loadConfig({}), pino({ level: 'silent' }), { exclusiveWriter: false });
+    const writer = new EventWriter(gated, systemClock, { waitForPosition: async () => true }, loadConfig({}), pino({ level: 'silent' }));
     // A batch has read the stream and waits to commit; meanwhile a request prefetches it (revision 0).
     const inFlight = inviteNext(writer, assessmentId, 0);
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -131,7 +150,7 @@ describe('EventWriter: one write path with group commit (PostgreSQL server)', ()
   it('a batch that alone holds the cached state changes it in place instead of copying its records', async () => {
     const assessmentId = `a-${randomUUID()}`;
     await store.appendToStream(assessmentStream(assessmentId), [{ id: randomUUID(), type: 'AssessmentCreated', data: created(assessmentId).data, metadata: systemMetadata() }], { expectedRevision: 'no_stream' });
-    const writer = writerOf(true);
+    const writer = writerOf();
     await inviteNext(writer, assessmentId, 0);
     const records = () => writer.load(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment).then(({ state }) => requireAssessment(state).invitations);
     const before = await records();
@@ -149,7 +168,7 @@ describe('EventWriter: one write path with group commit (PostgreSQL server)', ()
     const gate = new Promise<void>((resolve) => { open = resolve; });
     const gated = Object.create(store) as PostgresEventStore;
     gated.appendToStreams = async (appends) => { await gate; return store.appendToStreams(appends); };
-    const writer = new EventWriter(gated, systemClock, { waitForPosition: async () => true }, loadConfig({}), pino({ level: 'silent' }), { exclusiveWriter: true });
+    const writer = new EventWriter(gated, systemClock, { waitForPosition: async () => true }, loadConfig({}), pino({ level: 'silent' }));
     open();
     await inviteNext(writer, assessmentId, 0);
     let hold: () => void = () => undefined;
@@ -177,7 +196,7 @@ describe('EventWriter: one write path with group commit (PostgreSQL server)', ()
     const counted = Object.create(store) as PostgresEventStore;
     counted.readStream = (streamId, options) => { reads.push(streamId); return store.readStream(streamId, options); };
     counted.readStreams = (streamIds, options) => { reads.push(...streamIds); return store.readStreams(streamIds, options); };
-    const writer = new EventWriter(counted, systemClock, { waitForPosition: async () => true }, loadConfig({}), pino({ level: 'silent' }), { exclusiveWriter: false });
+    const writer = new EventWriter(counted, systemClock, { waitForPosition: async () => true }, loadConfig({}), pino({ level: 'silent' }));
     const first = await writer.peek(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment);
     expect(requireAssessment(first.state).workspaceId).toBe('ws');
     expect(reads).toEqual([assessmentStream(assessmentId)]);

@@ -30,14 +30,13 @@ export interface BatchStream {
   events: NewEvent[];
 }
 
-/** What the batch needs from the writer: committed states (cached) and the clock. */
+/** What the batch needs of the folded states (FoldedStates). */
 export interface CommittedStates {
-  loadCommitted<State, Event>(streamId: string, initial: () => State, evolve: (state: State, event: Event) => State): Promise<Loaded<State>>;
-  loadCommittedMany<State, Event>(streamIds: readonly string[], initial: () => State, evolve: (state: State, event: Event) => State): Promise<Map<string, Loaded<State>>>;
-  now(): Promise<string>;
-  /** The batch holds the stream's state (until the writer's giveBack at the batch's end). */
+  load<State, Event>(streamId: string, initial: () => State, evolve: (state: State, event: Event) => State): Promise<Loaded<State>>;
+  loadMany<State, Event>(streamIds: readonly string[], initial: () => State, evolve: (state: State, event: Event) => State): Promise<Map<string, Loaded<State>>>;
+  /** The batch holds the stream's state (until the batch ends: FoldedStates.release). */
   borrow(streamId: string): void;
-  /** True when the batch may change `state`, the cached one, in place (see EventWriter.takeOwnership). */
+  /** True when the batch may change `state`, the cached one, in place (see FoldedStates.takeOwnership). */
   takeOwnership(streamId: string, state: unknown): boolean;
 }
 
@@ -59,10 +58,10 @@ export class WriteBatch {
   readonly owned = new Set<string>();
   private pending: { append: DomainAppend; metadata: NewEvent['metadata'] }[] = [];
 
-  constructor(private readonly committed: CommittedStates) {}
+  constructor(private readonly committed: CommittedStates, private readonly clock: () => Promise<string>) {}
 
   now(): Promise<string> {
-    return this.committed.now();
+    return this.clock();
   }
 
   /** The stream's state including the batch's earlier decisions; the state must not be kept after the decision. */
@@ -74,7 +73,7 @@ export class WriteBatch {
       return { state: shareState(known.state as State), revision: revisionAfter(known.base, known.events.length) };
     }
     this.borrow(streamId);
-    const loaded = await this.committed.loadCommitted(streamId, initial, evolve);
+    const loaded = await this.committed.load(streamId, initial, evolve);
     this.streams.set(streamId, { streamId, base: loaded.revision, state: loaded.state, evolve: evolve as AnyEvolve, private: false, events: [] });
     return loaded;
   }
@@ -83,7 +82,7 @@ export class WriteBatch {
   async loadMany<State, Event>(streamIds: readonly string[], initial: () => State, evolve: (state: State, event: Event) => State): Promise<Map<string, Loaded<State>>> {
     const unseen = streamIds.filter((streamId) => !this.streams.has(streamId));
     for (const streamId of unseen) this.borrow(streamId);
-    const read = await this.committed.loadCommittedMany(unseen, initial, evolve);
+    const read = await this.committed.loadMany(unseen, initial, evolve);
     for (const [streamId, loaded] of read) {
       if (!this.streams.has(streamId)) this.streams.set(streamId, { streamId, base: loaded.revision, state: loaded.state, evolve: evolve as AnyEvolve, private: false, events: [] });
     }
