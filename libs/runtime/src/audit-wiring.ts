@@ -5,6 +5,7 @@ import { PersonKeyStore, PersonalDataEventStore, SnapshotStore } from '#event-st
 import type { EventStore } from '#event-store';
 import type { ServiceConfig } from '#platform';
 import { resolveServiceSecret } from '#platform';
+import { PERSON_ENDING_TYPES } from './personal-data-erasure.js';
 
 export interface AuditStores {
   keys: IntegrityKeys;
@@ -32,7 +33,8 @@ export const openAuditStores = async (config: ServiceConfig, sqlPool: pg.Pool, a
   const logStore = new IntegrityEventStore(adapter, keys.eventKey);
   // An adapter that runs statements in its appends is the SQL log on sqlPool itself (openStores): the
   // person keys are in its database, and a new person's key is stored in the append that first uses it.
-  const eventStore = new PersonalDataEventStore(logStore, personKeys, snapshots, { keysInAppend: adapter.runsStatements === true });
+  // A deleted person's key is retired with their deletion (see personal-data-erasure.ts).
+  const eventStore = new PersonalDataEventStore(logStore, personKeys, snapshots, { keysInAppend: adapter.runsStatements === true, endingTypes: PERSON_ENDING_TYPES });
   return { audit: { keys, seals, personKeys, logStore }, eventStore };
 };
 

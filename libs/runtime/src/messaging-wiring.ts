@@ -6,6 +6,7 @@ import {
   INLINE_OUTBOX, type Messaging, type WebhookSettings, asWebhookSourceEvent, createInlineOutbox, startMessaging, webhookEventName,
 } from '#messaging';
 import type { Infrastructure } from './infrastructure.js';
+import { PERSON_ENDING_TYPES, PersonalDataErasure } from './personal-data-erasure.js';
 import { PolledPosition } from './read-side.js';
 
 const ROTATION_OVERLAP_MS = 24 * 3600_000;
@@ -63,6 +64,10 @@ export const startMessagingFor = async (infra: Infrastructure, options: { runWor
     logger: infra.logger.child({ component: 'messaging' }),
     runWorkers: options.runWorkers,
     outboxInline: infra.inline !== null,
+    erasure: ({ outbox, log }) => new PersonalDataErasure({
+      eventStore: infra.eventStore, logStore: infra.audit.logStore, documents: infra.documents, outbox, deliveries: log, redis: infra.redis,
+      personKeys: infra.audit.personKeys, redisPrefixes: [`${infra.config.queuePrefix}:`, 'idem:'], logger: infra.logger.child({ component: 'erasure' }),
+    }),
   });
   infra.messaging = messaging;
   // The outbox table exists now (startMessaging made it): e-mails are recorded with their invitations.
@@ -95,7 +100,9 @@ export const startMessagingFor = async (infra: Infrastructure, options: { runWor
   infra.readSide.add({
     waitForPosition: async (position, timeoutMs, write) => {
       if (!health.isUp) return true;
-      if (write?.inline.includes(INLINE_OUTBOX) === true && !(await deliversWebhooks(write.events))) return true;
+      // A deletion waits for its erasure (the dispatcher's reaction): the answer means the data is gone.
+      const erases = write?.events.some((event) => (PERSON_ENDING_TYPES as readonly string[]).includes(event.type)) === true;
+      if (write?.inline.includes(INLINE_OUTBOX) === true && !erases && !(await deliversWebhooks(write.events))) return true;
       return Promise.race([dispatched(position, timeoutMs), health.untilDown().then(() => true)]);
     },
   });

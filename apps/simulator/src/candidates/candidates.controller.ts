@@ -1,10 +1,8 @@
-import { Controller, Delete, HttpCode, Inject, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, Delete, HttpCode, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CompleteTest, DeleteCandidate, RegisterCandidate, StartAssessment, UnlockResult } from '#commands';
-import { erasureFor } from '#runtime/personal-data-erasure.js';
-import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
 import { InternalTokenGuard } from '../auth/internal-token.guard.js';
 import { internalContext, optionalBody, requiredBody } from '../auth/internal-context.js';
 import { InternalRoute } from '../openapi/internal-document.js';
@@ -14,7 +12,7 @@ import { CompleteTestBody, RegistrationBody } from '../openapi/internal-bodies.j
 @Controller('internal')
 @UseGuards(InternalTokenGuard)
 export class CandidatesController {
-  constructor(private readonly commands: CommandBus, @Inject(INFRASTRUCTURE) private readonly infra: Infrastructure) {}
+  constructor(private readonly commands: CommandBus) {}
 
   @Post('registrations')
   @InternalRoute('Register a candidate (201; 200 when already registered)', 201, [404, 409, 422], RegistrationBody)
@@ -56,7 +54,7 @@ export class CandidatesController {
   @HttpCode(204)
   @InternalRoute('Delete a test candidate and their personal data', 204, [404, 409])
   async remove(@Req() request: FastifyRequest, @Param('candidateId') candidateId: string): Promise<void> {
+    // The erasure follows from the CandidateDeleted event (the dispatcher), whichever route deleted them.
     await this.commands.execute(new DeleteCandidate(candidateId, internalContext(request)));
-    await erasureFor(this.infra).eraseDeletedCandidate(candidateId);
   }
 }

@@ -5,11 +5,21 @@ import type pg from 'pg';
 import { statementName } from '../postgres/prepared-statement.js';
 import { sqlLiteral } from '../postgres/sql-literal.js';
 
+/**
+ * Keys read from the table are kept this long. Another process may so open a key for up to this long
+ * after it was destroyed; it can never seal new data with a retired or destroyed key, which every
+ * append checks in its own transaction (currentCheck).
+ */
 const CACHE_TTL_MS = 5_000;
+/** Keys kept by person and by id, at most (expired ones are dropped first, then the oldest). */
+const CACHE_MAX_ENTRIES = 100_000;
 /** A proposed key no append has stored within this long is dropped (see propose: a later one makes another). */
 const PROPOSAL_TTL_MS = 60_000;
-/** The unique index that allows one live key per person: an append proposing a second one fails on it. */
-const LIVE_KEY_INDEX = 'person_keys_live';
+/**
+ * The unique index that allows one current key per person: an append proposing a second one fails
+ * on it, and an append that used a key retired or destroyed meanwhile fails with its name too (currentCheck).
+ */
+const CURRENT_KEY_INDEX = 'person_keys_current';
 /** Beyond this many live keys the only writer stops keeping their prefixes (every new person is looked up). */
 const MAX_KNOWN_PEOPLE = 5_000_000;
 /** Workspaces whose address-hash key is kept derived; past that the memo starts again. */
@@ -66,6 +76,34 @@ interface Cached<T> {
   until: number;
 }
 
+/** A map of entries that expire, bounded: past `max` the expired entries go, then the oldest. */
+class ExpiringMap<K, V> {
+  private readonly entries = new Map<K, Cached<V>>();
+
+  constructor(private readonly max: number) {}
+
+  get(key: K, now: number): V | undefined {
+    const entry = this.entries.get(key);
+    return entry !== undefined && entry.until > now ? entry.value : undefined;
+  }
+
+  set(key: K, value: V, until: number): void {
+    this.entries.delete(key);
+    this.entries.set(key, { value, until });
+    if (this.entries.size <= this.max) return;
+    const now = Date.now();
+    for (const [old, entry] of this.entries) if (entry.until <= now) this.entries.delete(old);
+    for (const old of this.entries.keys()) {
+      if (this.entries.size <= this.max) break;
+      this.entries.delete(old);
+    }
+  }
+
+  delete(key: K): void {
+    this.entries.delete(key);
+  }
+}
+
 /**
  * One AES-256 key per person (workspace and e-mail address), kept apart from the log in a table of
  * its own, each key sealed with AES-256-GCM under a key derived from the service secret. Destroying
@@ -77,8 +115,10 @@ export class PersonKeyStore {
   private readonly addressKey: Buffer;
   /** Each workspace's address-hash key, derived from addressKey (see workspaceAddressKey). */
   private readonly workspaceAddressKeys = new Map<string, Buffer>();
-  private readonly byPerson = new Map<string, Cached<LiveKey>>();
-  private readonly byId = new Map<string, Cached<Buffer | null>>();
+  /** Current keys by person (workspace and address hash). */
+  private readonly byPerson = new ExpiringMap<string, LiveKey>(CACHE_MAX_ENTRIES);
+  /** Keys by id, null for a destroyed one (kept as long as any: a destroyed key never comes back). */
+  private readonly byId = new ExpiringMap<string, Buffer | null>(CACHE_MAX_ENTRIES);
   /** Proposed keys not yet known to be stored, by person (address hash) and by key id, oldest first. */
   private readonly proposed = new Map<string, ProposedKey>();
   private readonly proposedById = new Map<string, ProposedKey>();
@@ -93,19 +133,36 @@ export class PersonKeyStore {
   private knownPeople: Set<number> | null = null;
   /** The qualified table name (snapshot writes check it for recent erasures). */
   readonly table: string;
+  private readonly schemaName: string;
+  /** The function an append calls to check, in its own transaction, that the keys it sealed with are current. */
+  private readonly checkFunction: string;
 
   /** `onlyWriter`: no other process stores keys in this table while this one runs (the embedded store). */
   constructor(private readonly pool: pg.Pool, serviceSecret: string, schema = 'public', private readonly options: { onlyWriter?: boolean } = {}) {
     this.sealingKey = createHash('sha256').update(`person-keys:${serviceSecret}`).digest();
     this.addressKey = createHash('sha256').update(`address-hash:${serviceSecret}`).digest();
-    this.table = `"${schema.replaceAll('"', '""')}".person_keys`;
+    this.schemaName = `"${schema.replaceAll('"', '""')}"`;
+    this.table = `${this.schemaName}.person_keys`;
+    this.checkFunction = `${this.schemaName}.person_keys_assert_current`;
   }
 
   async prepare(): Promise<void> {
+    // A key is current (sealed_key set, retired_at NULL) until the person it belongs to is deleted:
+    // the deletion's append retires it (no new event is sealed with it from then on), and the erasure
+    // that follows from the log destroys it (sealed_key NULL). Databases from before retired_at get
+    // the column and the index that allows one CURRENT key per person (it allowed one live key).
     const ddl = `CREATE TABLE IF NOT EXISTS ${this.table} (key_id text PRIMARY KEY, workspace_id text NOT NULL, address_hash text NOT NULL,
         sealed_key text, created_at timestamptz NOT NULL DEFAULT now(), destroyed_at timestamptz);
-      CREATE UNIQUE INDEX IF NOT EXISTS person_keys_live ON ${this.table} (workspace_id, address_hash) WHERE sealed_key IS NOT NULL;
-      CREATE INDEX IF NOT EXISTS person_keys_destroyed ON ${this.table} (workspace_id, destroyed_at) WHERE sealed_key IS NULL`;
+      ALTER TABLE ${this.table} ADD COLUMN IF NOT EXISTS retired_at timestamptz;
+      CREATE UNIQUE INDEX IF NOT EXISTS ${CURRENT_KEY_INDEX} ON ${this.table} (workspace_id, address_hash) WHERE sealed_key IS NOT NULL AND retired_at IS NULL;
+      DROP INDEX IF EXISTS ${this.schemaName}.person_keys_live;
+      CREATE INDEX IF NOT EXISTS person_keys_destroyed ON ${this.table} (workspace_id, destroyed_at) WHERE sealed_key IS NULL;
+      CREATE OR REPLACE FUNCTION ${this.checkFunction}(key_ids text[]) RETURNS void LANGUAGE plpgsql AS $check$
+      BEGIN
+        IF (SELECT count(*) FROM ${this.table} WHERE key_id = ANY(key_ids) AND sealed_key IS NOT NULL AND retired_at IS NULL) <> cardinality(key_ids) THEN
+          RAISE EXCEPTION 'a person key used by this append was retired or destroyed meanwhile' USING ERRCODE = '23505', CONSTRAINT = '${CURRENT_KEY_INDEX}';
+        END IF;
+      END $check$`;
     await this.pool.query(ddl).catch(async (error: unknown) => {
       // Two processes creating the table at once: the loser finds it made.
       const found = await this.pool.query<{ name: string | null }>('SELECT to_regclass($1)::text AS name', [this.table]);
@@ -116,7 +173,7 @@ export class PersonKeyStore {
 
   private async learnPeople(): Promise<void> {
     const { rows } = await this.pool.query<{ prefix: number }>(
-      `SELECT ('x' || substr(address_hash, 1, 7))::bit(28)::int AS prefix FROM ${this.table} WHERE sealed_key IS NOT NULL`,
+      `SELECT ('x' || substr(address_hash, 1, 7))::bit(28)::int AS prefix FROM ${this.table} WHERE sealed_key IS NOT NULL AND retired_at IS NULL`,
     );
     this.knownPeople = rows.length > MAX_KNOWN_PEOPLE ? null : new Set(rows.map((row) => row.prefix));
   }
@@ -165,7 +222,7 @@ export class PersonKeyStore {
     const now = Date.now();
     const known = people.every(({ workspaceId }, index) => {
       const person = personKey(workspaceId, addressHashes[index] ?? '');
-      return (this.byPerson.get(person)?.until ?? 0) > now || (propose && (this.proposed.has(person) || !this.mayHaveKey(addressHashes[index] ?? '')));
+      return this.byPerson.get(person, now) !== undefined || (propose && (this.proposed.has(person) || !this.mayHaveKey(addressHashes[index] ?? '')));
     });
     if (known) return this.lookUp(people, addressHashes, propose);
     return new Promise((resolve, reject) => {
@@ -175,7 +232,7 @@ export class PersonKeyStore {
   }
 
   /** The proposed keys among these (not yet stored): what the append must store with its events. */
-  proposedAmong(keys: Iterable<LiveKey>): ProposedKey[] {
+  proposedAmong(keys: Iterable<{ keyId: string }>): ProposedKey[] {
     const found = new Set<ProposedKey>();
     for (const { keyId } of keys) {
       const proposal = this.proposedById.get(keyId);
@@ -206,7 +263,7 @@ export class PersonKeyStore {
 
   /** An append failed because a person it proposed a key for has a live key already. */
   isConflict(error: unknown): boolean {
-    return typeof error === 'object' && error !== null && 'code' in error && error.code === '23505' && 'constraint' in error && error.constraint === LIVE_KEY_INDEX;
+    return typeof error === 'object' && error !== null && 'code' in error && error.code === '23505' && 'constraint' in error && error.constraint === CURRENT_KEY_INDEX;
   }
 
   private dropProposal(key: ProposedKey): void {
@@ -266,9 +323,9 @@ export class PersonKeyStore {
     for (const [index, { workspaceId, email }] of people.entries()) {
       const person = personKey(workspaceId, email);
       const addressHash = addressHashes[index] ?? '';
-      const cached = this.byPerson.get(personKey(workspaceId, addressHash));
+      const cached = this.byPerson.get(personKey(workspaceId, addressHash), now);
       const proposal = propose ? this.proposed.get(personKey(workspaceId, addressHash)) : undefined;
-      if (cached !== undefined && cached.until > now) found.set(person, cached.value);
+      if (cached !== undefined) found.set(person, cached);
       else if (proposal !== undefined) found.set(person, proposal);
       else if (propose && !this.mayHaveKey(addressHash)) found.set(person, this.propose(workspaceId, addressHash, now));
       else missing.set(person, { workspaceId, addressHash });
@@ -289,7 +346,7 @@ export class PersonKeyStore {
     const text = `WITH wanted AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS w(workspace_id, address_hash, key_id, sealed_key)),
        existing AS (SELECT t.key_id, t.workspace_id, t.address_hash, t.sealed_key FROM wanted w
          CROSS JOIN LATERAL (SELECT k.key_id, k.workspace_id, k.address_hash, k.sealed_key FROM ${this.table} k
-           WHERE k.workspace_id = w.workspace_id AND k.address_hash = w.address_hash AND k.sealed_key IS NOT NULL OFFSET 0) t),
+           WHERE k.workspace_id = w.workspace_id AND k.address_hash = w.address_hash AND k.sealed_key IS NOT NULL AND k.retired_at IS NULL OFFSET 0) t),
        made AS (INSERT INTO ${this.table} (key_id, workspace_id, address_hash, sealed_key)
          SELECT key_id, workspace_id, address_hash, sealed_key FROM wanted w
          WHERE NOT EXISTS (SELECT 1 FROM existing e WHERE e.workspace_id = w.workspace_id AND e.address_hash = w.address_hash)
@@ -315,7 +372,7 @@ export class PersonKeyStore {
   private async liveKeys(params: string[][]): Promise<KeyRow[]> {
     const text = `SELECT t.key_id, t.workspace_id, t.address_hash, t.sealed_key FROM unnest($1::text[], $2::text[]) AS w(workspace_id, address_hash)
       CROSS JOIN LATERAL (SELECT k.key_id, k.workspace_id, k.address_hash, k.sealed_key FROM ${this.table} k
-        WHERE k.workspace_id = w.workspace_id AND k.address_hash = w.address_hash AND k.sealed_key IS NOT NULL OFFSET 0) t`;
+        WHERE k.workspace_id = w.workspace_id AND k.address_hash = w.address_hash AND k.sealed_key IS NOT NULL AND k.retired_at IS NULL OFFSET 0) t`;
     return (await this.pool.query<KeyRow>({ name: statementName('person_keys_live', text), text, values: params })).rows;
   }
 
@@ -330,8 +387,8 @@ export class PersonKeyStore {
 
   private remember(workspaceId: string, addressHash: string, value: LiveKey, now: number): LiveKey {
     this.knowPerson(addressHash);
-    this.byPerson.set(personKey(workspaceId, addressHash), { value, until: now + CACHE_TTL_MS });
-    this.byId.set(value.keyId, { value: value.key, until: now + CACHE_TTL_MS });
+    this.byPerson.set(personKey(workspaceId, addressHash), value, now + CACHE_TTL_MS);
+    this.byId.set(value.keyId, value.key, now + CACHE_TTL_MS);
     return value;
   }
 
@@ -341,8 +398,8 @@ export class PersonKeyStore {
     const found = new Map<string, Buffer | null>();
     const missing: string[] = [];
     for (const keyId of keyIds) {
-      const cached = this.byId.get(keyId);
-      if (cached !== undefined && cached.until > now) found.set(keyId, cached.value);
+      const cached = this.byId.get(keyId, now);
+      if (cached !== undefined) found.set(keyId, cached);
       else missing.push(keyId);
     }
     if (missing.length === 0) return found;
@@ -352,7 +409,7 @@ export class PersonKeyStore {
       const row = sealed.get(keyId);
       const key = row == null ? null : this.open(row);
       found.set(keyId, key);
-      this.byId.set(keyId, { value: key, until: now + CACHE_TTL_MS });
+      this.byId.set(keyId, key, key === null ? Number.MAX_SAFE_INTEGER : now + CACHE_TTL_MS);
     }
     return found;
   }
@@ -368,24 +425,78 @@ export class PersonKeyStore {
   }
 
   /**
-   * Destroys every key of the person, and the workspace's snapshot key (its snapshots may hold the
-   * person's address in clear); returns how many of the person's keys went.
+   * The statement an append runs in its own transaction to check that the stored keys it sealed with
+   * (not the ones it proposes) are still current: a key another process retired or destroyed since
+   * this one cached it fails the append (isConflict), and the caller seals again with a fresh lookup.
    */
-  async destroy(workspaceId: string, email: string): Promise<number> {
-    const addressHash = this.addressHash(workspaceId, email);
-    const scopeHash = this.addressHash(workspaceId, SNAPSHOT_SCOPE);
-    const result = await this.pool.query<{ key_id: string; address_hash: string }>(
-      `UPDATE ${this.table} SET sealed_key = NULL, destroyed_at = now()
-       WHERE workspace_id = $1 AND address_hash = ANY($2::text[]) AND sealed_key IS NOT NULL RETURNING key_id, address_hash`,
-      [workspaceId, [addressHash, scopeHash]],
-    );
-    for (const person of [personKey(workspaceId, addressHash), personKey(workspaceId, scopeHash)]) {
+  currentCheck(keyIds: readonly string[]): string {
+    return `SELECT ${this.checkFunction}(ARRAY[${keyIds.map(sqlLiteral).join(', ')}]::text[])`;
+  }
+
+  /**
+   * The statement that retires the people's current keys, run in the transaction of the append that
+   * deletes them: no event appended after it is sealed with those keys (currentCheck), so the erasure
+   * that follows destroys exactly the data of the people deleted, never of anyone invited after them.
+   */
+  retireStatement(people: readonly Person[]): string {
+    const rows = people.map(({ workspaceId, email }) => `(${sqlLiteral(workspaceId)}, ${sqlLiteral(this.addressHash(workspaceId, email))})`);
+    return `UPDATE ${this.table} k SET retired_at = now() FROM (VALUES ${rows.join(', ')}) AS w(workspace_id, address_hash)
+      WHERE k.workspace_id = w.workspace_id AND k.address_hash = w.address_hash AND k.sealed_key IS NOT NULL AND k.retired_at IS NULL`;
+  }
+
+  /** Retires the people's current keys by a statement of its own (a log whose appends run no statements). */
+  async retire(people: readonly Person[]): Promise<void> {
+    if (people.length === 0) return;
+    await this.pool.query(this.retireStatement(people));
+    this.forget(people);
+  }
+
+  /** Drops what this process holds of the people's current keys: the next use looks them up. */
+  forget(people: readonly Person[]): void {
+    for (const { workspaceId, email } of people) {
+      const person = personKey(workspaceId, this.addressHash(workspaceId, email));
       this.byPerson.delete(person);
       const proposal = this.proposed.get(person);
       if (proposal !== undefined) this.dropProposal(proposal);
     }
-    for (const row of result.rows) this.byId.set(row.key_id, { value: null, until: Number.MAX_SAFE_INTEGER });
-    return result.rows.filter((row) => row.address_hash === addressHash).length;
+  }
+
+  /**
+   * Destroys every key of the person, and the workspace's snapshot key (its snapshots may hold the
+   * person's address in clear); returns how many of the person's keys went.
+   */
+  async destroy(workspaceId: string, email: string): Promise<number> {
+    return this.destroyWhere(workspaceId, this.addressHash(workspaceId, email), []);
+  }
+
+  /**
+   * Destroys these keys of a workspace (those that sealed a deleted person's events), and the
+   * workspace's snapshot key; returns how many of these keys went (0 when they already had).
+   */
+  async destroyKeys(workspaceId: string, keyIds: readonly string[]): Promise<number> {
+    return this.destroyWhere(workspaceId, null, keyIds);
+  }
+
+  /** The keys of the person (by address hash) or these key ids, with the workspace's snapshot key. */
+  private async destroyWhere(workspaceId: string, addressHash: string | null, keyIds: readonly string[]): Promise<number> {
+    const scopeHash = this.addressHash(workspaceId, SNAPSHOT_SCOPE);
+    const result = await this.pool.query<{ key_id: string; address_hash: string }>(
+      `UPDATE ${this.table} SET sealed_key = NULL, destroyed_at = now(), retired_at = coalesce(retired_at, now())
+       WHERE workspace_id = $1 AND (address_hash = $2::text OR key_id = ANY($3::text[]) OR address_hash = $4) AND sealed_key IS NOT NULL
+       RETURNING key_id, address_hash`,
+      [workspaceId, addressHash, [...keyIds], scopeHash],
+    );
+    for (const row of result.rows) {
+      const person = personKey(workspaceId, row.address_hash);
+      this.byPerson.delete(person);
+      const proposal = this.proposed.get(person);
+      if (proposal !== undefined) this.dropProposal(proposal);
+      this.byId.set(row.key_id, null, Number.MAX_SAFE_INTEGER);
+    }
+    const scope = this.proposed.get(personKey(workspaceId, scopeHash));
+    if (scope !== undefined) this.dropProposal(scope);
+    this.byPerson.delete(personKey(workspaceId, scopeHash));
+    return result.rows.filter((row) => row.address_hash !== scopeHash).length;
   }
 
   private seal(key: Buffer): string {

@@ -2,7 +2,7 @@ import { WrongExpectedRevisionError } from '../event-store.port.js';
 import type {
   AppendOptions, AppendResult, EventStore, ExpectedRevision, FoldSnapshotRead, InlineProjector, InlineStep, NewEvent, PendingEvent, ReadAllOptions, ReadStreamsOptions, RecordedEvent, StreamAppend, SubscribeOptions, Subscription,
 } from '../event-store.port.js';
-import { personKey, type PersonKeyStore } from './person-keys.js';
+import { personKey, type PersonKeyStore, type ProposedKey } from './person-keys.js';
 import type { SnapshotStore } from './state-snapshots.js';
 import { decryptPersonalFields, decryptPersonalFieldsForFold, decryptPersonalFieldsLater, encryptPersonalFields, personOf, sealedKeyIds } from './personal-fields.js';
 
@@ -24,22 +24,29 @@ export class PersonalDataEventStore implements EventStore {
   /** Projectors run inside the appends: only then are clear values kept for them. */
   private inlining = false;
 
-  /** Whether new people's keys are stored by the appends that first use them (see keysFor's `propose`). */
+  /** Whether the key statements run in the appends' own transactions (see the constructor). */
   private readonly keysInAppend: boolean;
+  private readonly endingTypes: ReadonlySet<string>;
 
   /**
    * `keysInAppend`: the key table lives in the inner store's database and the store runs statements
-   * in its appends (PostgreSQL, PGlite): a new person's key is then stored in the transaction of the
-   * first append that uses it, not by a statement and a commit of its own before it.
+   * in its appends (PostgreSQL, PGlite). A new person's key is then stored in the transaction of the
+   * first append that uses it, every append checks in its transaction that the stored keys it sealed
+   * with are still current, and the append that ends a person retires their key. Otherwise (keys in
+   * a side database: EventStoreDB) keys are made by a statement of their own before the append and
+   * retired by one after it, and nothing checks that a key cached by another process is current.
+   * `endingTypes`: event types that end the person they speak about (a deleted candidate): their
+   * key is retired with the event, and no later event is sealed with it.
    */
   constructor(
     private readonly inner: EventStore,
     private readonly keys: PersonKeyStore,
     private readonly snapshots: SnapshotStore | null = null,
-    options: { keysInAppend?: boolean } = {},
+    options: { keysInAppend?: boolean; endingTypes?: readonly string[] } = {},
   ) {
     if (options.keysInAppend === true && inner.runsStatements !== true) throw new Error('this event store runs no statements in its appends');
     this.keysInAppend = options.keysInAppend === true;
+    this.endingTypes = new Set(options.endingTypes ?? []);
   }
 
   /** The id a stream is stored under. */
@@ -60,10 +67,12 @@ export class PersonalDataEventStore implements EventStore {
 
   async appendToStreams(appends: StreamAppend[], options?: AppendOptions): Promise<AppendResult> {
     const people = appends.flatMap((append) => append.events.map((event) => personOf(event.data))).filter((person) => person !== null);
+    const ended = appends.flatMap((append) => append.events.filter((event) => this.endingTypes.has(event.type)).map((event) => personOf(event.data)))
+      .filter((person) => person !== null);
     for (let attempt = 1; ; attempt += 1) {
       const keys = people.length === 0 ? null : await this.keys.keysFor(people, { propose: this.keysInAppend });
       const proposed = keys === null || !this.keysInAppend ? [] : this.keys.proposedAmong(keys.values());
-      const statements = proposed.length === 0 ? options?.statements : [...(options?.statements ?? []), this.keys.insertStatement(proposed)];
+      const statements = [...(options?.statements ?? []), ...(keys === null || !this.keysInAppend ? [] : this.keyStatements(keys, proposed, ended))];
       const names = new Map<string, string>();
       const opened: string[] = [];
       const stored = appends.map((append): StreamAppend => {
@@ -81,13 +90,19 @@ export class PersonalDataEventStore implements EventStore {
         return { streamId, expectedRevision: append.expectedRevision, events };
       });
       try {
-        const result = await this.inner.appendToStreams(stored, statements === undefined ? undefined : { statements });
+        const result = await this.inner.appendToStreams(stored, statements.length === 0 ? undefined : { statements });
         this.keys.stored(proposed);
+        if (ended.length > 0) {
+          if (this.keysInAppend) this.keys.forget(ended);
+          else await this.keys.retire(ended);
+        }
         return result;
       } catch (error) {
-        // Another process stored a key for one of these people since the lookup: sealed again with theirs.
-        if (this.keys.isConflict(error) && proposed.length > 0 && attempt < KEY_CONFLICT_ATTEMPTS) {
+        // A key stood in the way: another process stored one for a person proposed here, or retired or
+        // destroyed one cached here. Sealed again after a fresh lookup.
+        if (this.keys.isConflict(error) && attempt < KEY_CONFLICT_ATTEMPTS) {
           this.keys.withdraw(proposed);
+          this.keys.forget(people);
           continue;
         }
         if (!(error instanceof WrongExpectedRevisionError)) throw error;
@@ -96,6 +111,21 @@ export class PersonalDataEventStore implements EventStore {
         for (const id of opened) this.clearData.delete(id);
       }
     }
+  }
+
+  /**
+   * In the append's transaction, in this order: the proposed keys stored, the stored keys sealed with
+   * checked to be current (none retired or destroyed since this process cached it), the keys of the
+   * people the append ends retired.
+   */
+  private keyStatements(keys: ReadonlyMap<string, { keyId: string }>, proposed: readonly ProposedKey[], ended: readonly { workspaceId: string; email: string }[]): string[] {
+    const proposedIds = new Set(proposed.map((key) => key.keyId));
+    const current = [...new Set([...keys.values()].map((key) => key.keyId))].filter((keyId) => !proposedIds.has(keyId));
+    return [
+      ...(proposed.length === 0 ? [] : [this.keys.insertStatement(proposed)]),
+      ...(current.length === 0 ? [] : [this.keys.currentCheck(current)]),
+      ...(ended.length === 0 ? [] : [this.keys.retireStatement(ended)]),
+    ];
   }
 
   /**

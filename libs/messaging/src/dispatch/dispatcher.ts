@@ -40,6 +40,19 @@ export interface DispatcherOptions {
   catchUpOnly?: boolean;
   /** Pause before following the store again after a failure. */
   retryDelayMs?: number;
+  /**
+   * Reactions to events that end a person (a deleted test candidate): run in the log's order, after
+   * every side effect of the events before it was recorded, so that the copies it removes (outbox
+   * rows, delivery logs, Redis) are all there. Idempotent: a crash repeats it, and it fails the event
+   * (retried from the checkpoint) rather than skip it.
+   */
+  erasure?: ErasureReaction;
+}
+
+/** What the dispatcher calls for each event that ends a person (see DispatcherOptions.erasure). */
+export interface ErasureReaction {
+  endingTypes: readonly string[];
+  erase(event: RecordedEvent): Promise<void>;
 }
 
 const SAVE_EVERY = 100;
@@ -150,6 +163,8 @@ export class Dispatcher {
 
   /** The side effects of one event: idempotent, so it is safe to run again for the same event. */
   async dispatch(event: RecordedEvent): Promise<void> {
+    const erasure = this.options.erasure;
+    if (erasure !== undefined && erasure.endingTypes.includes(event.type)) await erasure.erase(event);
     const source = asWebhookSourceEvent(event);
     if (!source) return;
     if (source.type === 'CandidateInvited') await this.enqueueInvitationEmail(source, event.metadata.time);

@@ -15,7 +15,7 @@ import type { DisableWebhook, GetSigningSecrets } from '../webhooks/webhook-sett
 import { createPurgeWorker, schedulePurge } from './delivery-purge.js';
 import { DispatchCheckpoints } from './dispatch-checkpoints.js';
 import { logQueueError } from '../shared/redis-errors.js';
-import { DISPATCHER_NAME, Dispatcher } from './dispatcher.js';
+import { DISPATCHER_NAME, Dispatcher, type ErasureReaction } from './dispatcher.js';
 
 export interface StartMessagingOptions {
   eventStore: EventStore;
@@ -45,6 +45,8 @@ export interface StartMessagingOptions {
   emailFrom?: string;
   /** False in processes that only read the log and enqueue resends (the internal app of a multi-process set-up). */
   runWorkers?: boolean;
+  /** The dispatcher's reaction to a deleted person (DispatcherOptions.erasure), given the outbox and delivery log. */
+  erasure?: (tables: { outbox: EmailOutbox; log: DeliveryLog }) => ErasureReaction;
 }
 
 export interface QueueCounts {
@@ -141,6 +143,7 @@ export const startMessaging = async (options: StartMessagingOptions): Promise<Me
     dispatcher = new Dispatcher({
       eventStore: options.eventStore, checkpoints, deliveries, emailQueue: queues.email, outbox, emailJobs: options.smtpUrl !== null,
       getSigningSecrets: options.getSigningSecrets, appUrl: options.appUrl, logger, catchUpOnly: options.outboxInline === true,
+      ...(options.erasure === undefined ? {} : { erasure: options.erasure({ outbox, log }) }),
     });
     await dispatcher.start();
   }

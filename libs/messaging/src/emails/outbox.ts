@@ -51,6 +51,12 @@ export class EmailOutbox {
       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (event_id) DO NOTHING`, ['text', 'text', 'text', 'text', 'text', 'text', 'timestamptz']);
   }
 
+  /** A deleted person's e-mails (by the events that made them) read as `erased` from now on: recipient and bodies. */
+  async redact(eventIds: readonly string[], recipient: string, erased: string): Promise<void> {
+    if (eventIds.length === 0) return;
+    await this.pool.query(`UPDATE ${this.table} SET recipient = $2, body_text = $2, body_html = $2 WHERE event_id = ANY($1) AND recipient = $3`, [[...eventIds], erased, recipient]);
+  }
+
   async ensureSchema(): Promise<void> {
     await runDdl(this.pool, this.schema, [
       `CREATE TABLE IF NOT EXISTS ${this.table} (

@@ -85,6 +85,19 @@ export class DeliveryLog {
     this.attempts = attemptWrites(pool, schema);
   }
 
+  /** Every JSON string among `values` in the workspace's delivery envelopes replaced by `erased` (a deleted person's address and names). */
+  async redact(workspaceId: string, values: readonly string[], erased: string): Promise<void> {
+    const kept = values.filter((value) => value !== '' && value !== erased);
+    if (kept.length === 0) return;
+    const quoted = (value: string): string => JSON.stringify(value);
+    let expression = 'envelope::text';
+    kept.forEach((_value, index) => { expression = `replace(${expression}, $${index + 3}, $2)`; });
+    await this.pool.query(
+      `UPDATE ${this.table} SET envelope = (${expression})::json WHERE workspace_id = $1 AND strpos(envelope::text, $3) > 0`,
+      [workspaceId, quoted(erased), ...kept.map(quoted)],
+    );
+  }
+
   async ensureSchema(): Promise<void> {
     await runDdl(this.pool, this.schema, deliveryLogDdl(this.schema));
   }
