@@ -5,11 +5,11 @@ import type { Logger } from 'pino';
 import {
   type ActiveWorkspace, type WorkspaceCommand, type WorkspaceState, decideWorkspace, evolveWorkspace, initialWorkspaceState, notFound, validationFailed, workspaceStream,
 } from '#domain';
-import { RedisRateLimiter, generateApiKey, hashSecret } from '#http';
+import { RedisRateLimiter } from '#http';
 import { nonPublicAddressOf } from '#messaging';
 import type { ServiceConfig } from '#platform';
 import type { SecretBox } from '#platform';
-import { ids } from '#platform';
+import { generateApiKey, hashSecret, ids } from '#platform';
 import { EventWriter } from '../shared/event-writer.js';
 import type { RequestContext, WriteLookups } from '../shared/ports.js';
 import { CONFIG, LOGGER, LOOKUPS, SECRET_BOX } from '../shared/tokens.js';
