@@ -49,7 +49,7 @@ export { canonicalJson } from './json/canonical-json.js';
 
 export { ApiErrorFilter, errorResponseFor, sendError, type LegacyMatcher } from './nest/error.filter.js';
 export { FailedAuthThrottle, type FailedAuthThrottleOptions } from './auth/failed-auth-throttle.js';
-export { isRedisConnectionError } from './redis/redis-unavailable.js';
+export { isRedisConnectionError } from '#platform';
 export { refuseUnstorableInput } from './nest/unstorable-input.js';
 export { ALT_BASE_MARK, BODY_LIMIT_BYTES, cameThroughAltBase, configureFastify, createFastifyAdapter } from './nest/fastify-setup.js';
 

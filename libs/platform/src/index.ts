@@ -8,3 +8,4 @@ export * from './crypto/random-pool.js';
 export * from './crypto/aes-gcm.js';
 export * from './crypto/api-key-secrets.js';
 export * from './net/free-port.js';
+export * from './redis/redis-unavailable.js';
