@@ -4,8 +4,7 @@ import {
   type WorkspaceEvent, CATALOGUE, assessmentStream, candidateEmailStream, candidateStream, workspaceStream,
 } from '#domain';
 import type { EventStore, ExpectedRevision, NewEvent, StreamAppend } from '#event-store';
-import { generateApiKey, hashSecret } from '#http';
-import { ids } from '#platform';
+import { generateApiKey, hashSecret, ids } from '#platform';
 import { progress } from './log.js';
 
 /** Candidates per assessment (the last one may have fewer). */

@@ -2,6 +2,7 @@ export * from './shared/tokens.js';
 export * from './shared/ports.js';
 export * from './shared/event-writer.js';
 export * from './workspaces/workspace.commands.js';
+export * from './workspaces/retired-api-keys.js';
 export * from './workspaces/workspace.handlers.js';
 export * from './assessments/assessment.handlers.js';
 export * from './invitations/invite-candidates.handler.js';

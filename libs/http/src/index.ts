@@ -11,7 +11,8 @@ export {
 } from './errors/api-error.js';
 
 export { parseAuthorization, type ApiCredential } from './auth/authorization-header.js';
-export { generateApiKey, hashSecret, secretMatches, type ApiKeyMode, type GeneratedApiKey } from './auth/api-key-secrets.js';
+// API keys' secrets live in libs/platform (the write side makes them too); re-exported as before.
+export { generateApiKey, hashSecret, secretMatches, type ApiKeyMode, type GeneratedApiKey } from '#platform';
 
 export {
   RedisRateLimiter,
@@ -48,7 +49,7 @@ export { canonicalJson } from './json/canonical-json.js';
 
 export { ApiErrorFilter, errorResponseFor, sendError, type LegacyMatcher } from './nest/error.filter.js';
 export { FailedAuthThrottle, type FailedAuthThrottleOptions } from './auth/failed-auth-throttle.js';
-export { isRedisConnectionError } from './redis/redis-unavailable.js';
+export { isRedisConnectionError } from '#platform';
 export { refuseUnstorableInput } from './nest/unstorable-input.js';
 export { ALT_BASE_MARK, BODY_LIMIT_BYTES, cameThroughAltBase, configureFastify, createFastifyAdapter } from './nest/fastify-setup.js';
 

@@ -6,4 +6,6 @@ export * from './logging/logger.js';
 export * from './clock/clock.js';
 export * from './crypto/random-pool.js';
 export * from './crypto/aes-gcm.js';
+export * from './crypto/api-key-secrets.js';
 export * from './net/free-port.js';
+export * from './redis/redis-unavailable.js';

@@ -2,7 +2,7 @@ import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { commandHandlers } from '#commands';
 import { EventWriter } from '#commands';
-import { CLOCK, CONFIG, EVENT_STORE, LOGGER, LOOKUPS, READ_SIDE, REDIS, SECRET_BOX } from '#commands';
+import { CLOCK, CONFIG, EVENT_STORE, LOGGER, LOOKUPS, READ_SIDE, REDIS, RETIRED_API_KEYS, type RetiredApiKeys, SECRET_BOX } from '#commands';
 import { RedisRateLimiter } from '#http';
 import { CURSORS, DOCUMENTS, INFRASTRUCTURE, type Infrastructure } from './infrastructure.js';
 
@@ -11,6 +11,7 @@ import { CURSORS, DOCUMENTS, INFRASTRUCTURE, type Infrastructure } from './infra
 @Module({})
 export class CoreModule {
   static forRoot(infra: Infrastructure): DynamicModule {
+    const limiter = new RedisRateLimiter(infra.redis, { prefix: 'ratelimit:' });
     const values = [
       { provide: INFRASTRUCTURE, useValue: infra },
       { provide: EVENT_STORE, useValue: infra.eventStore },
@@ -24,7 +25,8 @@ export class CoreModule {
       { provide: DOCUMENTS, useValue: infra.documents },
       { provide: CURSORS, useValue: infra.cursors },
       // The API takes places from it; the internal application retires regenerated keys on it.
-      { provide: RedisRateLimiter, useValue: new RedisRateLimiter(infra.redis, { prefix: 'ratelimit:' }) },
+      { provide: RedisRateLimiter, useValue: limiter },
+      { provide: RETIRED_API_KEYS, useValue: limiter satisfies RetiredApiKeys },
     ];
     return {
       module: CoreModule,

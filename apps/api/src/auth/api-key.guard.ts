@@ -1,7 +1,8 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { type Mode } from '#domain';
-import { FailedAuthThrottle, apiError, hashSecret, parseAuthorization, secretMatches } from '#http';
+import { FailedAuthThrottle, apiError, parseAuthorization } from '#http';
+import { hashSecret, secretMatches } from '#platform';
 import { ApiKeyCache } from '#read-models';
 
 export interface AuthenticatedKey {

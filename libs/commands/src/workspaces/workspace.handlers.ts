@@ -5,14 +5,14 @@ import type { Logger } from 'pino';
 import {
   type ActiveWorkspace, type WorkspaceCommand, type WorkspaceState, decideWorkspace, evolveWorkspace, initialWorkspaceState, notFound, validationFailed, workspaceStream,
 } from '#domain';
-import { RedisRateLimiter, generateApiKey, hashSecret } from '#http';
 import { nonPublicAddressOf } from '#messaging';
 import type { ServiceConfig } from '#platform';
 import type { SecretBox } from '#platform';
-import { ids } from '#platform';
+import { generateApiKey, hashSecret, ids } from '#platform';
 import { EventWriter } from '../shared/event-writer.js';
 import type { RequestContext, WriteLookups } from '../shared/ports.js';
 import { CONFIG, LOGGER, LOOKUPS, SECRET_BOX } from '../shared/tokens.js';
+import { RETIRED_API_KEYS, type RetiredApiKeys } from './retired-api-keys.js';
 import {
   ConfigureWebhook, CreateCustomTest, CreateWorkspace, DisableWebhook, type IssuedKey, IssueApiKey, RegenerateApiKey, RotateWebhookSecret,
   VerifyWorkspace, type WebhookSettingsView, type WorkspaceView,
@@ -73,8 +73,9 @@ export class IssueApiKeyHandler implements ICommandHandler<IssueApiKey> {
 
 /**
  * Regenerates a key. API processes hold keys in a cache emptied by the read models' change feed,
- * which reaches them a moment after the commit; so before answering, the old key is also retired on
- * the rate limiter, whose script every authenticated request runs: refused everywhere from then on.
+ * which reaches them a moment after the commit; so before answering, the old key is also retired
+ * (RetiredApiKeys: the rate limiter, whose script every authenticated request runs): refused
+ * everywhere from then on.
  * When Redis cannot take it the answer still stands (the commit is made): API requests fail while
  * Redis is down, and by the time it is back the change feed has emptied every cache.
  */
@@ -83,7 +84,7 @@ export class RegenerateApiKeyHandler implements ICommandHandler<RegenerateApiKey
   constructor(
     private readonly writer: EventWriter,
     @Inject(LOOKUPS) private readonly lookups: WriteLookups,
-    private readonly limiter: RedisRateLimiter,
+    @Inject(RETIRED_API_KEYS) private readonly retiredKeys: RetiredApiKeys,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
   async execute({ apiKeyId, context }: RegenerateApiKey): Promise<IssuedKey> {
@@ -97,7 +98,7 @@ export class RegenerateApiKeyHandler implements ICommandHandler<RegenerateApiKey
     // The key it replaced is the event's (another regeneration may have landed since `current` was read).
     const regenerated = events.find((event) => event.type === 'ApiKeyRegenerated');
     if (regenerated !== undefined) {
-      await this.limiter.retire(apiKeyId, regenerated.data.previousKey).catch((error: unknown) => {
+      await this.retiredKeys.retire(apiKeyId, regenerated.data.previousKey).catch((error: unknown) => {
         this.logger.warn({ err: error, apiKeyId }, 'could not retire the regenerated key on Redis; API processes refuse it once the change feed reaches them');
       });
     }

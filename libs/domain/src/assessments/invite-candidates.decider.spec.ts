@@ -226,7 +226,7 @@ describe('InviteCandidates, whole-request refusals', () => {
   it.each([
     ['missing', undefined], ['null', null], ['an object', { email: 'ann@example.com' }], ['a string', 'ann@example.com'], ['empty', []],
   ])('refuses candidates %s with validation_failed', (_label, candidates) => {
-    expect(invite([created], candidates)).toEqual(refused('validation_failed', 422));
+    expect(invite([created], candidates)).toEqual(refused('validation_failed'));
   });
 
   const people = (count: number) => Array.from({ length: count }, (_, index) => ({ email: `person${index}@example.com` }));
@@ -234,27 +234,27 @@ describe('InviteCandidates, whole-request refusals', () => {
   it('accepts 100 people and refuses 101 with too_many_candidates', () => {
     const decision = invite([created], people(100));
     expect('value' in decision && decision.value.events).toHaveLength(100);
-    expect(invite([created], people(101))).toEqual(refused('too_many_candidates', 422));
+    expect(invite([created], people(101))).toEqual(refused('too_many_candidates'));
   });
 
   it('refuses an unverified workspace with 403 workspace_unverified', () => {
-    expect(invite([created], people(1), { workspaceVerified: false })).toEqual(refused('workspace_unverified', 403));
+    expect(invite([created], people(1), { workspaceVerified: false })).toEqual(refused('workspace_unverified'));
   });
 
   it('refuses a closed assessment with assessment_closed', () => {
-    expect(invite([created, closed], people(1))).toEqual(refused('assessment_closed', 422));
+    expect(invite([created, closed], people(1))).toEqual(refused('assessment_closed'));
   });
 
   it('still invites on the day of the deadline (UTC) and refuses from the day after', () => {
     const history = [assessmentCreated({ deadline: TODAY })];
     expect(outcomesOf(invite(history, people(1), { metadata: { now: '2026-10-20T23:59:59.999Z' } }))).toEqual([invited('person0@example.com', 0)]);
-    expect(invite(history, people(1), { metadata: { now: '2026-10-21T00:00:00.000Z' } })).toEqual(refused('assessment_closed', 422));
-    expect(invite([assessmentCreated({ deadline: '2026-10-19' })], people(1))).toEqual(refused('assessment_closed', 422));
+    expect(invite(history, people(1), { metadata: { now: '2026-10-21T00:00:00.000Z' } })).toEqual(refused('assessment_closed'));
+    expect(invite([assessmentCreated({ deadline: '2026-10-19' })], people(1))).toEqual(refused('assessment_closed'));
   });
 
   it('refuses a sandbox request whose new invitations exceed the places left, inviting nobody', () => {
-    expect(invite([created], people(3), { mode: 'sandbox', sandboxPlacesLeft: 2 })).toEqual(refused('sandbox_limit', 422));
-    expect(invite([created], people(1), { mode: 'sandbox', sandboxPlacesLeft: 0 })).toEqual(refused('sandbox_limit', 422));
+    expect(invite([created], people(3), { mode: 'sandbox', sandboxPlacesLeft: 2 })).toEqual(refused('sandbox_limit'));
+    expect(invite([created], people(1), { mode: 'sandbox', sandboxPlacesLeft: 0 })).toEqual(refused('sandbox_limit'));
     const decision = invite([created], people(2), { mode: 'sandbox', sandboxPlacesLeft: 2 });
     expect('value' in decision && decision.value.events).toHaveLength(2);
   });
@@ -279,10 +279,10 @@ describe('InviteCandidates, whole-request refusals', () => {
   it('refuses in the documented order', () => {
     const pastDeadline = [assessmentCreated({ deadline: '2026-10-19' })];
     const everythingWrong = { workspaceVerified: false, mode: 'sandbox' as const, sandboxPlacesLeft: 0 };
-    expect(invite([created, closed], [], everythingWrong)).toEqual(refused('validation_failed', 422));
-    expect(invite([created, closed], people(101), everythingWrong)).toEqual(refused('too_many_candidates', 422));
-    expect(invite([created, closed], people(1), everythingWrong)).toEqual(refused('workspace_unverified', 403));
-    expect(invite(pastDeadline, people(1), { ...everythingWrong, workspaceVerified: true })).toEqual(refused('assessment_closed', 422));
-    expect(invite([created], people(1), { ...everythingWrong, workspaceVerified: true })).toEqual(refused('sandbox_limit', 422));
+    expect(invite([created, closed], [], everythingWrong)).toEqual(refused('validation_failed'));
+    expect(invite([created, closed], people(101), everythingWrong)).toEqual(refused('too_many_candidates'));
+    expect(invite([created, closed], people(1), everythingWrong)).toEqual(refused('workspace_unverified'));
+    expect(invite(pastDeadline, people(1), { ...everythingWrong, workspaceVerified: true })).toEqual(refused('assessment_closed'));
+    expect(invite([created], people(1), { ...everythingWrong, workspaceVerified: true })).toEqual(refused('sandbox_limit'));
   });
 });

@@ -4,8 +4,7 @@ import type {
 } from '../events.js';
 import { CATALOGUE } from '../catalogue/catalogue.data.js';
 import { type Decider, fold } from './decider.js';
-import { ERROR_STATUS } from '#http/errors/error-codes.js';
-import { DomainError } from './errors.js';
+import { DomainError, type DomainErrorCode } from './errors.js';
 import type { Mode, ResultScores, TestRef } from './types.js';
 
 /**
@@ -14,24 +13,26 @@ import type { Mode, ResultScores, TestRef } from './types.js';
  */
 
 export interface Refusal {
-  code: string;
-  status: number;
+  code: DomainErrorCode;
 }
 
-/** A refusal keeps only the stable parts (`code`, HTTP status) so that `toEqual` can compare it exactly. */
+/**
+ * A refusal keeps only its stable part, the `code`, so that `toEqual` can compare it exactly. The
+ * domain knows no HTTP: the status each code is answered with is libs/http's table, and its own
+ * specs pin it for every code (libs/http/src/errors/error-codes.unit.spec.ts).
+ */
 export type Decision<T> = { value: T } | { error: Refusal };
 
 export const attempt = <T>(call: () => T): Decision<T> => {
   try {
     return { value: call() };
   } catch (error) {
-    // The status the API answers with, from libs/http's one table: the decider itself knows only the code.
-    if (error instanceof DomainError) return { error: { code: error.code, status: ERROR_STATUS[error.code] } };
+    if (error instanceof DomainError) return { error: { code: error.code } };
     throw error;
   }
 };
 
-export const refused = (code: string, status: number): { error: Refusal } => ({ error: { code, status } });
+export const refused = (code: DomainErrorCode): { error: Refusal } => ({ error: { code } });
 
 export const given = <Command, State, Event>(decider: Decider<Command, State, Event>, events: readonly Event[]) => {
   const state = fold(decider, events);

@@ -1,8 +1,8 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { isRedisConnectionError } from '#platform';
 import { ERROR_MESSAGES } from '../errors/error-codes.js';
-import { isRedisConnectionError } from '../redis/redis-unavailable.js';
 import { type ErrorResponse, errorBody, legacyErrorBody, toErrorResponse } from '../errors/api-error.js';
 
 /** The original endpoint answers in its own shape, and any credential problem with 403. */

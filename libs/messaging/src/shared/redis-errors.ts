@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { isRedisConnectionError } from '#http/redis/redis-unavailable.js';
+import { isRedisConnectionError } from '#platform';
 
 /**
  * An `error` listener for queue workers: real errors are logged, connection trouble is not repeated
