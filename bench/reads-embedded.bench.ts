@@ -26,7 +26,7 @@ export async function benchEmbeddedReads(candidates: number, hello: HelloBaselin
       const keys = readKeysNeeded();
       seeded = await seedWorkspace(embedded.store, { candidates, keys, label: `${candidates} candidates, embedded` });
       apiKeyIds.push(...seeded.apiKeyIds);
-      const documents = createPostgresDocumentStore({ pool: embedded.database.pool, schema: 'public' });
+      const documents = createPostgresDocumentStore({ pool: embedded.database.pool, schema: 'public', deployment: 'single-process' });
       await documents.prepare(allProjections);
       await rebuildReadModels({ eventStore: embedded.store, documentStore: documents, projections: allProjections, logger });
       await documents.close();

@@ -76,7 +76,7 @@ const explainQuery = async (pool: pg.Pool, query: (store: DocumentStore) => Prom
     captured = typeof text === 'string' ? { text, values: values ?? [] } : { text: text.text, values: text.values ?? [] };
     return pool.query(text, values);
   } } as unknown as pg.Pool;
-  await query(createPostgresDocumentStore({ pool: spy, schema: 'public' }));
+  await query(createPostgresDocumentStore({ pool: spy, schema: 'public', deployment: 'multi-process' }));
   const sql = captured as { text: string; values: unknown[] } | null;
   if (sql === null) return 'no query captured';
   const { rows } = await pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode; 'Planning Time': number; 'Execution Time': number }] }>(
@@ -123,7 +123,7 @@ export async function benchReads(candidates: number, hello: HelloBaseline): Prom
     // A small log is read and rebuilt in alternated passes and the medians compared: one pass of a
     // few hundred milliseconds measures the JIT compiling the rebuild more than the rebuild.
     const passes = seeded.events < PASSES_BELOW_EVENTS ? SMALL_LOG_PASSES : 1;
-    const documents = createPostgresDocumentStore({ pool, schema: 'public' });
+    const documents = createPostgresDocumentStore({ pool, schema: 'public', deployment: 'multi-process' });
     await documents.prepare(allProjections);
     const rawPasses: Pass[] = [];
     const rebuildPasses: Pass[] = [];

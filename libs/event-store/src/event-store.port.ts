@@ -87,17 +87,27 @@ export interface PendingEvent {
 /** Rows of one statement an inline step asked for, as the driver parsed them. */
 export type InlineRows = readonly Record<string, unknown>[];
 
+/** One statement of an inline step; the rows of the `name`d ones are handed back to `finish` by that name. */
+export interface InlineStatement {
+  readonly sql: string;
+  readonly name?: string;
+}
+
+/** The rows of a step's statements of one name (several of one name: their rows one after another). */
+export type InlineResults = (name: string) => InlineRows;
+
 /**
  * What an inline projector adds to one append transaction. `statements` run after the append
- * lock is taken and before the insert (locks of its own, reads of what the events touch); their
- * rows come back to `finish`, with the head of the log before this transaction and the events as
- * recorded (positions, revisions, recorded times). `finish` returns the statements to run before
- * COMMIT, or `null` when it must not apply this time (its followers are behind: they catch up
- * from the log). Statements are literal SQL (one simple-protocol query, no parameters).
+ * lock is taken and before the insert (locks of its own, reads of what the events touch); the rows
+ * of the named ones come back to `finish` by name, with the head of the log before this transaction
+ * and the events as recorded (positions, revisions, recorded times). `finish` returns the statements
+ * to run before COMMIT, or `null` when it must not apply this time (its followers are behind: they
+ * catch up from the log). Statements are literal SQL, one statement each (one simple-protocol query
+ * for them all, no parameters).
  */
 export interface InlineStep {
-  readonly statements: readonly string[];
-  finish(rows: readonly InlineRows[], head: bigint | null, events: readonly RecordedEvent[]): { statements: readonly string[]; onCommitted?: () => void } | null;
+  readonly statements: readonly InlineStatement[];
+  finish(rows: InlineResults, head: bigint | null, events: readonly RecordedEvent[]): { statements: readonly string[]; onCommitted?: () => void } | null;
 }
 
 /**

@@ -1,6 +1,4 @@
 export * from './event-store.port.js';
-export { handleCommand } from './handle-command.js';
-export type { Decider, HandleCommandOptions, HandleCommandResult } from './handle-command.js';
 export { createPostgresEventStore, PostgresEventStore } from './postgres/postgres-event-store.js';
 export { preparedStatement, statementName, type PreparedStatement } from './postgres/prepared-statement.js';
 export { sqlLiteral } from './postgres/sql-literal.js';

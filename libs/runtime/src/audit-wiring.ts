@@ -23,8 +23,7 @@ export interface AuditStores {
 export const openAuditStores = async (config: ServiceConfig, sqlPool: pg.Pool, adapter: EventStore): Promise<{ audit: AuditStores; eventStore: EventStore }> => {
   const serviceSecret = resolveServiceSecret(config.serviceSecret, config.dataDir);
   const seals = new SealStore(sqlPool, 'public');
-  // The embedded store admits one process (its DATA_DIR lock): this one is the only maker of keys.
-  const personKeys = new PersonKeyStore(sqlPool, serviceSecret, 'public', { onlyWriter: !config.eventStoreUrl });
+  const personKeys = new PersonKeyStore(sqlPool, serviceSecret, 'public', { deployment: config.deployment });
   await seals.prepare();
   await personKeys.prepare();
   const snapshots = new SnapshotStore(sqlPool, personKeys, 'public');

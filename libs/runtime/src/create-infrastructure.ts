@@ -85,7 +85,7 @@ export const openStores = async (config: ServiceConfig, logger: Logger): Promise
     } else if (isPostgresUrl(config.eventStoreUrl)) {
       sqlPool = new pg.Pool({ connectionString: config.eventStoreUrl, max: 10 });
       stops.push(() => sqlPool.end());
-      const store = await createPostgresEventStore({ pool: sqlPool, logger });
+      const store = await createPostgresEventStore({ pool: sqlPool, logger, deployment: config.deployment });
       stops.push(() => store.close());
       eventStore = store;
     } else {
@@ -111,9 +111,9 @@ export const openStores = async (config: ServiceConfig, logger: Logger): Promise
     } else if (config.readStoreUrl && isPostgresUrl(config.readStoreUrl) && config.readStoreUrl !== config.eventStoreUrl) {
       const readPool = new pg.Pool({ connectionString: config.readStoreUrl, max: 10 });
       stops.push(() => readPool.end());
-      documents = createPostgresDocumentStore({ pool: readPool, schema: 'public' });
+      documents = createPostgresDocumentStore({ pool: readPool, schema: 'public', deployment: 'multi-process' });
     } else {
-      documents = createPostgresDocumentStore({ pool: sqlPool, schema: 'public' });
+      documents = createPostgresDocumentStore({ pool: sqlPool, schema: 'public', deployment: config.deployment });
       oneDatabase = !config.eventStoreUrl || isPostgresUrl(config.eventStoreUrl);
     }
     stops.push(() => documents.close());
@@ -125,8 +125,7 @@ export const openStores = async (config: ServiceConfig, logger: Logger): Promise
       inline = new InlineProjectors(audited.eventStore);
       inline.add(createInlineReadModels({
         schema: 'public', projections: allProjections, announce: (collections) => documents.announce?.(collections),
-        // The embedded store's pool (the log's and the read models') has one connection.
-        oneConnection: !config.eventStoreUrl,
+        deployment: config.deployment,
       }));
     }
     return { eventStore: audited.eventStore, documents, sqlPool, audit: audited.audit, inline, stop: stopAll };

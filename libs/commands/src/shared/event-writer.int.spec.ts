@@ -87,7 +87,7 @@ describe('EventWriter: one write path with group commit (PostgreSQL server)', ()
     const outcomes = await Promise.allSettled(Array.from({ length: 8 }, client));
     expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
     expect(await store.readStream(assessmentStream(shared))).toHaveLength(101);
-  });
+  }, 30_000);
 
   it('a cached state behind the log (an append behind this process\'s back) is brought up to date before deciding', async () => {
     const assessmentId = `a-${randomUUID()}`;

@@ -33,11 +33,10 @@ export async function createEmbeddedEventStore(options: {
       // subscriptions at once: polling is only a safety net here. At 20 ms, two followers polling an
       // idle service cost 0.15 of a core (measured).
       pollIntervalMs: options.pollIntervalMs ?? EMBEDDED_POLL_INTERVAL_MS,
-      // DATA_DIR admits one process, and it appends only through this object.
-      onlyWriter: true,
-      // Its pool has one connection (embedded-pool.ts), and PGlite one session: an advisory lock
-      // statement only cost time (0.15-0.3 ms of PGlite each, measured), it never waited for anyone.
-      oneConnection: true,
+      // DATA_DIR admits one process, it appends only through this object, and its pool has one
+      // connection (embedded-pool.ts) to PGlite's one session: an advisory lock statement only cost
+      // time (0.15-0.3 ms of PGlite each, measured), it never waited for anyone.
+      deployment: 'single-process',
       // Planned once per connection: PGlite plans in WebAssembly (the group insert: 1.26 ms planned
       // every time, 0.41 ms prepared). Each new connection deallocates what an old one left (embedded-pool.ts).
       preparedStatements: true,

@@ -2,6 +2,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { openAesGcm, sealAesGcm } from '#platform/crypto/aes-gcm.js';
 import { pooledRandomBytes } from '#platform/crypto/random-pool.js';
 import type pg from 'pg';
+import type { Deployment } from '#platform';
 import { statementName } from '../postgres/prepared-statement.js';
 import { sqlLiteral } from '../postgres/sql-literal.js';
 
@@ -126,7 +127,7 @@ export class PersonKeyStore {
   private readonly waiting: WaitingLookup[] = [];
   private lookingUp = false;
   /**
-   * With `onlyWriter`: a prefix of the address hash of every person with a live key (any process
+   * Single-process: a prefix of the address hash of every person with a live key (any process
    * that stores keys is this one), so that a new person's key is proposed without a statement to
    * find out there is none. A prefix shared with someone else only costs that statement. Null: not known.
    */
@@ -137,8 +138,8 @@ export class PersonKeyStore {
   /** The function an append calls to check, in its own transaction, that the keys it sealed with are current. */
   private readonly checkFunction: string;
 
-  /** `onlyWriter`: no other process stores keys in this table while this one runs (the embedded store). */
-  constructor(private readonly pool: pg.Pool, serviceSecret: string, schema = 'public', private readonly options: { onlyWriter?: boolean } = {}) {
+  /** `single-process` (the embedded store): no other process stores keys in this table while this one runs. */
+  constructor(private readonly pool: pg.Pool, serviceSecret: string, schema = 'public', private readonly options: { deployment?: Deployment } = {}) {
     this.sealingKey = createHash('sha256').update(`person-keys:${serviceSecret}`).digest();
     this.addressKey = createHash('sha256').update(`address-hash:${serviceSecret}`).digest();
     this.schemaName = `"${schema.replaceAll('"', '""')}"`;
@@ -168,7 +169,7 @@ export class PersonKeyStore {
       const found = await this.pool.query<{ name: string | null }>('SELECT to_regclass($1)::text AS name', [this.table]);
       if (found.rows[0]?.name == null) throw error;
     });
-    if (this.options.onlyWriter === true) await this.learnPeople();
+    if (this.options.deployment === 'single-process') await this.learnPeople();
   }
 
   private async learnPeople(): Promise<void> {

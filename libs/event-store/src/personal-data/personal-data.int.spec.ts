@@ -164,7 +164,7 @@ describe('personal data in the log', () => {
   });
 
   /** A key store on the real pool whose statements on the key table are counted. */
-  const countedKeys = (schema: string, options: { onlyWriter?: boolean } = {}) => {
+  const countedKeys = (schema: string, options: { deployment?: 'single-process' | 'multi-process' } = {}) => {
     const statements: string[] = [];
     const counting = Object.create(pool) as pg.Pool;
     counting.query = ((config: unknown, values?: unknown) => {
@@ -207,7 +207,7 @@ describe('personal data in the log', () => {
 
   it('with keys stored by the appends, an erased person invited again gets a new key: readable, the old events stay erased', async () => {
     const { schema, raw } = await openLog();
-    const personKeys = new PersonKeyStore(pool, secret, schema, { onlyWriter: true });
+    const personKeys = new PersonKeyStore(pool, secret, schema, { deployment: 'single-process' });
     await personKeys.prepare();
     const store = new PersonalDataEventStore(raw, personKeys, null, { keysInAppend: true });
     await store.appendToStream('candidate-c1', [created()], { expectedRevision: 'no_stream' });
@@ -237,7 +237,7 @@ describe('personal data in the log', () => {
     const { schema, raw } = await openLog();
     const before = { workspaceId: 'ws_1', email: 'known@example.com' };
     await new PersonKeyStore(pool, secret, schema).keysFor([before]);
-    const { statements, personKeys } = countedKeys(schema, { onlyWriter: true });
+    const { statements, personKeys } = countedKeys(schema, { deployment: 'single-process' });
     await personKeys.prepare();
     statements.length = 0;
     const store = new PersonalDataEventStore(raw, personKeys, null, { keysInAppend: true });

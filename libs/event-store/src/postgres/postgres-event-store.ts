@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { Deployment } from '#platform';
 import { pino, type Logger } from 'pino';
 import type {
   AppendOptions,
@@ -28,8 +29,8 @@ export interface PostgresEventStoreOptions {
   /** How often an idle subscription looks for new events. Default 20 ms. */
   pollIntervalMs?: number;
   /**
-   * LISTEN for other processes' appends on a dedicated pooled connection. Default: on when the pool
-   * allows more than one connection. Must be off on PGlite, where every connection shares one session.
+   * LISTEN for other processes' appends on a dedicated pooled connection. Default: on unless the
+   * deployment is single-process. Must be off on PGlite, where every connection shares one session.
    */
   listen?: boolean;
   /** NOTIFY listeners in the append transaction. Default true. */
@@ -43,22 +44,18 @@ export interface PostgresEventStoreOptions {
   /** Events per readAll in a catch-up subscription. Default 500. */
   subscriptionBatchSize?: number;
   /**
-   * This store object is the log's only writer (the embedded store: DATA_DIR admits one process).
-   * It then knows every stream that exists (read once at start, then from its own appends) and
-   * answers a read of any other stream, a new address's registry say, without a round trip.
+   * `single-process` (the embedded store; default `multi-process`): this store object is the log's
+   * only writer and every transaction goes through the pool's one connection. It then knows every
+   * stream that exists (read once at start, then from its own appends: a superset of the log's
+   * streams) and answers a read of any other stream, a new address's registry say, without a round
+   * trip; and appends take no append lock, since transactions cannot overlap.
    */
-  onlyWriter?: boolean;
-  /**
-   * Every statement of every writer goes through `pool`'s one connection (the embedded store: one
-   * process, a pool of one): transactions never overlap, so appends take no append lock.
-   */
-  oneConnection?: boolean;
+  deployment?: Deployment;
   logger?: Logger;
 }
 
 const DEFAULT_POLL_INTERVAL_MS = 20;
 const DEFAULT_BATCH_SIZE = 500;
-const DEFAULT_POOL_MAX = 10;
 /** Beyond this many streams the only writer stops keeping their ids in memory (reads go to the database). */
 const MAX_KNOWN_STREAMS = 2_000_000;
 
@@ -77,7 +74,7 @@ export class PostgresEventStore implements EventStore {
   };
   private readonly appender: GroupAppender;
   readonly runsStatements = true;
-  /** With `onlyWriter`: every stream id in the log (null: not known, every read goes to the database). */
+  /** Single-process: every stream id in the log (null: not known, every read goes to the database). */
   private knownStreams: Set<string> | null = null;
 
   constructor(readonly tables: PostgresTables, options: PostgresEventStoreOptions) {
@@ -86,7 +83,7 @@ export class PostgresEventStore implements EventStore {
     this.notify = options.notify ?? true;
     this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
     this.batchSize = options.subscriptionBatchSize ?? DEFAULT_BATCH_SIZE;
-    const listen = options.listen ?? (options.pool.options.max ?? DEFAULT_POOL_MAX) > 1;
+    const listen = options.listen ?? options.deployment !== 'single-process';
     // Events committed while nobody listened are found by the next poll; a (re)start wakes the subscriptions anyway.
     const wake = (): void => this.wakeSignal.notify();
     this.listener = listen
@@ -114,14 +111,14 @@ export class PostgresEventStore implements EventStore {
       ),
       head: statement('head', `SELECT max(position) AS position FROM ${tables.events}`),
     };
-    this.appender = new GroupAppender(this.pool, tables, this.notify, this.logger, named, options.oneConnection === true);
+    this.appender = new GroupAppender(this.pool, tables, this.notify, this.logger, named, options.deployment);
   }
 
   appendToStream(streamId: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
     return this.appendToStreams([{ streamId, events, expectedRevision: options.expectedRevision }]);
   }
 
-  /** With `onlyWriter`: reads every stream id once (before the store is handed out), then keeps the set from the appends. */
+  /** Single-process: reads every stream id once (before the store is handed out), then keeps the set from the appends. */
   async learnStreams(): Promise<void> {
     const started = performance.now();
     const result = await this.pool.query<{ stream_id: string }>(`SELECT DISTINCT stream_id FROM ${this.tables.events}`);
@@ -209,6 +206,6 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
   const tables = postgresTables(options.schema ?? 'public');
   await migratePostgresSchema(options.pool, tables);
   const store = new PostgresEventStore(tables, options);
-  if (options.onlyWriter === true) await store.learnStreams();
+  if (options.deployment === 'single-process') await store.learnStreams();
   return store;
 }

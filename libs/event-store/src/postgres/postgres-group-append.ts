@@ -1,10 +1,12 @@
 import type pg from 'pg';
+import type { Deployment } from '#platform';
 import type { Logger } from 'pino';
 import { WrongExpectedRevisionError } from '../event-store.port.js';
 import type { AppendResult, InlineProjector, InlineRows, NewEvent, RecordedEvent, StreamAppend } from '../event-store.port.js';
 import { appendInTransaction, isStreamRevisionViolation } from './postgres-append.js';
 import type { PostgresTables } from './postgres-schema.js';
 import { sqlLiteral } from './sql-literal.js';
+import { StatementScript } from './statement-script.js';
 
 /*
  * Group commit at the store: appends that arrive while a transaction is being written wait and go
@@ -60,13 +62,14 @@ const headSql = (tables: PostgresTables): string => `SELECT max(position)::text 
 
 const lockSql = (tables: PostgresTables): string => `SELECT pg_advisory_xact_lock(${tables.appendLock[0]}, ${tables.appendLock[1]})`;
 
-const commitSql = (tables: PostgresTables, notify: boolean): string => `${notify ? `NOTIFY ${tables.notifyChannel}; ` : ''}COMMIT`;
+/** NOTIFY (where listeners are told) and COMMIT, one statement each. */
+const commitStatements = (tables: PostgresTables, notify: boolean): string[] => [...(notify ? [`NOTIFY ${tables.notifyChannel}`] : []), 'COMMIT'];
 
 const PLAIN_RETURNING = 'position, stream_id, revision';
 const RECORDED_RETURNING = 'position, stream_id, revision, id, recorded_at';
 
-/** The callers' own statements, each after a `; `: they follow the insert, so its result keeps its place. */
-const afterInsert = (group: readonly Waiting[]): string => group.flatMap((waiting) => waiting.statements).map((statement) => `; ${statement}`).join('');
+/** The callers' own statements (AppendOptions.statements: one statement each), after the insert. */
+const callersStatements = (group: readonly Waiting[]): string[] => group.flatMap((waiting) => waiting.statements);
 
 interface RecordedRow extends InsertedRow {
   id: string;
@@ -87,19 +90,18 @@ export class GroupAppender {
     /** Prepare the insert once per connection (SQL PREPARE; EXECUTE in the transaction's query). */
     private readonly prepared = false,
     /**
-     * Every transaction goes through one connection (the embedded store): none can overlap another,
-     * so positions are handed out and made visible in order without the append lock.
+     * `single-process`: every transaction goes through one connection (the embedded store), none can
+     * overlap another, so positions are handed out and made visible in order without the append lock.
      */
-    private readonly oneConnection = false,
+    deployment: Deployment = 'multi-process',
   ) {
-    this.begin = oneConnection ? 'BEGIN' : `BEGIN; ${lockSql(tables)}`;
-    this.firstResult = oneConnection ? 1 : 2;
+    this.appendLock = deployment === 'multi-process';
+    this.begin = this.appendLock ? ['BEGIN', lockSql(tables)] : ['BEGIN'];
   }
 
+  private readonly appendLock: boolean;
   /** BEGIN, and the append lock where transactions may overlap. */
-  private readonly begin: string;
-  /** Index of the result of the first statement after `begin`. */
-  private readonly firstResult: number;
+  private readonly begin: readonly string[];
 
   /** Connections that hold this appender's own prepared statements (the inserts and the head). */
   private readonly ownPreparedOn = new WeakSet<pg.PoolClient>();
@@ -160,7 +162,7 @@ export class GroupAppender {
     // appends one after another: the one-caller transaction of postgres-append.ts does both.
     const streams = new Set(appends.map((append) => append.streamId));
     if (appends.length === 0 || streams.size < appends.length || appends.some((append) => append.events.length === 0)) {
-      return appendInTransaction(this.pool, this.tables, appends, this.notify, statements, !this.oneConnection);
+      return appendInTransaction(this.pool, this.tables, appends, this.notify, statements, this.appendLock);
     }
     return new Promise<AppendResult>((resolve, reject) => {
       this.queue.push({ appends, statements, resolve, reject });
@@ -202,8 +204,9 @@ export class GroupAppender {
     if (client === null) return;
     try {
       const insert = (await this.ownStatementsOn(client)).insert(sqlLiteral(JSON.stringify(input)), 'plain');
-      const results = (await client.query(`${this.begin}; ${insert}${afterInsert(group)}; ${commitSql(this.tables, this.notify)}`)) as unknown as pg.QueryResult[];
-      rows = (results[this.firstResult]?.rows ?? []) as InsertedRow[];
+      const results = await new StatementScript().addAll(this.begin).add(insert, 'insert').addAll(callersStatements(group))
+        .addAll(commitStatements(this.tables, this.notify)).run(client);
+      rows = results.rows<InsertedRow>('insert');
       client.release();
     } catch (error) {
       await this.failed(client, group, error, false);
@@ -230,24 +233,23 @@ export class GroupAppender {
       stage = 'store';
       const own = await this.ownStatementsOn(client);
       const insert = own.insert(sqlLiteral(JSON.stringify(this.inputOf(group))), 'recorded');
-      const first = `${this.begin}; ${reads.map((statement) => `${statement}; `).join('')}${own.head}; ${insert}${afterInsert(group)}`;
-      const results = (await client.query(first)) as unknown as pg.QueryResult[];
-      const headRow = results[this.firstResult + reads.length]?.rows[0] as { head: string | null } | undefined;
+      const first = new StatementScript().addAll(this.begin);
+      for (const { name, step } of steps) for (const statement of step.statements) first.add(statement.sql, statement.name === undefined ? null : `${name}\u0000${statement.name}`);
+      first.add(own.head, 'head').add(insert, 'insert').addAll(callersStatements(group));
+      const results = await first.run(client);
+      const headRow = results.rows<{ head: string | null }>('head')[0];
       const head = headRow?.head == null ? null : BigInt(headRow.head);
-      const rows = (results[this.firstResult + 1 + reads.length]?.rows ?? []) as RecordedRow[];
+      const rows = results.rows<RecordedRow>('insert');
       const recorded = rows.map((row) => recordedOf(row, byId.get(row.id))).sort((a, b) => (a.position < b.position ? -1 : 1));
       stage = 'projector';
-      let offset = this.firstResult;
       const finished: { name: string; statements: readonly string[]; onCommitted?: () => void }[] = [];
       for (const { name, step } of steps) {
-        const stepRows: InlineRows[] = results.slice(offset, offset + step.statements.length).map((result) => result.rows as InlineRows);
-        offset += step.statements.length;
+        const stepRows = (statement: string): InlineRows => results.all(`${name}\u0000${statement}`).flatMap((result) => result.rows as InlineRows);
         const done = recorded.length === 0 ? null : step.finish(stepRows, head, recorded);
         if (done !== null) finished.push({ name, ...done });
       }
       // A write refused here is the projectors' (the events are in): sent again without them.
-      const writes = finished.flatMap(({ statements }) => statements);
-      await client.query(`${writes.map((statement) => `${statement}; `).join('')}${commitSql(this.tables, this.notify)}`);
+      await new StatementScript().addAll(finished.flatMap(({ statements }) => statements)).addAll(commitStatements(this.tables, this.notify)).run(client);
       client.release();
       for (const { onCommitted } of finished) onCommitted?.();
       await this.settle(group, rows, finished.map(({ name }) => name));

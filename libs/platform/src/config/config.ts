@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
+import { type Deployment, deploymentOf } from './deployment.js';
 
 /** Every setting of product-decisions.md ("Addresses and configuration"), read once at start. */
 export interface ServiceConfig {
@@ -11,6 +12,8 @@ export interface ServiceConfig {
   appUrl: string;
   dataDir: string;
   eventStoreUrl: string | null;
+  /** Decided once, here: see deployment.ts. */
+  deployment: Deployment;
   readStoreUrl: string | null;
   redisUrl: string;
   /** False when REDIS_URL is unset: the standalone service may then start a redis-server of its own. */
@@ -73,6 +76,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     appUrl: (env.APP_URL || `http://localhost:${internalPort}`).replace(/\/+$/, ''),
     dataDir: resolve(env.DATA_DIR || './data'),
     eventStoreUrl: env.EVENT_STORE_URL || null,
+    deployment: deploymentOf(env.EVENT_STORE_URL || null, env.READ_STORE_URL || null),
     readStoreUrl: env.READ_STORE_URL || null,
     redisUrl: env.REDIS_URL || 'redis://127.0.0.1:6379',
     redisUrlGiven: Boolean(env.REDIS_URL),

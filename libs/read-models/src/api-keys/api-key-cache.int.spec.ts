@@ -44,8 +44,8 @@ describe('ApiKeyCache across processes (PostgreSQL server)', () => {
   beforeAll(async () => {
     database = await openTestDatabase('rm_key_cache');
     readerPool = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 3, application_name: applicationName });
-    writer = createPostgresDocumentStore({ pool: database.pool, schema: database.schema });
-    reader = createPostgresDocumentStore({ pool: readerPool, schema: database.schema });
+    writer = createPostgresDocumentStore({ pool: database.pool, schema: database.schema, deployment: 'multi-process' });
+    reader = createPostgresDocumentStore({ pool: readerPool, schema: database.schema, deployment: 'multi-process' });
     await writer.prepare([apiKeysProjection]);
     await reader.prepare([apiKeysProjection]);
     await writer.applyBatch([apiKeysProjection.name], [{ collection: 'api-keys', id: 'k1', doc: key('h1', 'live-old') }], 1n);
@@ -97,7 +97,7 @@ describe('ApiKeyCache across processes (PostgreSQL server)', () => {
       if (text.includes(tableName(apiKeysProjection.name))) lookups += 1;
       return (readerPool.query as (...given: unknown[]) => unknown)(...args);
     }) as pg.Pool['query'];
-    const store = createPostgresDocumentStore({ pool: counting, schema: database.schema });
+    const store = createPostgresDocumentStore({ pool: counting, schema: database.schema, deployment: 'multi-process' });
     const burstCache = new ApiKeyCache(store);
     try {
       // Until its LISTEN connection is up every answer is the store's; then one lookup serves the burst.

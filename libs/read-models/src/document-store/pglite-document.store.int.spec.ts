@@ -12,7 +12,7 @@ documentStoreContract('embedded PGlite', async () => {
   const dataDir = await mkdtemp(join(tmpdir(), 'rm-pglite-'));
   const database = await startEmbeddedDatabase({ dataDir, logger: pino({ level: 'silent' }) });
   return {
-    store: createPostgresDocumentStore({ pool: database.pool, schema: 'read_models' }),
+    store: createPostgresDocumentStore({ pool: database.pool, schema: 'read_models', deployment: 'single-process' }),
     close: async () => {
       await database.stop();
       await rm(dataDir, { recursive: true, force: true });
@@ -37,8 +37,8 @@ describe('served pages kept by the embedded store', () => {
   });
 
   it('answers a page read again from memory, and a write through another store on the same pool at the next read', async () => {
-    const reader = createPostgresDocumentStore({ pool: database.pool, schema: 'pages' });
-    const writer = createPostgresDocumentStore({ pool: database.pool, schema: 'pages' });
+    const reader = createPostgresDocumentStore({ pool: database.pool, schema: 'pages', deployment: 'single-process' });
+    const writer = createPostgresDocumentStore({ pool: database.pool, schema: 'pages', deployment: 'single-process' });
     await reader.prepare([notes], { fresh: true });
     await writer.prepare([notes]);
     await writer.applyBatch([], [note('a', 'first')], 1n);
@@ -56,7 +56,7 @@ describe('served pages kept by the embedded store', () => {
   });
 
   it('keeps nothing when told not to', async () => {
-    const store = createPostgresDocumentStore({ pool: database.pool, schema: 'pages_off', cacheServedPages: false });
+    const store = createPostgresDocumentStore({ pool: database.pool, schema: 'pages_off', deployment: 'single-process', cacheServedPages: false });
     await store.prepare([notes], { fresh: true });
     await store.applyBatch([], [note('a', 'first')], 1n);
     expect((await store.findServed('notes', query, () => 'not stored')).map(({ json }) => json)).toEqual(['{"id":"a","text":"first"}']);

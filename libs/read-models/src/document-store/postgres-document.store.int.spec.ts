@@ -8,7 +8,7 @@ import { indexName, primaryKeyName, selectSql, tableName } from './postgres-sql.
 
 documentStoreContract('PostgreSQL server', async () => {
   const database = await openTestDatabase('rm_contract');
-  const store = createPostgresDocumentStore({ pool: database.pool, schema: database.schema });
+  const store = createPostgresDocumentStore({ pool: database.pool, schema: database.schema, deployment: 'multi-process' });
   return {
     store,
     close: async () => {
@@ -23,7 +23,7 @@ describe('PostgreSQL document store indexes', () => {
     const database = await openTestDatabase('rm_explain');
     const client = await database.pool.connect();
     try {
-      const store = createPostgresDocumentStore({ pool: database.pool, schema: database.schema });
+      const store = createPostgresDocumentStore({ pool: database.pool, schema: database.schema, deployment: 'multi-process' });
       await store.prepare([candidatesProjection]);
       const table = `"${database.schema}"."${tableName('candidates')}"`;
       const { text, values } = selectSql(table, {
@@ -53,7 +53,7 @@ describe('PostgreSQL document store indexes', () => {
       'SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND tablename = $2', [database.schema, tableName(collection)],
     )).rows.map((row) => row.indexname).sort();
     try {
-      const store = createPostgresDocumentStore({ pool: database.pool, schema: database.schema });
+      const store = createPostgresDocumentStore({ pool: database.pool, schema: database.schema, deployment: 'multi-process' });
       const twin = { ...candidatesProjection, name: rebuildCollectionName('candidates') };
       const expected = [primaryKeyName(tableName(twin.name)), ...twin.indexes.map((index) => indexName(tableName(twin.name), index))].sort();
       await store.prepare([{ ...twin, indexes: [] }], { fresh: true });
@@ -77,7 +77,7 @@ describe('PostgreSQL document store: served JSON and the change feed', () => {
 
   it('serves the JSON stored at write time without rendering, and renders rows stored before it existed', async () => {
     const database = await openTestDatabase('rm_served');
-    const store = createPostgresDocumentStore({ pool: database.pool, schema: database.schema });
+    const store = createPostgresDocumentStore({ pool: database.pool, schema: database.schema, deployment: 'multi-process' });
     try {
       await store.prepare([team]);
       await store.applyBatch([], [{ collection: 'teams', id: 't1', doc: { id: 't1' } }, { collection: 'teams', id: 't2', doc: { id: 't2' } }], 1n);
@@ -94,8 +94,8 @@ describe('PostgreSQL document store: served JSON and the change feed', () => {
   it('tells another process of writes and of a rebuild swapped in, at commit', async () => {
     const database = await openTestDatabase('rm_feed');
     const otherPool = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 2 });
-    const writer = createPostgresDocumentStore({ pool: database.pool, schema: database.schema });
-    const reader = createPostgresDocumentStore({ pool: otherPool, schema: database.schema });
+    const writer = createPostgresDocumentStore({ pool: database.pool, schema: database.schema, deployment: 'multi-process' });
+    const reader = createPostgresDocumentStore({ pool: otherPool, schema: database.schema, deployment: 'multi-process' });
     let told = 0;
     const watch = reader.watchChanges('teams', () => {
       told += 1;
@@ -130,8 +130,8 @@ describe('PostgreSQL document store between processes', () => {
   it('serves a write made through another pool (another process) to the very next page read', async () => {
     const database = await openTestDatabase('rm_pages');
     const otherPool = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 2 });
-    const reader = createPostgresDocumentStore({ pool: database.pool, schema: database.schema });
-    const writer = createPostgresDocumentStore({ pool: otherPool, schema: database.schema });
+    const reader = createPostgresDocumentStore({ pool: database.pool, schema: database.schema, deployment: 'multi-process' });
+    const writer = createPostgresDocumentStore({ pool: otherPool, schema: database.schema, deployment: 'multi-process' });
     try {
       await reader.prepare([{ name: 'notes', indexes: [], served: (doc) => JSON.stringify(doc) }]);
       await writer.prepare([{ name: 'notes', indexes: [], served: (doc) => JSON.stringify(doc) }]);
@@ -156,7 +156,7 @@ describe('PostgreSQL document store between processes', () => {
 describe("PostgreSQL document store: a rebuild's COPY", () => {
   it('throws the server refusal of rows it is still sending, writes none of them, and leaves the connections usable', async () => {
     const database = await openTestDatabase('rm_copy');
-    const store = createPostgresDocumentStore({ pool: database.pool, schema: database.schema });
+    const store = createPostgresDocumentStore({ pool: database.pool, schema: database.schema, deployment: 'multi-process' });
     try {
       const twin = { name: rebuildCollectionName('notes'), indexes: [], served: (doc: object) => JSON.stringify(doc) };
       await store.prepare([twin], { fresh: true });

@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
+import type { Deployment } from '#platform';
 import { sqlLiteral, statementName } from '#event-store';
 import {
   assertCheckpointsUnchanged, rebuildCollectionName,
@@ -17,15 +18,18 @@ export interface PostgresDocumentStoreOptions {
   pool: Pool;
   schema: string;
   /**
-   * LISTEN for changes other processes make (`watchChanges`). Default: on when the pool has more
-   * than one connection; an embedded PGlite (one process, one connection) needs none.
+   * `single-process` (an embedded PGlite: one process, one connection): every change is made, and
+   * announced, in this process. Otherwise other processes write too: the store LISTENs for their
+   * changes (`watchChanges`).
    */
+  deployment: Deployment;
+  /** Override of the LISTEN the deployment implies (tests). */
   listen?: boolean;
   /**
    * Keep served pages (`findServed`) in the process until their collection changes. Default: on
-   * exactly when the store does not LISTEN, i.e. every change is made, and announced, in this
-   * process (an embedded PGlite); with other writing processes a cache could answer a read after
-   * their commit before their notification arrives, so it is off.
+   * exactly in a single-process deployment, where every change is made, and announced, in this
+   * process; with other writing processes a cache could answer a read after their commit before
+   * their notification arrives, so it is off.
    */
   cacheServedPages?: boolean;
 }
@@ -74,7 +78,7 @@ class Slots {
  * checkpoint of the batch that last wrote the row) and one checkpoint table. Each method uses one
  * connection at a time, so it also runs on an embedded PGlite reached through a pool of a single connection.
  */
-export const createPostgresDocumentStore = ({ pool, schema, listen, cacheServedPages }: PostgresDocumentStoreOptions): DocumentStore => {
+export const createPostgresDocumentStore = ({ pool, schema, deployment, listen, cacheServedPages }: PostgresDocumentStoreOptions): DocumentStore => {
   const qualify = (table: string): string => `${quoteIdent(schema)}.${quoteIdent(table)}`;
   const table = (collection: string): string => qualify(tableName(collection));
   const checkpoints = qualify('projection_checkpoints');
@@ -95,15 +99,14 @@ export const createPostgresDocumentStore = ({ pool, schema, listen, cacheServedP
   };
   // What each collection serves and whether it announces changes, learnt from `prepare`.
   const servedBy = new Map<string, (doc: object) => string>();
-  // `options` is missing on pool look-alikes (a test's spy): assume a server then.
-  // A pool of one connection is the embedded PGlite's.
-  const server = ((pool.options as Partial<Pool['options']> | undefined)?.max ?? 10) > 1;
-  const listens = listen ?? server;
+  const listens = listen ?? deployment === 'multi-process';
+  // A server takes COPY; the single-process database is PGlite, whose socket ends the connection at COPY FROM STDIN.
+  const copies = deployment === 'multi-process';
   const feed = changeFeedFor(pool, listens);
   // Every write is announced in this process, whatever the collection (watchers pick their topics);
   // other processes hear of the collections declared with `announceChanges` (their triggers' NOTIFY).
   const announcedTopics = (collections: Iterable<string>): string[] => [...new Set([...collections].map((collection) => changeTopic(schema, collection)))];
-  const pages = (cacheServedPages ?? !listens) ? new ServedPageCache() : null;
+  const pages = (cacheServedPages ?? deployment === 'single-process') ? new ServedPageCache() : null;
   const pageWatches = new Map<string, ChangeWatch>();
   const watchPages = (collection: string, cache: ServedPageCache): void => {
     if (pageWatches.has(collection)) return;
@@ -179,8 +182,8 @@ export const createPostgresDocumentStore = ({ pool, schema, listen, cacheServedP
   const loadRows = (collection: string, { added, replaced }: RebuiltRows, position: bigint): Promise<void> =>
     inTransaction(async (client) => {
       const served = servedBy.get(collection);
-      if (server) await copyNewRows(client, table(collection), added, served, position);
-      const upserted = server ? replaced : new Map([...added, ...replaced]);
+      if (copies) await copyNewRows(client, table(collection), added, served, position);
+      const upserted = copies ? replaced : new Map([...added, ...replaced]);
       if (upserted.size > 0) await writeRows(client, table(collection), upserted, served, position);
     }, { lock: false, synchronousCommit: false });
 

@@ -41,7 +41,7 @@ describe('inline read models (PostgreSQL)', () => {
   afterEach(() => Promise.all([harness.close(), reference.close()]));
 
   const inline = (announced: string[][] = []): InlineProjector =>
-    createInlineReadModels({ schema: harness.database.schema, projections: allProjections, announce: (collections) => announced.push([...collections]) });
+    createInlineReadModels({ schema: harness.database.schema, projections: allProjections, announce: (collections) => announced.push([...collections]), deployment: 'multi-process' });
   const snapshot = (of: Harness) => Promise.all(allProjections.map(async ({ name }) => [name, await of.all(name)] as const));
   const served = (of: Harness) => Promise.all(allProjections.filter((projection) => projection.served !== undefined).map(async ({ name }) => [
     name,
@@ -202,7 +202,7 @@ describe('inline read models (PostgreSQL)', () => {
       }
       // The statements of an append of events touching every read model, run as it runs them, each
       // read explained where it would run.
-      const statements = projector.prepare(busyWorkspace('w2', 2).map((event) => toNewEvent(event))).statements;
+      const statements = projector.prepare(busyWorkspace('w2', 2).map((event) => toNewEvent(event))).statements.map((statement) => statement.sql);
       const isRead = (statement: string): boolean => /^EXECUTE rm_inline_read_(?!checkpoints)/.test(statement);
       expect(statements.filter(isRead).length).toBeGreaterThanOrEqual(4);
       const client = await planned.connect();

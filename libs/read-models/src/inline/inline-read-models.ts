@@ -1,4 +1,5 @@
-import { type InlineProjector, type InlineRows, type InlineStep, type PendingEvent, type RecordedEvent, preparedStatement, sqlLiteral } from '#event-store';
+import { type InlineProjector, type InlineResults, type InlineStatement, type InlineStep, type PendingEvent, type RecordedEvent, preparedStatement, sqlLiteral } from '#event-store';
+import type { Deployment } from '#platform';
 import { rowsOf } from '../document-store/postgres-rows.js';
 import { quoteIdent, readModelsLockKey, tableName } from '../document-store/postgres-sql.js';
 import { handles, type AnyProjection } from '../shared/projection.js';
@@ -11,10 +12,10 @@ export interface InlineReadModelsOptions {
   /** Tells this process's watchers (the API-key cache) which collections a transaction changes. */
   announce: (collections: readonly string[]) => void;
   /**
-   * Every transaction on these tables goes through one connection (the embedded store): the lock
-   * the runner's flushes share is then left out, it could never wait for anyone.
+   * `single-process`: every transaction on these tables goes through one connection (the embedded
+   * store), so the lock the runner's flushes share is left out: it could never wait for anyone.
    */
-  oneConnection?: boolean;
+  deployment: Deployment;
 }
 
 export const INLINE_READ_MODELS = 'read-models';
@@ -47,7 +48,7 @@ const pendingAsRecorded = (event: PendingEvent): RecordedEvent => ({
  * It takes the read models' lock after the append lock, so a runner's batch or a rebuild's
  * switch-over never interleaves with it.
  */
-export const createInlineReadModels = ({ schema, projections, announce, oneConnection = false }: InlineReadModelsOptions): InlineProjector => {
+export const createInlineReadModels = ({ schema, projections, announce, deployment }: InlineReadModelsOptions): InlineProjector => {
   const qualify = (table: string): string => `${quoteIdent(schema)}.${quoteIdent(table)}`;
   const table = (collection: string): string => qualify(tableName(collection));
   const checkpoints = qualify('projection_checkpoints');
@@ -108,27 +109,27 @@ export const createInlineReadModels = ({ schema, projections, announce, oneConne
         }
       }
       const reads = [...wanted].filter(([, ids]) => ids.size > 0);
-      const statements = [
-        ...(oneConnection ? [] : [`SELECT pg_advisory_xact_lock(hashtext(${sqlLiteral(readModelsLockKey(schema))}))`]),
-        `EXECUTE ${readCheckpoints.name}`,
+      const statements: InlineStatement[] = [
+        // Where transactions may overlap, the read models' own lock (every runner batch and rebuild switch-over takes it).
+        ...(deployment === 'single-process' ? [] : [{ sql: `SELECT pg_advisory_xact_lock(hashtext(${sqlLiteral(readModelsLockKey(schema))}))` }]),
+        { sql: `EXECUTE ${readCheckpoints.name}`, name: 'checkpoints' },
       ];
-      // Where the results of the checkpoint read and of the documents' read are.
-      const checkpointRows = oneConnection ? 0 : 1;
-      // One statement per collection read, after the checkpoints', between the two settings.
+      // One statement per collection read, between the two settings.
       if (reads.length > 0) {
-        statements.push(seqscanOff);
-        for (const [collection, ids] of reads) statements.push(`EXECUTE ${readDocuments.get(collection)?.name ?? ''}(ARRAY[${[...ids].map(sqlLiteral).join(', ')}]::text[])`);
-        statements.push(seqscanBack);
+        statements.push({ sql: seqscanOff });
+        for (const [collection, ids] of reads) {
+          statements.push({ sql: `EXECUTE ${readDocuments.get(collection)?.name ?? ''}(ARRAY[${[...ids].map(sqlLiteral).join(', ')}]::text[])`, name: 'documents' });
+        }
+        statements.push({ sql: seqscanBack });
       }
       return {
         statements,
-        finish: (rows: readonly InlineRows[], head: bigint | null, recorded: readonly RecordedEvent[]) => {
-          const stored = new Map((rows[checkpointRows] ?? []).map((row) => [String(row.name), BigInt(String(row.position))]));
+        finish: (rows: InlineResults, head: bigint | null, recorded: readonly RecordedEvent[]) => {
+          const stored = new Map(rows('checkpoints').map((row) => [String(row.name), BigInt(String(row.position))]));
           if (names.some((name) => (stored.get(name) ?? null) !== head)) return null;
           const docs = new Map<string, Fetched>();
           for (const [collection, ids] of reads) for (const id of ids) docs.set(keyOf(collection, id), { collection, id, doc: null, position: null });
-          // The documents' rows follow the checkpoints' and the (empty) answer to the first setting.
-          for (const row of rows.slice(checkpointRows + 2, checkpointRows + 2 + reads.length).flat()) {
+          for (const row of rows('documents')) {
             const collection = String(row.collection);
             const id = String(row.id);
             docs.set(keyOf(collection, id), { collection, id, doc: row.doc as object, position: BigInt(String(row.position)) });

@@ -29,7 +29,7 @@ export interface Harness {
 export const createHarness = async (prefix: string, projections: readonly AnyProjection[]): Promise<Harness> => {
   const database = await openTestDatabase(prefix);
   const eventStore = await createTestEventStore(database.pool, database.schema);
-  const documentStore = createPostgresDocumentStore({ pool: database.pool, schema: database.schema });
+  const documentStore = createPostgresDocumentStore({ pool: database.pool, schema: database.schema, deployment: 'multi-process' });
   await documentStore.prepare(projections);
   const runners: ProjectionRunner[] = [];
 
