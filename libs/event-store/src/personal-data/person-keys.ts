@@ -404,13 +404,18 @@ export class PersonKeyStore {
       else missing.push(keyId);
     }
     if (missing.length === 0) return found;
-    const rows = await this.pool.query<{ key_id: string; sealed_key: string | null }>(`SELECT key_id, sealed_key FROM ${this.table} WHERE key_id = ANY($1)`, [missing]);
-    const sealed = new Map(rows.rows.map((row) => [row.key_id, row.sealed_key]));
+    const rows = await this.pool.query<{ key_id: string; sealed_key: string | null; retired: boolean }>(
+      `SELECT key_id, sealed_key, retired_at IS NOT NULL AS retired FROM ${this.table} WHERE key_id = ANY($1)`, [missing],
+    );
+    const byKeyId = new Map(rows.rows.map((row) => [row.key_id, row]));
     for (const keyId of missing) {
-      const row = sealed.get(keyId);
-      const key = row == null ? null : this.open(row);
+      const row = byKeyId.get(keyId);
+      const key = row?.sealed_key == null ? null : this.open(row.sealed_key);
       found.set(keyId, key);
-      this.byId.set(keyId, key, key === null ? Number.MAX_SAFE_INTEGER : now + CACHE_TTL_MS);
+      // A retired key (its person deleted) is about to be destroyed by the erasure, in any process:
+      // it is read afresh every time, so nothing here opens its data once it is gone.
+      if (key === null) this.byId.set(keyId, null, Number.MAX_SAFE_INTEGER);
+      else if (row?.retired !== true) this.byId.set(keyId, key, now + CACHE_TTL_MS);
     }
     return found;
   }
@@ -454,8 +459,11 @@ export class PersonKeyStore {
 
   /** Drops what this process holds of the people's current keys: the next use looks them up. */
   forget(people: readonly Person[]): void {
+    const now = Date.now();
     for (const { workspaceId, email } of people) {
       const person = personKey(workspaceId, this.addressHash(workspaceId, email));
+      const cached = this.byPerson.get(person, now);
+      if (cached !== undefined) this.byId.delete(cached.keyId);
       this.byPerson.delete(person);
       const proposal = this.proposed.get(person);
       if (proposal !== undefined) this.dropProposal(proposal);
