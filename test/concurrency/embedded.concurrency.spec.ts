@@ -15,13 +15,17 @@ describe('concurrency: the embedded store in one process', () => {
   let deployment: Deployment | undefined;
 
   beforeAll(async () => {
+    const started = Date.now();
     receiver = await startWebhookReceiver();
     deployment = await startEmbeddedDeployment({ simulatedClock: settings.soak });
+    process.stderr.write(`concurrency tier: ${deployment.name} started in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   }, 120_000);
 
   afterAll(async () => {
+    const stopping = Date.now();
     await deployment?.stop();
     await receiver?.close();
+    process.stderr.write(`concurrency tier: stopped and cleaned up in ${((Date.now() - stopping) / 1000).toFixed(1)} s\n`);
   }, 60_000);
 
   it(`keeps every invariant under ${settings.clients} concurrent clients`, async () => {

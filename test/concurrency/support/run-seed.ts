@@ -11,6 +11,7 @@ import {
 } from './checks-log.js';
 import { checkReads } from './checks-reads.js';
 import { checkDeliveryLog, checkEmails, checkWebhooks, webhookEventIds } from './checks-side-effects.js';
+import { checkStoredLog } from './checks-stored-log.js';
 import type { Deployment } from './deployment.js';
 import { Findings } from './findings.js';
 import { Knowledge } from './knowledge.js';
@@ -43,8 +44,14 @@ export const runSeed = async (seed: number, settings: TierSettings, deployment: 
   }));
   const workload = await runWorkload(actors, settings);
   const settled = Date.now();
+  const exited = deployment.exitedProcesses();
+  for (const process of exited) findings.add('no process exits under load', process);
+  if (exited.length > 0) {
+    // Nothing more can be read from a deployment missing a process; the next seed would find it so too.
+    process.stderr.write(`${recorder.summary()}\n`);
+    throw new Error(`${deployment.name}, seed ${seed}: reproduce with CONCURRENCY_SEED=${seed}\n${findings.report()}`);
+  }
   await settle(deployment, findings);
-  for (const exited of deployment.exitedProcesses()) findings.add('no process exits under load', exited);
 
   const workspaceIds = world.workspaces.map((workspace) => workspace.id);
   const facts = foldLog(await readLog(deployment, new Set(workspaceIds)));
@@ -79,6 +86,7 @@ export const runSeed = async (seed: number, settings: TierSettings, deployment: 
   const maintained = await deployment.maintenance(async (db) => {
     await checkEmails(db, facts, deployment.appUrl, addresses, findings);
     await checkDatabaseErasure(db, needles, findings);
+    await checkStoredLog(db, facts, `.${world.tag}@example.com`, findings);
   });
   findings.expect(maintained.verified, 'the log verifies (audit verify)', () => maintained.verify);
   compareSnapshots(before, await takeSnapshot(world, facts, deployment, recorder), findings);

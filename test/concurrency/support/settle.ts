@@ -27,8 +27,8 @@ export const settle = async (deployment: Deployment, findings: Findings): Promis
   const deadline = Date.now() + SETTLE_MS;
   let previous: Health | null = null;
   for (;;) {
-    const response = await fetch(`${deployment.internalUrl()}/internal/health`, { headers: { authorization: `Bearer ${deployment.internalToken()}` } });
-    const health = response.status === 200 ? ((await response.json()) as { data: Health }).data : null;
+    const health = await fetch(`${deployment.internalUrl()}/internal/health`, { headers: { authorization: `Bearer ${deployment.internalToken()}` } })
+      .then(async (response) => (response.status === 200 ? ((await response.json()) as { data: Health }).data : null), () => null);
     if (health !== null && previous !== null && quiet(health) && isDeepStrictEqual(health, previous)) return;
     if (Date.now() > deadline) {
       findings.add('the service settles after the workload', `not quiet after ${SETTLE_MS / 1000} s: ${JSON.stringify(health)}`);

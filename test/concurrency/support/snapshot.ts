@@ -84,10 +84,20 @@ export const compareSnapshots = (before: Snapshot, after: Snapshot, findings: Fi
   for (const key of new Set([...before.keys(), ...after.keys()])) {
     const was = before.get(key);
     const is = after.get(key);
-    if (!isDeepStrictEqual(was, is)) {
-      findings.add('read models equal a rebuild from the log', `${key}: before ${brief(was)}, after ${brief(is)}`);
-    }
+    if (!isDeepStrictEqual(was, is)) findings.add('read models equal a rebuild from the log', `${key}: ${firstDifference(was, is, '')}`);
   }
 };
 
-const brief = (read: Read | undefined): string => (read === undefined ? 'not read' : `${read.status} ${JSON.stringify(read.body).slice(0, 160)}`);
+/** Where two answers first differ, as a path and both values. */
+const firstDifference = (before: unknown, after: unknown, path: string): string => {
+  if (before !== null && after !== null && typeof before === 'object' && typeof after === 'object' && Array.isArray(before) === Array.isArray(after)) {
+    const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+    for (const key of keys) {
+      const left = (before as Record<string, unknown>)[key];
+      const right = (after as Record<string, unknown>)[key];
+      if (!isDeepStrictEqual(left, right)) return firstDifference(left, right, `${path}/${key}`);
+    }
+  }
+  const show = (value: unknown) => (value === undefined ? 'nothing' : JSON.stringify(value).slice(0, 160));
+  return `${path || '/'} was ${show(before)} before the rebuild, ${show(after)} after`;
+};
