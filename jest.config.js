@@ -22,5 +22,6 @@ export default {
     { ...base, displayName: 'int', testMatch: ['<rootDir>/libs/**/*.int.spec.ts', '<rootDir>/apps/**/*.int.spec.ts'] },
     { ...base, displayName: 'worker', testMatch: ['<rootDir>/libs/**/*.worker.spec.ts', '<rootDir>/apps/**/*.worker.spec.ts'] },
     { ...base, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e.spec.ts'] },
+    { ...base, displayName: 'concurrency', testMatch: ['<rootDir>/test/concurrency/**/*.concurrency.spec.ts'] },
   ],
 };

@@ -1,0 +1,33 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { Findings } from './findings.js';
+import type { IdempotentUse, Knowledge } from './knowledge.js';
+
+/**
+ * An Idempotency-Key makes one original 200 answer in its workspace: every later 200 is a replay
+ * (`Idempotent-Replayed: true`) of the same body from the same mode, answering the original response
+ * exactly. The one exception is documented: deleting a test candidate erases the records holding
+ * their address, and the same request then runs again (docs/audit.md).
+ */
+export const checkIdempotency = (knowledge: Knowledge, findings: Findings): void => {
+  const byKey = new Map<string, IdempotentUse[]>();
+  for (const use of knowledge.idempotent) byKey.set(`${use.workspaceId} ${use.key}`, [...(byKey.get(`${use.workspaceId} ${use.key}`) ?? []), use]);
+  let rerun = 0;
+  for (const [key, uses] of byKey) {
+    const answered = uses.filter((use) => use.status === 200);
+    const originals = answered.filter((use) => !use.replayed).sort((a, b) => a.startedAt - b.startedAt);
+    originals.slice(1).forEach((later, index) => {
+      const earlier = originals[index] as IdempotentUse;
+      const erased = knowledge.deletions.some((deletion) => deletion.status === 204 && deletion.workspaceId === later.workspaceId
+        && earlier.addresses.includes(deletion.email) && deletion.startedAt < later.finishedAt && deletion.finishedAt > earlier.startedAt);
+      if (erased) rerun += 1;
+      else findings.add('an Idempotency-Key makes one original answer', `${key}: originals at ${earlier.startedAt} and ${later.startedAt} (${later.path})`);
+    });
+    for (const replay of answered.filter((use) => use.replayed)) {
+      const original = originals.find((use) => isDeepStrictEqual(use.answer, replay.answer));
+      if (!findings.expect(original !== undefined, 'a replay answers the original response', () => `${key}: replay ${JSON.stringify(replay.answer).slice(0, 200)}`)) continue;
+      findings.expect(isDeepStrictEqual(original?.body, replay.body) && original?.path === replay.path, 'only the same body replays', () => `${key}: replayed for another body`);
+      findings.expect(original?.mode === replay.mode, 'a key used in one mode is refused in the other', () => `${key}: ${original?.mode} original replayed to a ${replay.mode} key`);
+    }
+  }
+  if (rerun > 0) findings.note(`idempotency: ${rerun} keyed requests ran again after their address was erased (documented)`);
+};
