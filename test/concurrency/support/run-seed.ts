@@ -46,7 +46,7 @@ export const runSeed = async (seed: number, settings: TierSettings, deployment: 
   const workload = await runWorkload(actors, settings);
   const settled = Date.now();
   const exited = deployment.exitedProcesses();
-  for (const process of exited) findings.add('no process exits under load', process);
+  for (const output of exited) findings.add('no process exits under load', output);
   if (exited.length > 0) {
     // Nothing more can be read from a deployment missing a process; the next seed would find it so too.
     process.stderr.write(`${recorder.summary()}\n`);
