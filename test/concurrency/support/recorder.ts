@@ -43,7 +43,10 @@ export class Recorder {
   constructor(private readonly findings: Findings) {}
 
   async call(op: string, method: string, url: string, init: { headers?: Record<string, string>; body?: unknown; refusals?: Refusals } = {}): Promise<Answer> {
-    const headers: Record<string, string> = { ...init.headers };
+    // A connection of its own per request: the service closes keep-alive connections idle for 5 s, and a
+    // loaded test process can reuse one at that very moment ("other side closed") through no fault of
+    // the service. So a connection dropped here was dropped by the service while it had the request.
+    const headers: Record<string, string> = { connection: 'close', ...init.headers };
     if (init.body !== undefined) headers['content-type'] = 'application/json';
     const record: CallRecord = { op, method, url, status: 0, code: null, startedAt: Date.now(), finishedAt: 0, failure: null };
     this.records.push(record);

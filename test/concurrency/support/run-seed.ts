@@ -1,6 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { REDIS_URL, deleteKeys } from '#messaging/test-support/redis.js';
 import type { WebhookReceiver } from '../../support/messaging-receivers.js';
 import type { Actor } from './actor.js';
 import { checkBilling, checkSandboxAllowance, type Billing } from './checks-billing.js';
@@ -45,7 +46,7 @@ export const runSeed = async (seed: number, settings: TierSettings, deployment: 
   const workload = await runWorkload(actors, settings);
   const settled = Date.now();
   const exited = deployment.exitedProcesses();
-  for (const process of exited) findings.add('no process exits under load', process);
+  for (const output of exited) findings.add('no process exits under load', output);
   if (exited.length > 0) {
     // Nothing more can be read from a deployment missing a process; the next seed would find it so too.
     process.stderr.write(`${recorder.summary()}\n`);
@@ -100,7 +101,11 @@ export const runSeed = async (seed: number, settings: TierSettings, deployment: 
     ...findings.notes.map((note) => `  ${note}`),
     findings.items.length === 0 ? '  every invariant held' : `  BROKEN INVARIANTS (reproduce with CONCURRENCY_SEED=${seed}):\n${findings.report()}`,
   ].join('\n');
-  if (findings.items.length > 0) process.stderr.write(`  the workload's answers and log: ${dumpRun(seed, deployment, knowledge, facts)}\n`);
+  await forgetIdempotencyRecords(workspaceIds);
+  if (findings.items.length > 0) {
+    const dump = process.env.CONCURRENCY_DUMP;
+    process.stderr.write(dump ? `  the workload's answers and log: ${dumpRun(dump, seed, deployment, knowledge, facts)}\n` : '  (CONCURRENCY_DUMP=<folder> keeps the answers and the log of a failing seed)\n');
+  }
   process.stderr.write(`${report}\n`);
   return { seed, findings, report };
 };
@@ -117,12 +122,23 @@ export const runSeeds = async (settings: TierSettings, deployment: Deployment, r
     `${deployment.name}: seed ${seed} broke invariants; reproduce with CONCURRENCY_SEED=${seed}\n${findings.report()}`).join('\n\n'));
 };
 
-/** What a failing run knew and what the log held, as JSON in a temporary folder, to look into afterwards. */
-const dumpRun = (seed: number, deployment: Deployment, knowledge: Knowledge, facts: LogFacts): string => {
-  const folder = mkdtempSync(join(tmpdir(), `concurrency-seed-${seed}-`));
+/** What a failing run knew and what the log held, as JSON in a folder of its own under `root`, to look into afterwards. */
+const dumpRun = (root: string, seed: number, deployment: Deployment, knowledge: Knowledge, facts: LogFacts): string => {
+  mkdirSync(root, { recursive: true });
+  const folder = mkdtempSync(join(root, `seed-${seed}-`));
   const json = (value: unknown, indent?: number) => JSON.stringify(value, (_key, item: unknown) =>
     (typeof item === 'bigint' ? item.toString() : item instanceof Set ? [...item] : item instanceof Map ? Object.fromEntries(item) : item), indent);
   writeFileSync(join(folder, 'knowledge.json'), json({ deployment: deployment.name, ...knowledge }, 1));
   writeFileSync(join(folder, 'log.jsonl'), facts.events.map((event) => json(event)).join('\n'));
   return folder;
+};
+
+/** The workload's idempotency records (24 hours in Redis otherwise); its queue keys go with the deployment. */
+const forgetIdempotencyRecords = async (workspaceIds: string[]): Promise<void> => {
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 2 });
+  try {
+    for (const id of workspaceIds) await deleteKeys(redis, `idem:${encodeURIComponent(id)}`);
+  } finally {
+    redis.disconnect();
+  }
 };
