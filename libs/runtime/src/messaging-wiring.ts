@@ -65,7 +65,7 @@ export const startMessagingFor = async (infra: Infrastructure, options: { runWor
     runWorkers: options.runWorkers,
     outboxInline: infra.inline !== null,
     erasure: ({ outbox, log }) => new PersonalDataErasure({
-      eventStore: infra.eventStore, logStore: infra.audit.logStore, documents: infra.documents, outbox, deliveries: log, redis: infra.redis,
+      logStore: infra.audit.logStore, documents: infra.documents, outbox, deliveries: log, redis: infra.redis,
       personKeys: infra.audit.personKeys, redisPrefixes: [`${infra.config.queuePrefix}:`, 'idem:'], logger: infra.logger.child({ component: 'erasure' }),
     }),
   });

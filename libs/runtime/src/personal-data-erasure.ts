@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { assessmentStream, candidateStream } from '#domain';
 import type { EventStore, RecordedEvent } from '#event-store';
-import { ERASED, type PersonKeyStore, sealedKeyIds } from '#event-store';
+import { ERASED, type PersonKeyStore, decryptPersonalFields, personalValues, sealedKeyIds } from '#event-store';
 import type { DeliveryLog, EmailOutbox, ErasureReaction } from '#messaging';
 import type { DocumentStore } from '#read-models';
 import { scrubRedis } from './redis-scrub.js';
@@ -11,9 +11,7 @@ import { scrubRedis } from './redis-scrub.js';
 export const PERSON_ENDING_TYPES = ['CandidateDeleted'] as const;
 
 export interface ErasureDependencies {
-  /** The log with personal data opened (clear values, while the keys live). */
-  eventStore: EventStore;
-  /** The log as stored (personal data sealed): which keys sealed a person's events. */
+  /** The log as stored (personal data sealed): which events a person's keys sealed. */
   logStore: EventStore;
   documents: DocumentStore;
   outbox: EmailOutbox;
@@ -25,21 +23,15 @@ export interface ErasureDependencies {
   logger: Logger;
 }
 
-interface Person {
-  workspaceId: string;
-  email: string;
-  firstName: string;
-  surname: string;
-}
-
 /**
  * Crypto-shredding of a deleted test candidate, as a reaction to `CandidateDeleted` in the log (the
- * dispatcher runs it in the log's order, whichever route deleted them, and again after a crash):
- * the copies outside the log (the e-mail outbox, the webhook delivery log, Redis: idempotency
- * records, job payloads) are redacted while the clear values can still be read, then the keys that
- * sealed the candidate's events are destroyed, which leaves every event about them in the log
- * (still verifying) with their address and names unreadable. Only those keys: the deletion retired
- * them in its own transaction, so nobody invited again at that address since has data under them.
+ * dispatcher runs it in the log's order, whichever route deleted them, and again after a crash).
+ * Their events are the ones sealed with the keys that sealed their own stream: those of their
+ * candidate stream and their invitations. The copies of those events outside the log (the e-mail
+ * outbox, the webhook delivery log, Redis: idempotency records, job payloads) are redacted while
+ * the keys can still open them, then the keys are destroyed, which leaves every event about them in
+ * the log (still verifying) with their address and names unreadable. Nobody invited again at that
+ * address since has data under those keys: the deletion retired them in its own transaction.
  */
 export class PersonalDataErasure implements ErasureReaction {
   readonly endingTypes = PERSON_ENDING_TYPES;
@@ -48,31 +40,39 @@ export class PersonalDataErasure implements ErasureReaction {
 
   async erase(deleted: RecordedEvent): Promise<void> {
     const candidateId = String(deleted.data.candidateId);
-    const stored = await this.deps.logStore.readStream(candidateStream(candidateId));
+    const workspaceId = String(deleted.data.workspaceId);
+    const own = await this.deps.logStore.readStream(candidateStream(candidateId));
     const keyIds = new Set<string>();
-    for (const event of stored) sealedKeyIds(event.data, keyIds);
-    const created = (await this.deps.eventStore.readStream(candidateStream(candidateId))).find((event) => event.type === 'CandidateCreated')?.data as Person | undefined;
-    if (created === undefined) return;
+    for (const event of own) sealedKeyIds(event.data, keyIds);
+    if (keyIds.size === 0) return;
+    const events = [...own, ...(await this.invitationsSealedWith(workspaceId, keyIds))];
+    const keys = await this.deps.personKeys.load(keyIds);
+    const values = new Set<string>();
+    for (const event of events) personalValues(decryptPersonalFields(event.data, keys), values);
+    values.delete(ERASED);
     // Erased already (a repeat after a crash, or before this version): the copies went before the keys.
-    if (created.email !== ERASED) {
-      const person = { workspaceId: created.workspaceId, email: created.email, firstName: created.firstName, surname: created.surname };
-      await this.deps.outbox.redact(await this.invitationEventIds(person), person.email, ERASED);
-      await this.deps.deliveries.redact(person.workspaceId, [person.email, person.firstName, person.surname], ERASED);
-      await scrubRedis(this.deps.redis, this.deps.redisPrefixes, person.email);
+    if (values.size > 0) {
+      const eventIds = events.map((event) => event.id);
+      await this.deps.outbox.redact(eventIds, ERASED);
+      await this.deps.deliveries.redact(workspaceId, eventIds, [...values], ERASED);
+      for (const value of values) if (value.includes('@')) await scrubRedis(this.deps.redis, this.deps.redisPrefixes, value);
     }
-    const destroyed = await this.deps.personKeys.destroyKeys(created.workspaceId, [...keyIds]);
-    this.deps.logger.info({ candidateId, workspaceId: created.workspaceId, keysDestroyed: destroyed }, 'personal data erased');
+    const destroyed = await this.deps.personKeys.destroyKeys(workspaceId, [...keyIds]);
+    this.deps.logger.info({ candidateId, workspaceId, keysDestroyed: destroyed }, 'personal data erased');
   }
 
-  /** Outbox rows have no workspace: they are found by the invitations of this person in this workspace. */
-  private async invitationEventIds(person: Person): Promise<string[]> {
-    const assessments = await this.deps.documents.find<{ id: string }>('assessments', { where: [{ field: 'workspaceId', op: 'eq', value: person.workspaceId }], orderBy: [], limit: 100_000 });
-    const eventIds: string[] = [];
+  /** The invitations in the workspace's assessments sealed with these keys (the person's, withdrawn or used). */
+  private async invitationsSealedWith(workspaceId: string, keyIds: ReadonlySet<string>): Promise<RecordedEvent[]> {
+    const assessments = await this.deps.documents.find<{ id: string }>('assessments', { where: [{ field: 'workspaceId', op: 'eq', value: workspaceId }], orderBy: [], limit: 100_000 });
+    const found: RecordedEvent[] = [];
     for (const { id } of assessments) {
-      for (const event of await this.deps.eventStore.readStream(assessmentStream(id))) {
-        if (event.type === 'CandidateInvited' && event.data.email === person.email) eventIds.push(event.id);
+      for (const event of await this.deps.logStore.readStream(assessmentStream(id))) {
+        if (event.type !== 'CandidateInvited') continue;
+        const sealedWith = new Set<string>();
+        sealedKeyIds(event.data, sealedWith);
+        if ([...sealedWith].some((keyId) => keyIds.has(keyId))) found.push(event);
       }
     }
-    return eventIds;
+    return found;
   }
 }

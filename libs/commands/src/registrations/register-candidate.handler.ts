@@ -7,6 +7,7 @@ import {
 } from '#domain';
 import { ids } from '#platform';
 import type { ServiceConfig } from '#platform';
+import { WrongExpectedRevisionError } from '#event-store';
 import { EventWriter } from '../shared/event-writer.js';
 import { CONFIG } from '../shared/tokens.js';
 import type { RequestContext } from '../shared/ports.js';
@@ -54,6 +55,9 @@ export class RegisterCandidateHandler implements ICommandHandler<RegisterCandida
       const candidateLoaded: { state: CandidateState; revision: ExpectedRevisionLike } = claimedId
         ? await batch.load<CandidateState, CandidateEvent>(candidateStream(claimedId), initialCandidateState, evolveCandidate)
         : { state: initialCandidateState(), revision: 'no_stream' };
+      // The registry still named a candidate whose deletion (which releases the address) came after
+      // that read: decided again on a fresh read, never registered onto the deleted candidate.
+      if (candidateLoaded.state.status === 'deleted') throw new WrongExpectedRevisionError(emailStreamId, emailLoaded.revision, 'no_stream');
       const now = await batch.now();
       const decision = decideRegistration({ assessment, registrant, emailState: emailLoaded.state, candidate: candidateLoaded.state, newCandidateId: ids.candidate(), now });
       batch.append([

@@ -91,6 +91,14 @@ export const decryptPersonalFieldsLater = (data: Data, keys: ReadonlyMap<string,
   mapFields(data, (value) => (value.startsWith(PREFIX) ? () => decryptValue(value, keys) : value));
 
 /** Key ids of the sealed fields in the data (none for events without personal data). */
+/** Every personal value of the data (address and names, top level and in its `candidate`), as they stand. */
+export const personalValues = (data: Data, into: Set<string>): void => {
+  mapFields(data, (value) => {
+    into.add(value);
+    return value;
+  });
+};
+
 export const sealedKeyIds = (data: Data, into: Set<string>): void => {
   mapFields(data, (value) => {
     if (value.startsWith(PREFIX)) into.add(value.slice(PREFIX.length, value.indexOf('.', PREFIX.length)));

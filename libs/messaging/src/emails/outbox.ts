@@ -52,9 +52,9 @@ export class EmailOutbox {
   }
 
   /** A deleted person's e-mails (by the events that made them) read as `erased` from now on: recipient and bodies. */
-  async redact(eventIds: readonly string[], recipient: string, erased: string): Promise<void> {
+  async redact(eventIds: readonly string[], erased: string): Promise<void> {
     if (eventIds.length === 0) return;
-    await this.pool.query(`UPDATE ${this.table} SET recipient = $2, body_text = $2, body_html = $2 WHERE event_id = ANY($1) AND recipient = $3`, [[...eventIds], erased, recipient]);
+    await this.pool.query(`UPDATE ${this.table} SET recipient = $2, body_text = $2, body_html = $2 WHERE event_id = ANY($1)`, [[...eventIds], erased]);
   }
 
   async ensureSchema(): Promise<void> {

@@ -85,16 +85,19 @@ export class DeliveryLog {
     this.attempts = attemptWrites(pool, schema);
   }
 
-  /** Every JSON string among `values` in the workspace's delivery envelopes replaced by `erased` (a deleted person's address and names). */
-  async redact(workspaceId: string, values: readonly string[], erased: string): Promise<void> {
+  /**
+   * In the envelopes of the deliveries of these events (a deleted person's), every JSON string among
+   * `values` (their address and names) replaced by `erased`.
+   */
+  async redact(workspaceId: string, eventIds: readonly string[], values: readonly string[], erased: string): Promise<void> {
     const kept = values.filter((value) => value !== '' && value !== erased);
-    if (kept.length === 0) return;
+    if (kept.length === 0 || eventIds.length === 0) return;
     const quoted = (value: string): string => JSON.stringify(value);
     let expression = 'envelope::text';
-    kept.forEach((_value, index) => { expression = `replace(${expression}, $${index + 3}, $2)`; });
+    kept.forEach((_value, index) => { expression = `replace(${expression}, $${index + 4}, $3)`; });
     await this.pool.query(
-      `UPDATE ${this.table} SET envelope = (${expression})::json WHERE workspace_id = $1 AND strpos(envelope::text, $3) > 0`,
-      [workspaceId, quoted(erased), ...kept.map(quoted)],
+      `UPDATE ${this.table} SET envelope = (${expression})::json WHERE workspace_id = $1 AND event_id = ANY($2)`,
+      [workspaceId, [...eventIds], quoted(erased), ...kept.map(quoted)],
     );
   }
 
