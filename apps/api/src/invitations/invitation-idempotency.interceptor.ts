@@ -1,15 +1,40 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { EventWriter } from '#commands';
 import { assessmentStream, evolveAssessment, initialAssessmentState } from '#domain';
 import { IdempotencyInterceptor, type IdempotencyOwner, RedisIdempotencyStore, apiError } from '#http';
+import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
 import type { AuthenticatedRequest } from '../auth/api-key.guard.js';
+
+/** The database's clock and this process's may differ a little: a retirement this much before the request counts too. */
+const CLOCK_MARGIN_MS = 1_000;
+
+const invitedAddresses = (body: unknown): string[] => {
+  const data = (body as { data?: unknown } | null)?.data;
+  if (!Array.isArray(data)) return [];
+  return data.flatMap((entry: unknown) => (typeof (entry as { email?: unknown }).email === 'string' ? [(entry as { email: string }).email] : []));
+};
 
 /** Idempotent invitations: keys belong to the key's workspace; an unknown assessment is 404 before any 409. */
 @Injectable()
 export class InvitationIdempotency extends IdempotencyInterceptor {
-  constructor(store: RedisIdempotencyStore, private readonly writer: EventWriter) {
+  constructor(store: RedisIdempotencyStore, private readonly writer: EventWriter, @Inject(INFRASTRUCTURE) private readonly infra: Infrastructure) {
     super(store);
+  }
+
+  /**
+   * The stored answer holds the invited people's addresses and names. A test candidate among them
+   * deleted while this request ran may have been erased before the answer was stored (the erasure
+   * scrubs Redis once): then it goes again. Their deletion retired their key in its own transaction,
+   * before the erasure ran, so a retirement since the request began is seen here whenever the
+   * erasure's scrub came before this answer was stored. (An address deleted and invited again within
+   * this request also counts: its record goes, and a replay runs the request again.)
+   */
+  protected override async keepAnswer(request: FastifyRequest, body: unknown, startedAt: number): Promise<boolean> {
+    const emails = invitedAddresses(body);
+    if (emails.length === 0) return true;
+    const { workspaceId } = (request as AuthenticatedRequest).apiKey;
+    return !(await this.infra.audit.personKeys.retiredSince(workspaceId, emails, startedAt - CLOCK_MARGIN_MS));
   }
 
   protected owner(request: FastifyRequest): IdempotencyOwner {

@@ -158,6 +158,7 @@ export class PersonKeyStore {
       CREATE UNIQUE INDEX IF NOT EXISTS ${CURRENT_KEY_INDEX} ON ${this.table} (workspace_id, address_hash) WHERE sealed_key IS NOT NULL AND retired_at IS NULL;
       DROP INDEX IF EXISTS ${this.schemaName}.person_keys_live;
       CREATE INDEX IF NOT EXISTS person_keys_destroyed ON ${this.table} (workspace_id, destroyed_at) WHERE sealed_key IS NULL;
+      CREATE INDEX IF NOT EXISTS person_keys_retired ON ${this.table} (workspace_id, retired_at) WHERE retired_at IS NOT NULL;
       CREATE OR REPLACE FUNCTION ${this.checkFunction}(key_ids text[]) RETURNS void LANGUAGE plpgsql AS $check$
       BEGIN
         IF (SELECT count(*) FROM ${this.table} WHERE key_id = ANY(key_ids) AND sealed_key IS NOT NULL AND retired_at IS NULL) <> cardinality(key_ids) THEN
@@ -448,6 +449,15 @@ export class PersonKeyStore {
     const rows = people.map(({ workspaceId, email }) => `(${sqlLiteral(workspaceId)}, ${sqlLiteral(this.addressHash(workspaceId, email))})`);
     return `UPDATE ${this.table} k SET retired_at = now() FROM (VALUES ${rows.join(', ')}) AS w(workspace_id, address_hash)
       WHERE k.workspace_id = w.workspace_id AND k.address_hash = w.address_hash AND k.sealed_key IS NOT NULL AND k.retired_at IS NULL`;
+  }
+
+  /** Whether any of these people's keys was retired (their deletion) at or after `sinceMs`. */
+  async retiredSince(workspaceId: string, emails: readonly string[], sinceMs: number): Promise<boolean> {
+    const { rows } = await this.pool.query(
+      `SELECT 1 FROM ${this.table} WHERE workspace_id = $1 AND retired_at >= to_timestamp($3::double precision / 1000) AND address_hash = ANY($2::text[]) LIMIT 1`,
+      [workspaceId, emails.map((email) => this.addressHash(workspaceId, email)), sinceMs],
+    );
+    return rows.length > 0;
   }
 
   /** Retires the people's current keys by a statement of its own (a log whose appends run no statements). */

@@ -59,6 +59,13 @@ return 1
  * ARGV: fingerprint and mode, or nothing. Only an in-progress marker is removed, and when the
  * request is named only its own, so a late abandon cannot free a key another request now holds.
  */
+/** Deletes a completed record, only if it is still this request's (same fingerprint and mode). */
+export const FORGET = new LuaScript(`
+local record = redis.call('HMGET', KEYS[1], 'fingerprint', 'mode')
+if record[1] ~= ARGV[1] or record[2] ~= ARGV[2] then return 0 end
+return redis.call('DEL', KEYS[1])
+`);
+
 export const ABANDON = new LuaScript(`
 local record = redis.call('HMGET', KEYS[1], 'state', 'fingerprint', 'mode')
 if record[1] ~= 'in_progress' then return 0 end

@@ -27,6 +27,14 @@ export abstract class IdempotencyInterceptor implements NestInterceptor {
   /** A refusal that must come before the idempotency record is looked at. */
   protected abstract precondition(request: FastifyRequest): Promise<void>;
 
+  /**
+   * Whether the answer, stored for replay, may stay: false deletes it again (a replay then runs the
+   * request again). Asked after it is stored, for what may have happened while the request ran.
+   */
+  protected keepAnswer(_request: FastifyRequest, _body: unknown, _startedAt: number): Promise<boolean> {
+    return Promise.resolve(true);
+  }
+
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const key = validateIdempotencyKey(request.headers['idempotency-key']);
@@ -38,6 +46,7 @@ export abstract class IdempotencyInterceptor implements NestInterceptor {
     const scope: IdempotencyScope = { workspaceId, key: key.key };
     // The routed path: ALT_BASE_PATH is already stripped, so `/api/v1/…` and `/v1/…` agree.
     const idempotent: IdempotentRequest = { mode, fingerprint: fingerprint(request.url.split('?')[0] ?? '', request.body) };
+    const startedAt = Date.now();
     const begun = await this.store.begin(scope, idempotent);
     if (begun.kind === 'replay') {
       void context.switchToHttp().getResponse<FastifyReply>().header('Idempotent-Replayed', 'true');
@@ -46,7 +55,11 @@ export abstract class IdempotencyInterceptor implements NestInterceptor {
     if (begun.kind === 'reused') throw apiError('idempotency_key_reused');
     if (begun.kind === 'in_progress') throw apiError('idempotency_request_in_progress', undefined, { 'Retry-After': String(begun.retryAfterSeconds) });
     return next.handle().pipe(
-      mergeMap((body) => from(this.store.complete(scope, idempotent, { status: 200, body }).then(() => body))),
+      mergeMap((body) => from(this.store.complete(scope, idempotent, { status: 200, body })
+        .then(async () => {
+          if (!(await this.keepAnswer(request, body, startedAt))) await this.store.forget(scope, idempotent);
+        })
+        .then(() => body))),
       catchError((error: unknown) =>
         // A refused request leaves the key unused.
         from(this.store.abandon(scope, idempotent).catch(() => undefined).then(() => { throw error; })),

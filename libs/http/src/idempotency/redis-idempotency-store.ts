@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { replyArray, replyInteger, replyString } from '../redis/lua-script.js';
-import { ABANDON, BEGIN, COMPLETE } from './idempotency-scripts.js';
+import { ABANDON, BEGIN, COMPLETE, FORGET } from './idempotency-scripts.js';
 
 export interface IdempotencyScope {
   workspaceId: string;
@@ -106,6 +106,11 @@ export class RedisIdempotencyStore {
   async abandon(scope: IdempotencyScope, request?: IdempotentRequest): Promise<void> {
     const args = request ? [request.fingerprint, request.mode] : [];
     await ABANDON.run(this.redis, [this.redisKey(scope)], args);
+  }
+
+  /** Deletes this request's completed record (a replay then runs the request again). */
+  async forget(scope: IdempotencyScope, request: IdempotentRequest): Promise<void> {
+    await FORGET.run(this.redis, [this.redisKey(scope)], [request.fingerprint, request.mode]);
   }
 
   // No colon: a record key always has one after the workspace id, so the two can never meet.
