@@ -28,19 +28,22 @@ export class DeleteCandidateHandler implements ICommandHandler<DeleteCandidate> 
       const assessmentAppends: DomainAppend[] = [];
       const invitationIds: Record<string, string | null> = {};
       const revisions = new Map<string, ExpectedRevisionLike>();
-      for (const assessmentId of Object.keys(candidate.assessments)) {
-        const loaded = await batch.load(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment);
-        invitationIds[assessmentId] = loaded.state.status === 'none' ? null : loaded.state.invitations[candidate.email]?.invitationId ?? null;
-        revisions.set(assessmentId, loaded.revision);
-      }
-      // Invitations they never used elsewhere go too: their links must stop working with them.
+      // Every assessment of the workspace, read from the log: the invitations of this address they
+      // never used go too (their links must stop working with them, and their data is erased with
+      // them). The deletion expects each assessment at the revision it read, so an invitation of the
+      // address committed meanwhile makes it decide again, and sees that invitation.
+      const candidateAssessments = Object.keys(candidate.assessments);
+      const assessmentIds = [...new Set([...candidateAssessments, ...(await this.lookups.assessmentsOfWorkspace(candidate.workspaceId))])];
+      const loaded = await batch.loadMany(assessmentIds.map(assessmentStream), initialAssessmentState, evolveAssessment);
       const pending: { assessmentId: string; invitationId: string }[] = [];
-      for (const invitation of await this.lookups.pendingInvitations(candidate.workspaceId, candidate.email)) {
-        if (revisions.has(invitation.assessmentId)) continue;
-        const loaded = await batch.load(assessmentStream(invitation.assessmentId), initialAssessmentState, evolveAssessment);
-        if (loaded.state.status === 'none' || loaded.state.invitations[candidate.email]?.invitationId !== invitation.invitationId) continue;
-        revisions.set(invitation.assessmentId, loaded.revision);
-        pending.push(invitation);
+      for (const assessmentId of assessmentIds) {
+        const assessment = loaded.get(assessmentStream(assessmentId));
+        if (assessment === undefined) continue;
+        const invitationId = assessment.state.status === 'none' ? null : assessment.state.invitations[candidate.email]?.invitationId ?? null;
+        batch.expect(assessmentStream(assessmentId));
+        revisions.set(assessmentId, assessment.revision);
+        if (candidateAssessments.includes(assessmentId)) invitationIds[assessmentId] = invitationId;
+        else if (invitationId !== null) pending.push({ assessmentId, invitationId });
       }
       const now = await batch.now();
       const decision = decideDeleteCandidate(candidate, invitationIds, now, pending);

@@ -17,8 +17,8 @@ export interface ReadSideWaiter {
 export interface WriteLookups {
   workspaceOfApiKey(apiKeyId: string): Promise<string | null>;
   candidateOfResult(resultId: string): Promise<string | null>;
-  /** Invitations to an address nobody has used yet, by assessment. */
-  pendingInvitations(workspaceId: string, email: string): Promise<{ assessmentId: string; invitationId: string }[]>;
+  /** The ids of a workspace's assessments (a deletion reads each from the log). */
+  assessmentsOfWorkspace(workspaceId: string): Promise<string[]>;
 }
 
 /** Who asked, for the metadata of every event (audit trail). */

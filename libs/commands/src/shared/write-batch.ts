@@ -28,6 +28,8 @@ export interface BatchStream {
   /** False while `state` is the committed value other readers share: the first change copies it. */
   private: boolean;
   events: NewEvent[];
+  /** The decision depends on this stream staying at `base`: appended with no events, as a check. */
+  checked: boolean;
 }
 
 /** What the batch needs of the folded states (FoldedStates). */
@@ -74,7 +76,7 @@ export class WriteBatch {
     }
     this.borrow(streamId);
     const loaded = await this.committed.load(streamId, initial, evolve);
-    this.streams.set(streamId, { streamId, base: loaded.revision, state: loaded.state, evolve: evolve as AnyEvolve, private: false, events: [] });
+    this.streams.set(streamId, { streamId, base: loaded.revision, state: loaded.state, evolve: evolve as AnyEvolve, private: false, events: [], checked: false });
     return loaded;
   }
 
@@ -84,7 +86,7 @@ export class WriteBatch {
     for (const streamId of unseen) this.borrow(streamId);
     const read = await this.committed.loadMany(unseen, initial, evolve);
     for (const [streamId, loaded] of read) {
-      if (!this.streams.has(streamId)) this.streams.set(streamId, { streamId, base: loaded.revision, state: loaded.state, evolve: evolve as AnyEvolve, private: false, events: [] });
+      if (!this.streams.has(streamId)) this.streams.set(streamId, { streamId, base: loaded.revision, state: loaded.state, evolve: evolve as AnyEvolve, private: false, events: [], checked: false });
     }
     const loaded = new Map<string, Loaded<State>>();
     for (const streamId of streamIds) loaded.set(streamId, await this.load(streamId, initial, evolve));
@@ -108,6 +110,16 @@ export class WriteBatch {
       if (known?.evolve === null && append.expectedRevision !== 'any') throw new WrongExpectedRevisionError(append.streamId, append.expectedRevision, 'no_stream');
       this.pending.push({ append, metadata });
     }
+  }
+
+  /**
+   * The decision depends on a stream it loaded but does not append to: the append checks that the
+   * stream is still at the revision read (a conflict otherwise, and the decision is taken again).
+   */
+  expect(streamId: string): void {
+    const stream = this.streams.get(streamId);
+    if (stream === undefined) throw new Error(`expect(${streamId}): the stream was not loaded in this batch`);
+    stream.checked = true;
   }
 
   /** The decision returned: its events become part of the batch. */
@@ -138,7 +150,7 @@ export class WriteBatch {
   appends(): StreamAppend[] {
     const appends: StreamAppend[] = [];
     for (const stream of this.streams.values()) {
-      if (stream.events.length > 0) appends.push({ streamId: stream.streamId, expectedRevision: stream.base ?? 'any', events: stream.events });
+      if (stream.events.length > 0 || stream.checked) appends.push({ streamId: stream.streamId, expectedRevision: stream.base ?? 'any', events: stream.events });
     }
     return appends;
   }
@@ -154,7 +166,7 @@ export class WriteBatch {
 
   /** A stream appended to without reading it first (a new candidate's stream): only one decision per batch may. */
   private blind(streamId: string, expectedRevision: ExpectedRevision): BatchStream {
-    const stream: BatchStream = { streamId, base: expectedRevision, state: null, evolve: null, private: false, events: [] };
+    const stream: BatchStream = { streamId, base: expectedRevision, state: null, evolve: null, private: false, events: [], checked: false };
     this.streams.set(streamId, stream);
     return stream;
   }
