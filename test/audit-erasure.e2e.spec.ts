@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { api, internal } from './support/client.js';
 import { createAssessment } from './support/core-helpers.js';
+import { redisMentioning } from './support/erasure-checks.js';
 import { eventually, startWebhookReceiver, type WebhookReceiver } from './support/messaging-receivers.js';
 import { freshDatabase } from './support/processes.js';
 import { startService, type RunningService } from './support/service.js';
@@ -35,28 +36,6 @@ const tablesMentioning = async (url: string): Promise<string[]> => {
   } finally {
     await client.end();
   }
-};
-
-/** Every Redis key whose value (any type) mentions one of the person's values. */
-const redisMentioning = async (redis: Redis): Promise<string[]> => {
-  const found: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'COUNT', 1000);
-    cursor = next;
-    for (const key of keys) {
-      const type = await redis.type(key);
-      let text = '';
-      if (type === 'string') text = (await redis.get(key)) ?? '';
-      else if (type === 'hash') text = JSON.stringify(await redis.hgetall(key));
-      else if (type === 'list') text = JSON.stringify(await redis.lrange(key, 0, -1));
-      else if (type === 'set') text = JSON.stringify(await redis.smembers(key));
-      else if (type === 'zset') text = JSON.stringify(await redis.zrange(key, '0', '-1'));
-      else if (type === 'stream') text = JSON.stringify(await redis.xrange(key, '-', '+'));
-      if (NEEDLES.some((needle) => text.includes(needle) || key.includes(needle))) found.push(`${type} ${key}`);
-    }
-  } while (cursor !== '0');
-  return found;
 };
 
 const audit = (env: Record<string, string>, args: string[]): Promise<{ code: number; stdout: string }> =>
@@ -106,7 +85,7 @@ describe('erasure of a deleted test candidate (e2e, PostgreSQL)', () => {
 
     // Before: the person is in the clear where the service needs them, and nowhere in the log.
     expect((await tablesMentioning(database.url)).length).toBeGreaterThan(0);
-    expect((await redisMentioning(redis)).length).toBeGreaterThan(0);
+    expect((await redisMentioning(redis, NEEDLES)).length).toBeGreaterThan(0);
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
     const inLog = await client.query(`SELECT count(*)::int AS n FROM public.events WHERE data::text LIKE $1 OR stream_id LIKE $2`, [`%${unique}%`, `%${unique}%`]);
@@ -116,7 +95,7 @@ describe('erasure of a deleted test candidate (e2e, PostgreSQL)', () => {
     expect((await app.call('DELETE', `/internal/candidates/${candidateId}`)).status).toBe(204);
 
     expect(await tablesMentioning(database.url)).toEqual([]);
-    expect(await redisMentioning(redis)).toEqual([]);
+    expect(await redisMentioning(redis, NEEDLES)).toEqual([]);
     expect((await client.query(`SELECT count(*)::int AS n FROM public.events`)).rows[0].n).toBeGreaterThan(events);
     await client.end();
     const history = (await app.call('GET', `/internal/streams/candidate-${candidateId}`)).body.data as { type: string; data: Record<string, unknown> }[];

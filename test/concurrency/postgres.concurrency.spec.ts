@@ -1,34 +1,9 @@
-import { type WebhookReceiver, startWebhookReceiver } from '../support/messaging-receivers.js';
-import type { Deployment } from './support/deployment.js';
+import { describeDeployment } from './support/describe-deployment.js';
 import { startPostgresDeployment } from './support/postgres-deployment.js';
-import { runSeeds } from './support/run-seed.js';
-import { tierSettings, testTimeout } from './support/settings.js';
 
 /**
  * Many concurrent clients on PostgreSQL with two API processes (clients spread their calls over
- * both), one worker and the internal application: a seeded, randomized workload, then the invariants checked from the API, the log, the database and Redis
- * (test/concurrency/support/run-seed.ts). CONCURRENCY_SEED, CONCURRENCY_SEEDS, CONCURRENCY_SOAK: see settings.ts.
+ * both), one worker and the internal application: a seeded, randomized workload, then the
+ * invariants checked from the API, the log, the database and Redis (test/concurrency/support/run-seed.ts).
  */
-describe('concurrency: PostgreSQL, two API processes, a worker and the internal application', () => {
-  const settings = tierSettings();
-  let receiver: WebhookReceiver;
-  let deployment: Deployment | undefined;
-
-  beforeAll(async () => {
-    const started = Date.now();
-    receiver = await startWebhookReceiver();
-    deployment = await startPostgresDeployment({ simulatedClock: settings.soak });
-    process.stderr.write(`concurrency tier: ${deployment.name} started in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
-  }, 120_000);
-
-  afterAll(async () => {
-    const stopping = Date.now();
-    await deployment?.stop();
-    await receiver?.close();
-    process.stderr.write(`concurrency tier: stopped and cleaned up in ${((Date.now() - stopping) / 1000).toFixed(1)} s\n`);
-  }, 60_000);
-
-  it(`keeps every invariant under ${settings.clients} concurrent clients`, async () => {
-    await runSeeds(settings, deployment as Deployment, receiver);
-  }, testTimeout(settings));
-});
+describeDeployment('concurrency: PostgreSQL, two API processes, a worker and the internal application', startPostgresDeployment);
