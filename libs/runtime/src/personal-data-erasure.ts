@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { assessmentStream, candidateStream } from '#domain';
+import { PERSON_ENDING_EVENTS, assessmentStream, candidateStream } from '#domain';
 import type { EventStore, RecordedEvent } from '#event-store';
 import { ERASED, type PersonKeyStore, decryptPersonalFields, personalValues, sealedKeyIds } from '#event-store';
 import type { DeliveryLog, EmailOutbox, ErasureReaction } from '#messaging';
@@ -8,7 +8,7 @@ import type { DocumentStore } from '#read-models';
 import { scrubRedis } from './redis-scrub.js';
 
 /** The event types that end a person: their key is retired with it, and this erasure follows from it. */
-export const PERSON_ENDING_TYPES = ['CandidateDeleted'] as const;
+export const PERSON_ENDING_TYPES = PERSON_ENDING_EVENTS;
 
 export interface ErasureDependencies {
   /** The log as stored (personal data sealed): which events a person's keys sealed. */

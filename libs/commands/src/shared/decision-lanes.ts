@@ -96,7 +96,11 @@ export class DecisionLanes {
   private async decideAndAppend(batch: WriteBatch, jobs: Job[], key: string): Promise<Retry[]> {
     const decided: { job: Job; value: unknown }[] = [];
     const again: Retry[] = [];
-    for (const job of jobs) {
+    for (const [index, job] of jobs.entries()) {
+      if (batch.ended) {
+        again.push(...jobs.slice(index).map((waiting) => ({ job: waiting, key: null })));
+        break;
+      }
       try {
         const value = await job.attempt(batch);
         batch.accept();

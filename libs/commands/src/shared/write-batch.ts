@@ -1,5 +1,5 @@
 import type { DomainEvent } from '#domain';
-import { ownState, shareState } from '#domain';
+import { PERSON_ENDING_EVENTS, ownState, shareState } from '#domain';
 import { type ExpectedRevision, type NewEvent, type StreamAppend, WrongExpectedRevisionError } from '#event-store';
 import { ids } from '#platform';
 import { assertStorable } from './assert-storable.js';
@@ -122,10 +122,18 @@ export class WriteBatch {
     stream.checked = true;
   }
 
+  /**
+   * A decision ended a person (PERSON_ENDING_EVENTS): the batch takes no further decision, since one
+   * about the same address would be about a new person, whose events must not be sealed with the
+   * key the ending retires.
+   */
+  ended = false;
+
   /** The decision returned: its events become part of the batch. */
   accept(): void {
     const pending = this.pending;
     this.discard();
+    if (pending.some(({ append }) => append.events.some((event) => PERSON_ENDING_EVENTS.includes(event.type)))) this.ended = true;
     for (const { append, metadata } of pending) {
       const stream = this.streams.get(append.streamId) ?? this.blind(append.streamId, append.expectedRevision);
       if (stream.evolve !== null) {
