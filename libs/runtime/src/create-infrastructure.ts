@@ -12,7 +12,7 @@ import { SecretBox, deriveKey } from '#platform';
 import { resolveServiceSecret } from '#platform';
 import {
   CheckpointWaiter, INLINE_READ_MODELS, ProjectionRunner, allProjectionNames, allProjections, createInlineReadModels, createMongoDocumentStore,
-  createPostgresDocumentStore, getApiKey,
+  createPostgresDocumentStore, getApiKey, listAssessmentIds,
 } from '#read-models';
 import type { ResultDocument } from '#read-models';
 import type { DocumentStore } from '#read-models';
@@ -172,8 +172,7 @@ export const createInfrastructure = async (config: ServiceConfig, logger: Logger
     const lookups: WriteLookups = {
       workspaceOfApiKey: async (apiKeyId) => (await getApiKey(documents, apiKeyId))?.workspaceId ?? null,
       candidateOfResult: async (resultId) => (await documents.get<ResultDocument>('results', resultId))?.candidateId ?? null,
-      assessmentsOfWorkspace: async (workspaceId) =>
-        (await documents.find<{ id: string }>('assessments', { where: [{ field: 'workspaceId', op: 'eq', value: workspaceId }], orderBy: [], limit: 100_000 })).map(({ id }) => id),
+      assessmentsOfWorkspace: (workspaceId) => listAssessmentIds(documents, workspaceId),
     };
     const writer = new EventWriter(eventStore, clock, readSide, config, logger);
     // Stops run last first: the snapshots queued are written before the stores close.

@@ -4,7 +4,7 @@ import { PERSON_ENDING_EVENTS, assessmentStream, candidateStream } from '#domain
 import type { EventStore, RecordedEvent } from '#event-store';
 import { ERASED, type PersonKeyStore, decryptPersonalFields, personalValues, sealedKeyIds } from '#event-store';
 import type { DeliveryLog, EmailOutbox, ErasureReaction } from '#messaging';
-import type { DocumentStore } from '#read-models';
+import { type DocumentStore, listAssessmentIds } from '#read-models';
 import { scrubRedis } from './redis-scrub.js';
 
 /** The event types that end a person: their key is retired with it, and this erasure follows from it. */
@@ -63,9 +63,8 @@ export class PersonalDataErasure implements ErasureReaction {
 
   /** The invitations in the workspace's assessments sealed with these keys (the person's, withdrawn or used). */
   private async invitationsSealedWith(workspaceId: string, keyIds: ReadonlySet<string>): Promise<RecordedEvent[]> {
-    const assessments = await this.deps.documents.find<{ id: string }>('assessments', { where: [{ field: 'workspaceId', op: 'eq', value: workspaceId }], orderBy: [], limit: 100_000 });
     const found: RecordedEvent[] = [];
-    for (const { id } of assessments) {
+    for (const id of await listAssessmentIds(this.deps.documents, workspaceId)) {
       for (const event of await this.deps.logStore.readStream(assessmentStream(id))) {
         if (event.type !== 'CandidateInvited') continue;
         const sealedWith = new Set<string>();

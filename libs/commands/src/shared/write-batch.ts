@@ -59,6 +59,7 @@ export class WriteBatch {
   /** Streams whose cached state this batch changes in place (takeOwnership). */
   readonly owned = new Set<string>();
   private pending: { append: DomainAppend; metadata: NewEvent['metadata'] }[] = [];
+  private pendingChecks: string[] = [];
 
   constructor(private readonly committed: CommittedStates, private readonly clock: () => Promise<string>) {}
 
@@ -117,9 +118,8 @@ export class WriteBatch {
    * stream is still at the revision read (a conflict otherwise, and the decision is taken again).
    */
   expect(streamId: string): void {
-    const stream = this.streams.get(streamId);
-    if (stream === undefined) throw new Error(`expect(${streamId}): the stream was not loaded in this batch`);
-    stream.checked = true;
+    if (!this.streams.has(streamId)) throw new Error(`expect(${streamId}): the stream was not loaded in this batch`);
+    this.pendingChecks.push(streamId);
   }
 
   /**
@@ -129,9 +129,13 @@ export class WriteBatch {
    */
   ended = false;
 
-  /** The decision returned: its events become part of the batch. */
+  /** The decision returned: its events and checks become part of the batch. */
   accept(): void {
     const pending = this.pending;
+    for (const streamId of this.pendingChecks) {
+      const stream = this.streams.get(streamId);
+      if (stream !== undefined) stream.checked = true;
+    }
     this.discard();
     if (pending.some(({ append }) => append.events.some((event) => PERSON_ENDING_EVENTS.includes(event.type)))) this.ended = true;
     for (const { append, metadata } of pending) {
@@ -149,9 +153,10 @@ export class WriteBatch {
     }
   }
 
-  /** The decision failed: its events are dropped. */
+  /** The decision failed: its events and checks are dropped. */
   discard(): void {
     this.pending = [];
+    this.pendingChecks = [];
   }
 
   /** One append per stream with events, each expecting the revision the batch read it at. */

@@ -125,7 +125,7 @@ export async function appendInTransaction(
   appends: StreamAppend[],
   notify: boolean,
   statements: readonly string[] = [],
-  /** False where every transaction goes through one connection (see GroupAppender's oneConnection). */
+  /** False in a single-process deployment: every transaction goes through one connection (see GroupAppender). */
   lock = true,
 ): Promise<AppendResult> {
   const client = await pool.connect();

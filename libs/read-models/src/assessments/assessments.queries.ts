@@ -32,5 +32,10 @@ export const listAssessments = (store: DocumentStore, workspaceId: string, optio
   );
 };
 
+/** The ids of every assessment of a workspace, in no order (a deletion and an erasure read each from the log). */
+export const listAssessmentIds = async (store: DocumentStore, workspaceId: string): Promise<string[]> =>
+  (await store.find<AssessmentDocument>(assessmentsProjection.name, { where: [{ field: 'workspaceId', op: 'eq', value: workspaceId }], orderBy: [], limit: 100_000 }))
+    .map(({ id }) => id);
+
 export const countAssessments = (store: DocumentStore, workspaceId: string): Promise<number> =>
   store.count(assessmentsProjection.name, [{ field: 'workspaceId', op: 'eq', value: workspaceId }]);
