@@ -2,7 +2,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ReceivedWebhook } from '../support/messaging-receivers.js';
 import { checkBilling, checkSandboxAllowance } from './support/checks-billing.js';
-import { erasedPeople } from './support/checks-erasure.js';
+import { Redis } from 'ioredis';
+import { REDIS_URL } from '#messaging/test-support/redis.js';
+import { checkRedisErasure, erasedPeople } from './support/checks-erasure.js';
 import { checkIdempotency } from './support/checks-idempotency.js';
 import { checkInvitationUniqueness, checkNothingAfterDeletion, checkOneCandidatePerAddress, checkStandingInvitationsReadable } from './support/checks-log.js';
 import { checkWebhooks } from './support/checks-side-effects.js';
@@ -105,6 +107,27 @@ describe('the concurrency tier\'s checks', () => {
     const deleted = (candidateId: string, email: string) => [created(candidateId, email, 'sandbox'), event('CandidateDeleted', `candidate-${candidateId}`, { candidateId })];
     const log = foldLog([...deleted('c1', 'gone@e.com'), ...deleted('c2', 'back@e.com'), invited('i3', 'back@e.com', 'sandbox')]);
     expect(erasedPeople(log, knowledge).map((needle) => needle.text).sort()).toEqual(['Ft-i1', 'St-i1', 'gone@e.com']);
+  });
+
+  it('see a deleted person\'s address in an idempotency record, unless every request of its key came after the deletion', async () => {
+    const redis = new Redis(REDIS_URL);
+    const workspaceId = `ws-check-${Date.now().toString(36)}`;
+    try {
+      const needle = { workspaceId, address: 'gone@e.com', text: 'gone@e.com', what: 'the address' as const };
+      const knowledge = new Knowledge();
+      knowledge.deletions.push({ candidateId: 'c1', workspaceId, email: 'gone@e.com', startedAt: 100, finishedAt: 200, status: 204 });
+      const use = (key: string, startedAt: number) => ({
+        workspaceId, key, mode: 'sandbox' as const, path: '/v1/x', body: {}, addresses: ['gone@e.com'], startedAt, finishedAt: startedAt + 10, status: 200, replayed: false, answer: null,
+      });
+      knowledge.idempotent.push(use('before', 150), use('after', 300));
+      for (const key of ['before', 'after']) await redis.hset(`idem:${workspaceId}:${key}`, 'body', '{"data":[{"email":"gone@e.com"}]}');
+      const findings = new Findings();
+      await checkRedisErasure('no-queue-here', [workspaceId], [needle], knowledge, findings);
+      expect(findings.items.map((finding) => finding.detail.split(' holds')[0])).toEqual([`idem:${workspaceId}:before`]);
+    } finally {
+      await redis.del(`idem:${workspaceId}:before`, `idem:${workspaceId}:after`);
+      redis.disconnect();
+    }
   });
 
   it('see read models that differ after a rebuild', () => {

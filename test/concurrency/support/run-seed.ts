@@ -82,7 +82,7 @@ export const runSeed = async (seed: number, settings: TierSettings, deployment: 
   checkWebhooks(facts, receiver.requests, findings);
 
   const needles = erasedPeople(facts, knowledge);
-  await checkRedisErasure(deployment.queuePrefix, workspaceIds, needles, findings);
+  await checkRedisErasure(deployment.queuePrefix, workspaceIds, needles, knowledge, findings);
   const addresses = world.workspaces.flatMap((workspace) => workspace.addresses);
   const maintained = await deployment.maintenance(async (db) => {
     await checkEmails(db, facts, deployment.appUrl, addresses, findings);
