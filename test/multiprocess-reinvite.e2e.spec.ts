@@ -133,6 +133,43 @@ describe('a re-invited person across processes on PostgreSQL (e2e)', () => {
     }
     expect(problems).toEqual([]);
   });
+
+  it('invites a deleted test candidate\'s address again to the same assessment, at once and after the key caches expired, as a new invitation', async () => {
+    const workspace = (await internal('POST', '/internal/workspaces', { name: 'Reinvite same' })).body.data;
+    await internal('POST', `/internal/workspaces/${workspace.id}/verify`);
+    const key = (await internal('POST', `/internal/workspaces/${workspace.id}/api-keys`, { mode: 'sandbox' })).body.data;
+    const auth = { authorization: `Bearer ${key.key}:${key.secret}` };
+    const created = await request(`${apiUrls[0]}/v1/assessments`, { method: 'POST', headers: auth, body: { name: 'Same', tests: ['numerical-reasoning'] } });
+    const assessmentId = created.body.data.id as string;
+    const unique = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+    const seen: string[] = [];
+    for (const [cycle, pauseMs] of [0, 6_000, 0, 6_000].entries()) {
+      const person = { email: `same.${unique}.${cycle % 2}@example.com`, firstName: 'Bea', surname: `Same${cycle}` };
+      const invite = async (url: string) => {
+        const answer = await request(`${url}/v1/assessments/${assessmentId}/invitations`, { method: 'POST', headers: auth, body: { candidates: [person] } });
+        return { status: answer.body?.data?.[0]?.status as string, url: answer.body?.data?.[0]?.invitationUrl as string };
+      };
+      const first = await invite(apiUrls[cycle % 2] ?? '');
+      const registered = await internal('POST', '/internal/registrations', { invitationUrl: first.url });
+      if (registered.status !== 201) {
+        seen.push(`${cycle}: first ${first.status} ${first.url}, registered ${registered.status} ${registered.text}`);
+        continue;
+      }
+      expect((await internal('DELETE', `/internal/candidates/${registered.body.data.candidateId}`)).status).toBe(204);
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      // Through the other API process too: neither may answer with the deleted person's invitation.
+      const again = await invite(apiUrls[(cycle + 1) % 2] ?? '');
+      seen.push(`${cycle}: first ${first.status}, again ${again.status}${again.url === first.url ? ' with the deleted person\'s link' : ''}`);
+      expect((await internal('POST', '/internal/registrations', { invitationUrl: again.url })).status).toBe(201);
+      const newest = (await internal('GET', `/internal/streams/assessment-${assessmentId}`)).body.data
+        .filter((event: { type: string }) => event.type === 'CandidateInvited').at(-1)?.data as { email?: string } | undefined;
+      if (newest?.email !== person.email) seen.push(`${cycle}: the newest invitation reads ${String(newest?.email)}`);
+      // The new person is deleted in turn, so that the next cycle of the address starts alike.
+      const candidates = await request(`${apiUrls[0]}/v1/candidates?email=${encodeURIComponent(person.email)}`, { headers: auth });
+      for (const candidate of candidates.body?.data ?? []) await internal('DELETE', `/internal/candidates/${candidate.id as string}`);
+    }
+    expect(seen).toEqual([0, 1, 2, 3].map((cycle) => `${cycle}: first invited, again invited`));
+  });
 });
 
 /** The personal fields of a candidate as the API answers them. */

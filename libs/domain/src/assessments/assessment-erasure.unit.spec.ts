@@ -31,6 +31,13 @@ describe('assessment state across an erasure', () => {
     expect(addresses(after)).toEqual({ invitations: [], candidates: [] });
   });
 
+  it('a state folded before the erasure and brought up to date after it loses the invitation too, found by its id', () => {
+    // Cached while the invitation was readable; the candidate's joining and removal read once their key was destroyed.
+    const before = fold([assessmentCreated(), invited('ada@example.com', 'inv1')]);
+    const after = fold([added(ERASED, 'cand1', 'inv1'), removed(ERASED, 'cand1', 'inv1')], before);
+    expect(addresses(after)).toEqual({ invitations: [], candidates: [] });
+  });
+
   it('a refold of several erased people ends with none of them', () => {
     const state = fold([
       assessmentCreated(), invited(ERASED, 'inv1'), added(ERASED, 'cand1', 'inv1'), invited(ERASED, 'inv2'), invited('kept@example.com', 'inv3'),

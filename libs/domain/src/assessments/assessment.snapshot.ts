@@ -25,7 +25,7 @@ const isExisting = (state: AssessmentState): state is ExistingAssessment => stat
 export const assessmentSnapshots: StateSnapshots<AssessmentState> = {
   name: 'assessment',
   // Bump when evolveAssessment, AssessmentState or this codec changes what a state holds.
-  version: 1,
+  version: 2,
   scopeOf: (state) => (isExisting(state) ? state.workspaceId : null),
   encode: (state): EncodedAssessment | null => {
     if (!isExisting(state)) return null;

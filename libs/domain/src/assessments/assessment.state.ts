@@ -99,16 +99,22 @@ export const evolveAssessment = (state: AssessmentState, event: AssessmentEvent)
       next.candidates[event.data.email] = { candidateId: event.data.candidateId, mode: event.data.mode };
       return next;
     }
-    // Removals find their entry by id, not by the event's address: once a deleted person's key is
-    // destroyed their address reads as erased (docs/audit.md), and a state folded before that must still lose them.
+    // Removals find their entries by id, not by the event's address: once a deleted person's key is
+    // destroyed their address reads as erased (docs/audit.md), and a state folded before that must
+    // still lose them. A state folded partly before and partly after (a cache brought up to date)
+    // holds the candidate under "[erased]" and their invitation under the clear address: each is
+    // found by its own id (it lost only the candidate once, and answered the dead invitation's link
+    // to the next invitation of the address).
     case 'AssessmentCandidateRemoved': {
-      const address = keyWhere(state.candidates, (candidate) => candidate.candidateId === event.data.candidateId) ?? event.data.email;
+      const { candidateId, invitationId, email } = event.data;
+      const address = keyWhere(state.candidates, (candidate) => candidate.candidateId === candidateId) ?? email;
+      const invited = (invitationId === null ? undefined : keyWhere(state.invitations, (invitation) => invitation.invitationId === invitationId)) ?? address;
       const next = successor(state);
       if (Object.hasOwn(next.candidates, address)) {
         next.candidates = writableRecord(next, next.candidates);
         delete next.candidates[address];
       }
-      dropInvitation(next, address);
+      dropInvitation(next, invited);
       return next;
     }
     case 'InvitationWithdrawn': {
