@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { request as httpRequest } from 'node:http';
 import { request } from './support/client.js';
 import { ReadsWorld, SLUGS, ids, type Credential, type KeyPool, type Workspace } from './support/reads-world.js';
 
@@ -32,6 +33,16 @@ const legacyRow = (c: any) => ({
     results: a.results.map((r: any) => ({ id: r.id, test_slug: r.testSlug, test_name: r.testName, completed_at: r.completedAt, unlocked: r.unlocked, score_percentage: r.scorePercentage })),
   })),
 });
+
+/** A GET with a Host header of the caller's choosing (fetch does not let one be set). */
+const withHost = (url: string, host: string, authorization: string): Promise<{ status: number; body: any }> =>
+  new Promise((resolve, reject) => {
+    const sent = httpRequest(url, { headers: { host, authorization } }, (response) => {
+      let text = '';
+      response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) }));
+    });
+    sent.on('error', reject).end();
+  });
 
 const pageParams = (url: string) => {
   const parsed = new URL(url);
@@ -126,6 +137,20 @@ describe('GET /candidates success', () => {
     const followed = (await answerOf(first.next, `Bearer ${live.credential()}`)).body;
     expect(ids(followed.results)).toEqual([people[2]]);
     expect(pageParams(followed.next).at).toBe(`${world.service.baseUrl}/api/candidates`);
+  });
+
+  it('links never take the client\'s Host header: an unconfigured one gets the configured address', async () => {
+    const port = new URL(world.service.baseUrl).port;
+    for (const [host, path] of [['evil.example', '/candidates'], [`evil.example:${port}`, '/api/candidates'], ['127.0.0.1.evil.example', '/candidates']] as const) {
+      const answer = await withHost(`${world.service.baseUrl}${path}?per_page=1&page=2`, host, `Bearer ${live.credential()}`);
+      expect({ host, status: answer.status }).toEqual({ host, status: 200 });
+      for (const link of [answer.body.next, answer.body.previous]) {
+        expect({ host, at: pageParams(link).at }).toEqual({ host, at: `http://localhost:${port}${path}` });
+      }
+    }
+    // A configured address (API_URL unset: the loopback addresses of PORT) is kept.
+    const kept = await withHost(`${world.service.baseUrl}/candidates?per_page=1&page=2`, `[::1]:${port}`, `Bearer ${live.credential()}`);
+    expect(pageParams(kept.body.next).at).toBe(`http://[::1]:${port}/candidates`);
   });
 
   it('a page past the end is 200 with empty results', async () => {

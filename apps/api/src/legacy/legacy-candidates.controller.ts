@@ -11,6 +11,7 @@ import { DOCUMENTS } from '#runtime/infrastructure.js';
 import type { AuthenticatedRequest } from '../auth/api-key.guard.js';
 import { EXAMPLES } from '../openapi/examples.js';
 import { Authenticated, Operation } from '../openapi/operation.decorators.js';
+import { LinkBase } from './link-base.js';
 
 const SORT_ORDERS = ['asc', 'desc'] as const;
 
@@ -69,7 +70,11 @@ const legacyCandidate = (view: CandidateView) => ({
 @Controller('candidates')
 @Authenticated('Original endpoint')
 export class LegacyCandidatesController {
-  constructor(@Inject(DOCUMENTS) private readonly documents: DocumentStore, @Inject(CONFIG) private readonly config: ServiceConfig) {}
+  private readonly linkBase: LinkBase;
+
+  constructor(@Inject(DOCUMENTS) private readonly documents: DocumentStore, @Inject(CONFIG) private readonly config: ServiceConfig) {
+    this.linkBase = new LinkBase(config.apiUrls);
+  }
 
   @Get()
   @Operation('listCandidatesOriginal', 'Original candidates endpoint',
@@ -94,10 +99,9 @@ export class LegacyCandidatesController {
     };
   }
 
-  /** Absolute links on the base the request used (with ALT_BASE_PATH when it came that way). */
+  /** Absolute links on the configured address the request used (link-base.ts), with ALT_BASE_PATH when it came that way. */
   private pageUrl(request: FastifyRequest, page: number, perPage: number, order: string): string {
-    const host = request.headers.host ?? `localhost:${this.config.port}`;
-    const base = `${request.protocol}://${host}${cameThroughAltBase(request.raw) ? this.config.altBasePath : ''}`;
+    const base = `${this.linkBase.for(request.headers.host)}${cameThroughAltBase(request.raw) ? this.config.altBasePath : ''}`;
     return `${base}/candidates?page=${page}&per_page=${perPage}&sort_by=created_at&sort_order=${order}`;
   }
 }

@@ -10,6 +10,12 @@ export interface ServiceConfig {
   internalToken: string;
   internalTokenGenerated: boolean;
   appUrl: string;
+  /**
+   * The public API's own addresses (API_URL, comma-separated), the first the default: the base of
+   * links the API builds (the original endpoint's next/previous). A request's Host header only picks
+   * one of these; it never becomes a link.
+   */
+  apiUrls: string[];
   dataDir: string;
   eventStoreUrl: string | null;
   /** Decided once, here: see deployment.ts. */
@@ -57,6 +63,22 @@ const positiveInt = (value: string | undefined, fallback: number, name: string):
   return parsed;
 };
 
+const httpUrls = (value: string | undefined, fallback: string[], name: string): string[] => {
+  const urls = (value ?? '').split(',').map((url) => url.trim().replace(/\/+$/, '')).filter((url) => url !== '');
+  for (const url of urls) {
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(url);
+    } catch {
+      // refused below
+    }
+    if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.search || parsed.hash || parsed.username) {
+      throw new Error(`${name} must be a comma-separated list of http(s) addresses without query, got "${url}"`);
+    }
+  }
+  return urls.length > 0 ? urls : fallback;
+};
+
 const normalizePrefix = (value: string): string => {
   const trimmed = value.trim().replace(/\/+$/, '');
   if (trimmed === '') return '';
@@ -73,6 +95,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     internalPort,
     internalToken,
     internalTokenGenerated: !env.INTERNAL_TOKEN,
+    apiUrls: httpUrls(env.API_URL, [`http://localhost:${port}`, `http://127.0.0.1:${port}`, `http://[::1]:${port}`], 'API_URL'),
     appUrl: (env.APP_URL || `http://localhost:${internalPort}`).replace(/\/+$/, ''),
     dataDir: resolve(env.DATA_DIR || './data'),
     eventStoreUrl: env.EVENT_STORE_URL || null,
