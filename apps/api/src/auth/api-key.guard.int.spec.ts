@@ -95,4 +95,23 @@ describe('ApiKeyGuard (PostgreSQL server, Redis)', () => {
     expect(await outcome(guard, `Bearer live_nosuchkey000000000000:${SECRET}`)).toBe(429);
     expect(await outcome(guard, 'Bearer malformed')).toBe(429);
   });
+
+  it('costs a wrong secret on a held key the one store read an unknown key costs; a held key with its secret none', async () => {
+    const guard = new ApiKeyGuard(cache, new FailedAuthThrottle(redis, { prefix }));
+    const readsFor = async (authorization: string, status: number): Promise<number[]> => {
+      const reads: number[] = [];
+      for (let attempt = 0; attempt < 3; attempt += 1) {
+        lookups = 0;
+        expect(await outcome(guard, authorization)).toBe(status);
+        reads.push(lookups);
+      }
+      return reads;
+    };
+
+    expect({
+      wrongSecretOnRealKey: await readsFor(`Bearer ${KEY}:not-the-secret`, 401),
+      unknownKey: await readsFor(`Bearer live_nosuchkey000000000000:not-the-secret`, 401),
+      rightSecret: await readsFor(`Bearer ${KEY}:${SECRET}`, 200),
+    }).toEqual({ wrongSecretOnRealKey: [1, 1, 1], unknownKey: [1, 1, 1], rightSecret: [0, 0, 0] });
+  });
 });

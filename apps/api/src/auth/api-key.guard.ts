@@ -37,8 +37,16 @@ export class ApiKeyGuard implements CanActivate {
     return true;
   }
 
+  /**
+   * A held key with its secret costs no round trip. Every failure, by construction, costs one store
+   * read and two constant-time comparisons whether the key exists or not: against the held hash (or
+   * the decoy), then, after rereading the key (another process may have just changed it), against the
+   * stored hash (or the decoy). So the answer time does not tell a real key from an unknown one.
+   */
   private async authenticate({ key, secret }: ApiCredential): Promise<ApiKeyDocument | null> {
-    const found = await this.keys.find(key);
-    return secretMatches(secret, found?.secretHash ?? DECOY_HASH) && found !== null ? found : null;
+    const held = this.keys.held(key);
+    if (secretMatches(secret, held?.secretHash ?? DECOY_HASH) && held !== undefined) return held;
+    const stored = await this.keys.reread(key);
+    return secretMatches(secret, stored?.secretHash ?? DECOY_HASH) && stored !== null ? stored : null;
   }
 }
