@@ -1,9 +1,9 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { type Mode } from '#domain';
-import { FailedAuthThrottle, apiError, parseAuthorization } from '#http';
+import { type ApiCredential, FailedAuthThrottle, parseAuthorization } from '#http';
 import { hashSecret, secretMatches } from '#platform';
-import { ApiKeyCache } from '#read-models';
+import { ApiKeyCache, type ApiKeyDocument } from '#read-models';
 
 export interface AuthenticatedKey {
   apiKeyId: string;
@@ -15,27 +15,38 @@ export interface AuthenticatedKey {
 
 export type AuthenticatedRequest = FastifyRequest & { apiKey: AuthenticatedKey };
 
-// Compared against when the key is unknown, so an unknown key costs the same as a wrong secret.
+// Compared against when no key is held or found, so an unknown key costs the same as a wrong secret.
 const DECOY_HASH = hashSecret('decoy-secret-for-unknown-keys');
 
-/** Authenticates (both header forms); the rate limit is RateLimitGuard's, which runs next. */
+/**
+ * Authenticates (both header forms), then lets the request through whatever its address's failed
+ * attempts: only a failure meets the per-address throttle (failed-auth-throttle.ts), which answers
+ * it 401, or 429 once the address is past its limit. The rate limit is RateLimitGuard's, which runs next.
+ */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(private readonly keys: ApiKeyCache, private readonly failedAuth: FailedAuthThrottle) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    // Per address, before any credential is looked at: failed-auth-throttle.ts.
-    await this.failedAuth.assertAllowed(request.ip);
     const header = request.headers.authorization;
     const credential = parseAuthorization(typeof header === 'string' ? header : undefined);
-    const key = credential ? await this.keys.find(credential.key) : null;
-    const matches = credential ? secretMatches(credential.secret, key?.secretHash ?? DECOY_HASH) : false;
-    if (!key || !matches) {
-      await this.failedAuth.recordFailure(request.ip);
-      throw apiError('unauthorized');
-    }
+    const key = credential ? await this.authenticate(credential) : null;
+    if (key === null) throw await this.failedAuth.refusal(request.ip);
     request.apiKey = { apiKeyId: key.id, key: key.key, workspaceId: key.workspaceId, mode: key.mode };
     return true;
+  }
+
+  /**
+   * A held key with its secret costs no round trip. Every failure, by construction, costs one store
+   * read and two constant-time comparisons whether the key exists or not: against the held hash (or
+   * the decoy), then, after rereading the key (another process may have just changed it), against the
+   * stored hash (or the decoy). So the answer time does not tell a real key from an unknown one.
+   */
+  private async authenticate({ key, secret }: ApiCredential): Promise<ApiKeyDocument | null> {
+    const held = this.keys.held(key);
+    if (secretMatches(secret, held?.secretHash ?? DECOY_HASH) && held !== undefined) return held;
+    const stored = await this.keys.reread(key);
+    return secretMatches(secret, stored?.secretHash ?? DECOY_HASH) && stored !== null ? stored : null;
   }
 }

@@ -8,7 +8,8 @@ import type { AuthenticatedRequest } from './api-key.guard.js';
  * Counts the request against its key's sliding window; runs after ApiKeyGuard, so requests that
  * fail authentication use no place. Every authenticated answer carries the headers, a 429 too.
  * A key regenerated away (retired on the limiter before the regeneration answered) is refused here
- * even when this process's cache has not yet heard of the change: 401, as ApiKeyGuard would.
+ * even when this process's cache has not yet heard of the change, as ApiKeyGuard would refuse it: a
+ * failed authentication of its address (401, or 429 past the address's limit).
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {
@@ -19,8 +20,7 @@ export class RateLimitGuard implements CanActivate {
     const decision = await this.limiter.consumeUnlessRetired(request.apiKey.apiKeyId, request.apiKey.key);
     if (decision === null) {
       this.keys.invalidate();
-      await this.failedAuth.recordFailure(request.ip);
-      throw apiError('unauthorized');
+      throw await this.failedAuth.refusal(request.ip);
     }
     const headers = rateLimitHeaders(decision);
     void context.switchToHttp().getResponse<FastifyReply>().headers(headers);

@@ -22,36 +22,37 @@ describe('FailedAuthThrottle (real Redis)', () => {
     await redis.quit();
   });
 
-  it('refuses an address past its failures with 429 and Retry-After, other addresses untouched, until the window ends', async () => {
+  it('answers an address\'s failures 401 up to its limit, then 429 with Retry-After until the window ends; other addresses untouched', async () => {
     const throttle = new FailedAuthThrottle(redis, { prefix, limit: 3, windowMs: 1500 });
     for (let failure = 0; failure < 3; failure += 1) {
-      await expect(throttle.assertAllowed('10.0.0.1')).resolves.toBeUndefined();
-      await throttle.recordFailure('10.0.0.1');
+      await expect(throttle.refusal('10.0.0.1')).resolves.toMatchObject({ status: 401, code: 'unauthorized' });
     }
 
-    const refused = await throttle.assertAllowed('10.0.0.1').catch((error: unknown) => error);
+    const refused = await throttle.refusal('10.0.0.1');
     expect(refused).toBeInstanceOf(ApiError);
-    expect(refused).toMatchObject({ status: 429, code: 'rate_limited', headers: { 'Retry-After': expect.stringMatching(/^[12]$/) } });
-    await expect(throttle.assertAllowed('10.0.0.2')).resolves.toBeUndefined();
+    expect(refused).toMatchObject({
+      status: 429, code: 'rate_limited',
+      headers: { 'Retry-After': expect.stringMatching(/^[12]$/), 'X-RateLimit-Limit': '3', 'X-RateLimit-Remaining': '0' },
+    });
+    await expect(throttle.refusal('10.0.0.2')).resolves.toMatchObject({ status: 401 });
 
     await sleep(1600);
-    await expect(throttle.assertAllowed('10.0.0.1')).resolves.toBeUndefined();
+    await expect(throttle.refusal('10.0.0.1')).resolves.toMatchObject({ status: 401 });
   });
 
-  it('lets an address far from its limit through for a second without Redis; its own failures end that at once', async () => {
+  it('counts the failures every API process sees for an address together', async () => {
     const throttle = new FailedAuthThrottle(redis, { prefix, limit: 4, windowMs: 10_000 });
-    // Another API process, sharing Redis: its failures reach this one's answer within a second.
+    // Another API process, sharing Redis.
     const other = new FailedAuthThrottle(redis, { prefix, limit: 4, windowMs: 10_000 });
-    await expect(throttle.assertAllowed('10.0.0.3')).resolves.toBeUndefined();
-    for (let failure = 0; failure < 4; failure += 1) await other.recordFailure('10.0.0.3');
-    await expect(throttle.assertAllowed('10.0.0.3')).resolves.toBeUndefined();
-    await expect(other.assertAllowed('10.0.0.3')).rejects.toMatchObject({ status: 429 });
-    await sleep(1_100);
-    await expect(throttle.assertAllowed('10.0.0.3')).rejects.toMatchObject({ status: 429 });
+    for (let failure = 0; failure < 4; failure += 1) await (failure % 2 === 0 ? throttle : other).refusal('10.0.0.3');
+    await expect(throttle.refusal('10.0.0.3')).resolves.toMatchObject({ status: 429 });
+    await expect(other.refusal('10.0.0.3')).resolves.toMatchObject({ status: 429 });
+  });
 
-    // This process's own failures: refused as soon as the limit is reached, no second of grace.
-    await expect(throttle.assertAllowed('10.0.0.4')).resolves.toBeUndefined();
-    for (let failure = 0; failure < 4; failure += 1) await throttle.recordFailure('10.0.0.4');
-    await expect(throttle.assertAllowed('10.0.0.4')).rejects.toMatchObject({ status: 429 });
+  it('answers 401 without counting while Redis cannot answer', async () => {
+    const broken = connectRedis();
+    await broken.quit();
+    const throttle = new FailedAuthThrottle(broken, { prefix, limit: 1, windowMs: 10_000 });
+    for (let failure = 0; failure < 3; failure += 1) await expect(throttle.refusal('10.0.0.5')).resolves.toMatchObject({ status: 401 });
   });
 });

@@ -116,4 +116,15 @@ describe('ApiKeyCache across processes (PostgreSQL server)', () => {
       await store.close();
     }
   });
+
+  it('rereads a held key from the store when asked, dropping it once the store no longer has it', async () => {
+    await eventually(async () => (await cache.find('live-new')) !== null && cache.held('live-new') !== undefined, 'the key to be held');
+    await silentlySetKey('moved-silently');
+    expect(cache.held('live-new')).toMatchObject({ secretHash: 'h2' });
+    expect(await cache.reread('live-new')).toBeNull();
+    expect(cache.held('live-new')).toBeUndefined();
+    await silentlySetKey('live-new');
+    expect(await cache.reread('live-new')).toMatchObject({ secretHash: 'h2' });
+    expect(cache.held('live-new')).toMatchObject({ secretHash: 'h2' });
+  });
 });
