@@ -3,6 +3,7 @@ import { Controller, Get, Inject, Post, Req, Res, UseFilters, UseGuards } from '
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
+import { DASHBOARD_PATH, DASHBOARD_TOKEN_COOKIE } from '../../dashboard/queue-dashboard.js';
 import { CrossSiteRefused, pageContext } from '../shared/page-context.js';
 import { PageErrorFilter } from '../shared/page-error.filter.js';
 import { PageResponder } from '../shared/page-responder.js';
@@ -68,6 +69,8 @@ export class SignInController {
   async signOut(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     await this.revocations.revoke(pageContext(request).session, Date.now());
     addCookie(reply, cookie(SESSION_COOKIE, '', { maxAgeSeconds: 0, secure: this.responder.secureCookies }));
+    // The queue dashboard's cookie (set from the Health page) goes too: it is the token itself.
+    addCookie(reply, `${DASHBOARD_TOKEN_COOKIE}=; Path=${DASHBOARD_PATH}; HttpOnly; SameSite=Strict; Max-Age=0${this.responder.secureCookies ? '; Secure' : ''}`);
     this.responder.redirect(reply, '/sign-in');
   }
 }
