@@ -67,7 +67,8 @@ describe('internal application: write routes, audit streams, read-your-writes', 
 
     it('does not serve the public API on the internal port', async () => {
       const ws = await app.workspace();
-      expectError(await request(`${service.internalUrl}/v1/me`, { headers: { authorization: `Bearer ${ws.live}` } }), 404, 'not_found');
+      // A public API key is no credential here: 401 first, as for every path (issue 26, finding 7).
+      expectError(await request(`${service.internalUrl}/v1/me`, { headers: { authorization: `Bearer ${ws.live}` } }), 401, 'unauthorized');
       expectError(await app.call('GET', '/v1/me'), 404, 'not_found');
     });
 

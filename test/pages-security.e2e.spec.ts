@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { jest } from '@jest/globals';
 import { launchBrowser, type RunningBrowser } from './support/browser.js';
-import { request } from './support/client.js';
+import { api, internal, request } from './support/client.js';
 import { openPage, signIn } from './support/pages.js';
 import { startService, type RunningService } from './support/service.js';
 
@@ -143,10 +143,71 @@ describe('internal pages: sessions and cross-site requests (e2e)', () => {
     expect(withCookie.status).toBe(401);
     expect(withCookie.body).toEqual({ error: { code: 'unauthorized', message: expect.any(String) } });
 
+    const csrf = await page.locator('input[name=_csrf]').first().inputValue();
+    // The queue dashboard's own cookie (the Health page's button) holds the token: it goes at sign-out too.
+    await page.evaluate(async (token) => { await fetch('/queues', {
+      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `_csrf=${encodeURIComponent(token)}`, redirect: 'manual',
+    }); }, csrf);
+    const dashboardCookies = async () => (await context.cookies(`${service.internalUrl}/internal/queues`)).map((item) => item.name);
+    expect(await dashboardCookies()).toContain('internal_token');
     await Promise.all([page.waitForURL((url) => url.pathname === '/sign-in'), page.click('button:has-text("Sign out")')]);
     expect((await context.cookies()).map((item) => item.name)).not.toContain('hiring_session');
+    expect(await dashboardCookies()).not.toContain('internal_token');
     await page.goto(`${service.internalUrl}/emails`);
     expect(new URL(page.url()).pathname).toBe('/sign-in');
+    await context.close();
+
+    // The cookie a browser kept (or someone copied) before signing out opens nothing any more.
+    const replayed = await openPage(chromium.browser);
+    await replayed.context.addCookies([{ name: 'hiring_session', value: cookie?.value ?? '', url: service.internalUrl }]);
+    await replayed.page.goto(`${service.internalUrl}/emails`);
+    expect(new URL(replayed.page.url()).pathname).toBe('/sign-in');
+    const posted = await replayed.page.evaluate(async (form) => (await fetch('/workspaces', {
+      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form, redirect: 'manual',
+    })).type, `name=After+Sign+Out&_csrf=${encodeURIComponent(csrf)}`);
+    // Sent to sign-in (an opaque redirect), never through: no workspace is made.
+    expect(posted).toBe('opaqueredirect');
+    expect(await workspaceNames()).not.toContain('After Sign Out');
+    await replayed.context.close();
+  });
+
+  it('answers 401 for a path it does not serve until the request is signed in, then 404', async () => {
+    for (const path of ['/no-such-page', '/internal/no-such-route', '/internal/workspaces/ws_1/nothing-here', '/.env']) {
+      const anonymous = await request(`${service.internalUrl}${path}`);
+      expect({ path, status: anonymous.status }).toEqual({ path, status: 401 });
+      expect(anonymous.body).toEqual({ error: { code: 'unauthorized', message: expect.any(String) } });
+      const wrongToken = await request(`${service.internalUrl}${path}`, { headers: { authorization: `Bearer ${service.internalToken}x` } });
+      expect(wrongToken.status).toBe(401);
+      const withToken = await request(`${service.internalUrl}${path}`, { headers: { authorization: `Bearer ${service.internalToken}` } });
+      expect({ path, status: withToken.status }).toEqual({ path, status: 404 });
+    }
+    const posted = await request(`${service.internalUrl}/internal/no-such-route`, { method: 'POST', body: {} });
+    expect(posted.status).toBe(401);
+    // A signed-in browser gets the 404 too.
+    const { context, page } = await openPage(chromium.browser);
+    await signIn(page, service);
+    const answer = await page.goto(`${service.internalUrl}/no-such-page`);
+    expect(answer?.status()).toBe(404);
+    await context.close();
+  });
+
+  it('shows addresses in a candidate\'s name as text in the outbox, and only the invitation link as a link', async () => {
+    const app = internal(service);
+    const workspace = await app.workspace();
+    const live = api(service, workspace.live);
+    const assessment = (await live.post('/v1/assessments', { name: 'Name links', tests: ['numerical-reasoning'] })).body.data as { id: string };
+    const email = `names-${Date.now().toString(36)}@example.com`;
+    const invited = await live.post(`/v1/assessments/${assessment.id}/invitations`, {
+      candidates: [{ email, firstName: 'Eve https://evil.example/phish www.evil.example', surname: 'http://evil.example/s' }],
+    });
+    const invitationUrl: string = invited.body.data[0].invitationUrl;
+    const { context, page } = await openPage(chromium.browser);
+    await signIn(page, service, `/emails?to=${encodeURIComponent(email)}`);
+    await page.locator('article.email').first().waitFor();
+    const hrefs = await page.locator('article.email pre a').evaluateAll((links) => links.map((link) => link.getAttribute('href')));
+    expect(hrefs).toEqual([new URL(invitationUrl).pathname]);
+    await expect(page.locator('article.email pre').textContent()).resolves.toContain('Hello Eve https://evil.example/phish www.evil.example,');
+    expect(await page.locator('a[href*="evil.example"]').count()).toBe(0);
     await context.close();
   });
 

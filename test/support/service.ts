@@ -44,7 +44,7 @@ const TEMPLATE = join(tmpdir(), `hiring-pglite-template-${process.getuid?.() ?? 
  * initdb costs seconds (much more on a loaded CI machine), a copy milliseconds. The service still
  * creates its own tables on that copy exactly as on first start.
  */
-const pgliteTemplate = async (): Promise<string> => {
+export const pgliteTemplate = async (): Promise<string> => {
   if (existsSync(join(TEMPLATE, 'PG_VERSION'))) return TEMPLATE;
   const building = mkdtempSync(join(tmpdir(), 'hiring-pglite-building-'));
   // In a child process: PGlite runs in a worker thread, which Jest's module sandbox does not host.

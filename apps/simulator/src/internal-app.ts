@@ -1,6 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { startHttpApp } from '#runtime/http-apps.js';
 import type { Infrastructure } from '#runtime/infrastructure.js';
+import { refuseUnknownPathsBeforeSignIn } from './auth/unknown-paths.js';
 import { mountQueueDashboard } from './dashboard/queue-dashboard.js';
 import { mountInternalDocument } from './openapi/internal-document.js';
 import { SimulatorModule } from './simulator.module.js';
@@ -10,6 +11,7 @@ export const startInternalApp = (infra: Infrastructure): Promise<NestFastifyAppl
   startHttpApp(infra, SimulatorModule, {
     port: infra.config.internalPort, altBasePath: '', legacy: false, name: 'internal', strictText: true,
     configure: async (instance, app) => {
+      refuseUnknownPathsBeforeSignIn(instance, app, infra.config.internalToken);
       mountInternalDocument(app);
       if (infra.messaging) await mountQueueDashboard(instance, infra.messaging, infra.config.internalToken);
     },

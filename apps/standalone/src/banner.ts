@@ -12,7 +12,11 @@ export const printBanner = (config: ServiceConfig, demo: DemoWorkspace | null): 
     `  API docs          ${publicUrl}/docs   (OpenAPI 3.1: ${publicUrl}/openapi.json)`,
     `  Internal app      http://localhost:${config.internalPort}/internal`,
     `  Web pages         http://localhost:${config.internalPort}/   (sign in with the internal token)`,
-    `  Internal token    ${config.internalToken}${config.internalTokenGenerated ? '   (generated: set INTERNAL_TOKEN to keep one)' : ''}`,
+    // Printed only when generated: nobody else knows it then. A token set by the operator is theirs
+    // already, and a start banner ends up in logs and terminal scroll-back where it must not be.
+    config.internalTokenGenerated
+      ? `  Internal token    ${config.internalToken}   (generated: set INTERNAL_TOKEN to keep one)`
+      : '  Internal token    the value of INTERNAL_TOKEN (not printed)',
   ];
   if (demo) {
     lines.push(

@@ -3,6 +3,7 @@ import { accessSync, constants, mkdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { delimiter, join } from 'node:path';
 import type { Logger } from 'pino';
+import { keepDataDirPrivate } from '#event-store/embedded/data-dir-permissions.js';
 import { type ServiceConfig, freeLoopbackPort } from '#platform';
 import { redisAddress } from './redis-health.js';
 
@@ -81,7 +82,10 @@ export const ensureRedis = async (config: ServiceConfig, logger: Logger): Promis
   const binary = onPath('redis-server');
   if (!binary) throw new RedisNotAvailableError(redisAddress(config.redisUrl));
   const dir = join(config.dataDir, 'redis');
-  mkdirSync(dir, { recursive: true });
+  // Its append-only file holds rate-limit and idempotency records (answers with personal data):
+  // the service's alone, like the rest of DATA_DIR; redis-server inherits the process umask.
+  await keepDataDirPrivate(config.dataDir, logger);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const pidFile = join(dir, 'redis.pid');
   await stopLeftover(pidFile);
   const port = await freeLoopbackPort();

@@ -26,7 +26,14 @@ export const stopOnSignals = (logger: Logger, infra: Infrastructure, apps: INest
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 };
 
+/**
+ * Every process of the service (and the audit command line) starts here. Files and folders it
+ * creates are its own alone (umask 077): DATA_DIR holds personal data, the event log and the
+ * service secret, and so does an audit export. Set before anything is created, so it also covers
+ * the children (redis-server, flock) and PGlite's worker thread.
+ */
 export const runMain = (main: () => Promise<void>): void => {
+  process.umask(0o077);
   main().catch((error: unknown) => {
     // Refusals an operator can act on are one line, not a stack trace.
     if (error instanceof DataDirInUseError || error instanceof RedisNotAvailableError) process.stderr.write(`\n${error.message}\n\n`);

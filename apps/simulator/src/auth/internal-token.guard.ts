@@ -7,19 +7,26 @@ import type { ServiceConfig } from '#platform';
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 
+/** Whether an Authorization header carries `Bearer <token>`, compared in constant time. */
+export const bearerMatcher = (token: string): ((header: string | undefined) => boolean) => {
+  const expected = digest(token);
+  return (header) => {
+    const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+    return Boolean(match?.[1]) && timingSafeEqual(digest(match?.[1] ?? ''), expected);
+  };
+};
+
 /** Every internal route needs `Authorization: Bearer <INTERNAL_TOKEN>`, compared in constant time. */
 @Injectable()
 export class InternalTokenGuard implements CanActivate {
-  private readonly expected: Buffer;
+  private readonly matches: (header: string | undefined) => boolean;
 
   constructor(@Inject(CONFIG) config: ServiceConfig) {
-    this.expected = digest(config.internalToken);
+    this.matches = bearerMatcher(config.internalToken);
   }
 
   canActivate(context: ExecutionContext): boolean {
-    const header = context.switchToHttp().getRequest<FastifyRequest>().headers.authorization;
-    const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    if (!match?.[1] || !timingSafeEqual(digest(match[1]), this.expected)) throw apiError('unauthorized');
+    if (!this.matches(context.switchToHttp().getRequest<FastifyRequest>().headers.authorization)) throw apiError('unauthorized');
     return true;
   }
 }

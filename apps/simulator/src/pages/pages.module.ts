@@ -9,6 +9,7 @@ import { AssetsController } from './shared/assets.controller.js';
 import { PageErrorFilter } from './shared/page-error.filter.js';
 import { PageResponder } from './shared/page-responder.js';
 import { PageSessionGuard } from './shared/page-session.guard.js';
+import { SessionRevocations } from './shared/session-revocations.js';
 import { PageSessions } from './shared/session.js';
 import { SignInController } from './sign-in/sign-in.controller.js';
 import { CandidatePagesController } from './simulator/candidate.pages.controller.js';
@@ -27,9 +28,19 @@ import { WorkspacePagesController } from './workspaces/workspace.pages.controlle
   ],
   providers: [
     { provide: PageSessions, useFactory: (infra: Infrastructure) => new PageSessions(infra.serviceSecret, infra.config.internalToken), inject: [INFRASTRUCTURE] },
+    {
+      provide: SessionRevocations,
+      useFactory: async (infra: Infrastructure) => {
+        const revocations = new SessionRevocations(infra.sidePool);
+        await revocations.ensureSchema();
+        return revocations;
+      },
+      inject: [INFRASTRUCTURE],
+    },
     PageResponder,
     PageSessionGuard,
     PageErrorFilter,
   ],
+  exports: [PageSessions, SessionRevocations],
 })
 export class PagesModule {}

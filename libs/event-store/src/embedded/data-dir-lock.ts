@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { link, readFile, unlink, writeFile } from 'node:fs/promises';
+import { link, open, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tryOsFileLock } from './os-file-lock.js';
 
@@ -85,6 +85,8 @@ export class DataDirLock {
 
 /** Takes the folder for this process, or throws DataDirInUseError naming the live holder. */
 export async function acquireDataDirLock(dataDir: string): Promise<DataDirLock> {
+  // Made here, owner-only, rather than by the `flock` command with whatever umask it inherits.
+  await open(join(dataDir, LOCK_FILE), 'a', 0o600).then((file) => file.close());
   const attempt = await tryOsFileLock(join(dataDir, LOCK_FILE));
   if (attempt.kind === 'held') return new DataDirLock(dataDir, attempt.release);
   if (attempt.kind === 'busy') throw new DataDirInUseError(dataDir, attempt.holderPid);
@@ -101,7 +103,7 @@ async function acquirePidLock(dataDir: string): Promise<DataDirLock> {
   const lockPath = join(dataDir, LOCK_FILE);
   const token = randomUUID();
   const candidate = `${lockPath}.${token}`;
-  await writeFile(candidate, JSON.stringify({ pid: process.pid, token }), { flag: 'wx' });
+  await writeFile(candidate, JSON.stringify({ pid: process.pid, token }), { flag: 'wx', mode: 0o600 });
   try {
     for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
       try {

@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import { pino, type Logger } from 'pino';
 import { acquireDataDirLock } from './data-dir-lock.js';
+import { keepDataDirPrivate } from './data-dir-permissions.js';
 import { createEmbeddedPool } from './embedded-pool.js';
 import { resolveWorkerScript } from './worker-script.js';
 
@@ -88,9 +89,11 @@ function connection(endpoint: Endpoint): { config: pg.PoolConfig; connectionStri
 export async function startEmbeddedDatabase(options: EmbeddedDatabaseOptions): Promise<EmbeddedDatabase> {
   const logger = options.logger ?? pino({ name: 'event-store' });
   const dataDir = resolve(options.dataDir);
-  await mkdir(dataDir, { recursive: true });
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const lock = await acquireDataDirLock(dataDir);
   try {
+    // Once the folder is ours (the lock file included), and before PGlite opens it.
+    await keepDataDirPrivate(dataDir, logger);
     const socketPath = join(dataDir, SOCKET_FILE);
     // Holding the lock proves a leftover socket file belongs to a dead process.
     await rm(socketPath, { force: true });

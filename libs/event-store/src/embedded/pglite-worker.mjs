@@ -11,10 +11,37 @@
 //   in:  { type: 'stop' }
 //   out: { type: 'ready', endpoint: { socketDir, port } | { host, port } } | { type: 'failed', message }
 //        { type: 'log', level, message } | { type: 'stopped' }
+import fs from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
 import { dirname, basename } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketHandler, PGLiteSocketServer } from '@electric-sql/pglite-socket';
+
+// DATA_DIR is the service's alone (folders 0700, files 0600). PGlite's file system (Emscripten's
+// NODEFS) creates every file with mode 0777 and then chmods it to 0666 itself: a chmod ignores the
+// umask, so 969 of the cluster's files came out world-writable. This thread does nothing but run
+// PGlite, and Node's fs module is its own here (one per thread), so its file-mode calls drop the
+// group and other bits before they reach the disk. PGlite only ever reads modes back from what it set.
+const OWNER_ONLY = ~0o077;
+const ownerOnly = (mode, fallback) => {
+  const value = typeof mode === 'string' ? Number.parseInt(mode, 8) : typeof mode === 'number' ? mode : fallback;
+  return value & OWNER_ONLY;
+};
+const { chmodSync, fchmodSync, mkdirSync, openSync, writeFileSync } = fs;
+fs.chmodSync = (path, mode) => chmodSync(path, ownerOnly(mode, 0o600));
+fs.fchmodSync = (fd, mode) => fchmodSync(fd, ownerOnly(mode, 0o600));
+fs.mkdirSync = (path, options) => mkdirSync(path, typeof options === 'object' && options !== null
+  ? { ...options, mode: ownerOnly(options.mode, 0o777) }
+  : ownerOnly(options, 0o777));
+fs.openSync = (path, flags, mode) => openSync(path, flags, ownerOnly(mode, 0o666));
+fs.writeFileSync = (path, data, options) => writeFileSync(path, data, typeof options === 'string'
+  ? { encoding: options, mode: 0o600 }
+  : { ...options, mode: ownerOnly(options?.mode, 0o666) });
+// `import { mkdirSync } from 'fs'` and `import * as fs` see the functions above too.
+syncBuiltinESMExports();
+
+// Imported only now, so that PGlite sees the file functions above whichever way it reaches them.
+const { PGlite } = await import('@electric-sql/pglite');
+const { PGLiteSocketHandler, PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
 
 // One connection. pglite-socket 0.2.17 multiplexes several connections onto PGlite's single
 // backend: it queues protocol messages and, while one connection is inside a transaction, runs only

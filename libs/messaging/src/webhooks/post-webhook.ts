@@ -22,6 +22,23 @@ export interface PostWebhookInput {
 
 class AttemptTimeout extends Error {}
 
+/**
+ * A webhook address as it may appear in a log line: scheme, host and path. The query string and
+ * fragment often carry the integrator's own token (`?token=…`), and user information is a password:
+ * each is replaced by a marker saying something was there (`https://host/path?…redacted`).
+ */
+export const addressForLogs = (address: string): string => {
+  let url: URL;
+  try {
+    url = new URL(address);
+  } catch {
+    return '(not a URL: redacted)';
+  }
+  const userinfo = url.username !== '' || url.password !== '' ? '…redacted@' : '';
+  const rest = url.search !== '' ? '?…redacted' : url.hash !== '' ? '#…redacted' : '';
+  return `${url.protocol}//${userinfo}${url.host}${url.pathname}${rest}`;
+};
+
 const outcomeOf = (status: number, durationMs: number): AttemptOutcome => ({
   responseStatus: status,
   durationMs,

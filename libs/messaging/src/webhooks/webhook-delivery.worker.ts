@@ -5,7 +5,7 @@ import { logQueueError } from '../shared/redis-errors.js';
 import type { Clock } from '#platform';
 import { MAX_ATTEMPTS, WEBHOOK_CONCURRENCY, WEBHOOK_QUEUE, crashRecoveryOptions, retryDelayMs, type WebhookJob } from '../shared/queues.js';
 import { ENDPOINT_DISABLED, type AttemptRecord, type DeliveryLog, type StoredDelivery } from './delivery-log.js';
-import { postWebhook } from './post-webhook.js';
+import { addressForLogs, postWebhook } from './post-webhook.js';
 import { signWebhook } from './signing.js';
 import type { DisableWebhook, GetSigningSecrets } from './webhook-settings.js';
 
@@ -79,7 +79,8 @@ export const attemptDelivery = async (deps: WebhookDeliveryDeps, deliveryId: str
     await deps.log.recordAttempt(delivery.id, attempt, 'succeeded');
     return 'succeeded';
   }
-  deps.logger?.warn({ deliveryId, url: delivery.url, error: outcome.error, detail: outcome.detail }, 'webhook attempt failed');
+  // The delivery log and the internal application keep the full address; the service log does not.
+  deps.logger?.warn({ deliveryId, url: addressForLogs(delivery.url), error: outcome.error, detail: outcome.detail }, 'webhook attempt failed');
   const gone = outcome.responseStatus === 410;
   const lastTry = gone || jobIsOnLastTry || delivery.attempts + 1 >= MAX_ATTEMPTS;
   await deps.log.recordAttempt(delivery.id, attempt, lastTry ? 'failed' : 'pending');

@@ -4,31 +4,31 @@ import { timeOf } from '../shared/components.js';
 import { html, type Html } from '../shared/html.js';
 import type { PageShape } from '../shared/layout.js';
 
-const URL_PATTERN = /https?:\/\/[^\s<>"']+/g;
-
-/** Links of this service open here (in the simulator), whatever host APP_URL names. */
-const linkTarget = (url: string, appUrl: string): string => {
-  const ours = parseLink(url, 'invitation', appUrl) ?? parseLink(url, 'invite', appUrl);
-  if (!ours) return url;
+/**
+ * The local path a line of the e-mail opens in the simulator, when the whole line is one link this
+ * service issued (the invitation link stands on a line of its own); null for any other text.
+ */
+const ownLinkTarget = (line: string, appUrl: string): string | null => {
+  const candidate = line.trim();
+  if (!/^https?:\/\/\S+$/.test(candidate)) return null;
+  if (!parseLink(candidate, 'invitation', appUrl) && !parseLink(candidate, 'invite', appUrl)) return null;
   try {
-    return new URL(url).pathname;
+    return new URL(candidate).pathname;
   } catch {
-    return url;
+    return null;
   }
 };
 
-/** The e-mail's text, with its addresses as links; the text itself is escaped like any other value. */
-export const linkedText = (text: string, appUrl: string): Html => {
-  const parts: Html[] = [];
-  let last = 0;
-  for (const match of text.matchAll(URL_PATTERN)) {
-    const start = match.index ?? 0;
-    parts.push(html`${text.slice(last, start)}`, html`<a href="${linkTarget(match[0], appUrl)}">${match[0]}</a>`);
-    last = start + match[0].length;
-  }
-  parts.push(html`${text.slice(last)}`);
-  return html`${parts}`;
-};
+/**
+ * The e-mail's text, escaped like any other value. Only the service's own link becomes a link (to
+ * the simulator page it names); an address anywhere else, in a candidate's or an assessment's name
+ * say, is the sender's text and stays text: the pages never link to where a sender points them.
+ */
+export const linkedText = (text: string, appUrl: string): Html => html`${text.split('\n').map((line, index) => {
+  const target = ownLinkTarget(line, appUrl);
+  const shown = target === null ? html`${line}` : html`<a href="${target}">${line}</a>`;
+  return index === 0 ? shown : html`\n${shown}`;
+})}`;
 
 export const outboxPage = (address: string, emails: OutboxEmail[] | null, appUrl: string): PageShape => ({
   title: 'E-mails',

@@ -34,8 +34,9 @@ const sameBytes = (a: string, b: string): boolean => {
 };
 
 /**
- * Signed, stateless cookies for the pages. The key depends on the internal token, so changing
- * INTERNAL_TOKEN signs every browser out; it never leaves the process and nothing is stored.
+ * Signed cookies for the pages. The key depends on the internal token, so changing INTERNAL_TOKEN
+ * signs every browser out; it never leaves the process. A valid signature is not enough on its own:
+ * a signed-out session is recorded on the server (session-revocations.ts) and refused from then on.
  */
 export class PageSessions {
   private readonly key: Buffer;

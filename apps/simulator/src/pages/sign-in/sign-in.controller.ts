@@ -3,11 +3,13 @@ import { Controller, Get, Inject, Post, Req, Res, UseFilters, UseGuards } from '
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
-import { CrossSiteRefused } from '../shared/page-context.js';
+import { DASHBOARD_PATH, DASHBOARD_TOKEN_COOKIE } from '../../dashboard/queue-dashboard.js';
+import { CrossSiteRefused, pageContext } from '../shared/page-context.js';
 import { PageErrorFilter } from '../shared/page-error.filter.js';
 import { PageResponder } from '../shared/page-responder.js';
 import { PageSessionGuard } from '../shared/page-session.guard.js';
 import { addCookie, cameFromHere, cookie, field, localPath, queryParam, sendPage } from '../shared/page-http.js';
+import { SessionRevocations } from '../shared/session-revocations.js';
 import { PageSessions, SESSION_COOKIE, SESSION_SECONDS } from '../shared/session.js';
 import { SignInThrottle } from './sign-in-throttle.js';
 import { signInPage } from './sign-in.view.js';
@@ -25,6 +27,7 @@ export class SignInController {
   constructor(
     private readonly sessions: PageSessions,
     private readonly responder: PageResponder,
+    private readonly revocations: SessionRevocations,
     @Inject(INFRASTRUCTURE) private readonly infra: Infrastructure,
   ) {
     this.expected = digest(infra.config.internalToken);
@@ -60,10 +63,14 @@ export class SignInController {
     this.responder.redirect(reply, next);
   }
 
+  /** Ends the session on the server: its cookie, kept or copied, opens nothing from now on, in any process. */
   @Post('sign-out')
   @UseGuards(PageSessionGuard)
-  signOut(@Res() reply: FastifyReply): void {
+  async signOut(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    await this.revocations.revoke(pageContext(request).session, Date.now());
     addCookie(reply, cookie(SESSION_COOKIE, '', { maxAgeSeconds: 0, secure: this.responder.secureCookies }));
+    // The queue dashboard's cookie (set from the Health page) goes too: it is the token itself.
+    addCookie(reply, `${DASHBOARD_TOKEN_COOKIE}=; Path=${DASHBOARD_PATH}; HttpOnly; SameSite=Strict; Max-Age=0${this.responder.secureCookies ? '; Secure' : ''}`);
     this.responder.redirect(reply, '/sign-in');
   }
 }

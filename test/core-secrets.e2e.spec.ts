@@ -1,0 +1,114 @@
+import { chmodSync, cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { jest } from '@jest/globals';
+import { request } from './support/client.js';
+import { eventually, startWebhookReceiver, type WebhookReceiver } from './support/messaging-receivers.js';
+import { uniqueEmail, world } from './support/messaging-world.js';
+import { pgliteTemplate, removeDataDir, startService, type RunningService } from './support/service.js';
+
+jest.setTimeout(180_000);
+
+/** Every file and folder under `root` (itself included) that a group or other user could use, with its mode. */
+const openToOthers = (root: string): string[] => {
+  const found: string[] = [];
+  const visit = (path: string): void => {
+    const stats = lstatSync(path);
+    if (stats.isSymbolicLink()) return;
+    if ((stats.mode & 0o077) !== 0) found.push(`${relative(root, path) || '.'} ${(stats.mode & 0o777).toString(8)}`);
+    if (stats.isDirectory()) for (const name of readdirSync(path)) visit(join(path, name));
+  };
+  visit(root);
+  return found;
+};
+
+/** Secrets the service holds stay out of its output, and its files out of other users' reach. */
+describe('secrets and files (e2e)', () => {
+  describe('a first start on a fresh DATA_DIR, with INTERNAL_TOKEN set', () => {
+    const TOKEN_IN_ADDRESS = `integrator-token-${Math.random().toString(36).slice(2)}`;
+    let dataDir: string;
+    let service: RunningService;
+    let receiver: WebhookReceiver;
+
+    beforeAll(async () => {
+      receiver = await startWebhookReceiver(() => ({ status: 500 }));
+      dataDir = join(mkdtempSync(join(tmpdir(), 'hiring-secrets-')), 'data');
+      service = await startService({ WEBHOOK_ALLOW_INSECURE: 'true', DEMO_WORKSPACE: 'true' }, { dataDir });
+    }, 120_000);
+
+    afterAll(async () => {
+      await service?.stop();
+      await receiver?.close();
+      if (dataDir) {
+        await removeDataDir(dataDir);
+        rmSync(dirname(dataDir), { recursive: true, force: true });
+      }
+    });
+
+    it('does not print the internal token it was given', () => {
+      expect(service.output()).toMatch(/Internal token +the value of INTERNAL_TOKEN/);
+      expect(service.output()).not.toContain(service.internalToken);
+    });
+
+    it('logs a failing webhook address without its query string, and keeps the address whole where the workspace sees it', async () => {
+      const w = world(service);
+      const url = `${receiver.url}?token=${TOKEN_IN_ADDRESS}#${TOKEN_IN_ADDRESS}`;
+      const ws = await w.workspace({ url, events: ['candidateInvited'] });
+      const assessment = await w.assessment(ws.live);
+      await w.invite(ws.live, assessment.id, [{ email: uniqueEmail('secrets') }]);
+      await eventually(async () => service.output(), (output) => output.includes('webhook attempt failed'), 30_000, 'a failed attempt in the log');
+      expect(service.output()).toContain(`${receiver.url}?…redacted`);
+      expect(service.output()).not.toContain(TOKEN_IN_ADDRESS);
+      const [delivery] = await w.deliveries(ws.id);
+      expect(delivery?.url).toBe(url);
+    });
+
+    it('keeps every file and folder under DATA_DIR to the service alone', () => {
+      expect(openToOthers(dataDir)).toEqual([]);
+      // The embedded store, the service secret and the demo keys are all there to be protected.
+      expect(readdirSync(dataDir).sort()).toEqual(expect.arrayContaining(['demo-workspace.json', 'pglite', 'service-secret']));
+    });
+  });
+
+  describe('a start on a DATA_DIR an earlier version left open, with a generated token', () => {
+    let dataDir: string;
+    let service: RunningService;
+
+    beforeAll(async () => {
+      dataDir = join(mkdtempSync(join(tmpdir(), 'hiring-secrets-')), 'data');
+      // What earlier versions left: a 0755 DATA_DIR, PGlite's files 0666.
+      cpSync(await pgliteTemplate(), join(dataDir, 'pglite'), { recursive: true });
+      const loosen = (path: string): void => {
+        const stats = lstatSync(path);
+        chmodSync(path, stats.isDirectory() ? 0o755 : 0o666);
+        if (stats.isDirectory()) for (const name of readdirSync(path)) loosen(join(path, name));
+      };
+      writeFileSync(join(dataDir, 'notes.txt'), 'left by an operator');
+      loosen(dataDir);
+      mkdirSync(join(dataDir, 'empty'), { mode: 0o777 });
+      chmodSync(join(dataDir, 'empty'), 0o777);
+      expect(openToOthers(dataDir).length).toBeGreaterThan(900);
+      service = await startService({ INTERNAL_TOKEN: '' }, { dataDir });
+    }, 120_000);
+
+    afterAll(async () => {
+      await service?.stop();
+      if (dataDir) {
+        await removeDataDir(dataDir);
+        rmSync(dirname(dataDir), { recursive: true, force: true });
+      }
+    });
+
+    it('closes it at start, and says so in one log line', () => {
+      expect(openToOthers(dataDir)).toEqual([]);
+      expect(service.output().match(/DATA_DIR was open to other users/g)).toHaveLength(1);
+    });
+
+    it('prints the token it generated, which opens the internal application', async () => {
+      const printed = /Internal token +(\S+) +\(generated: set INTERNAL_TOKEN to keep one\)/.exec(service.output())?.[1];
+      expect(printed).toEqual(expect.any(String));
+      const answer = await request(`${service.internalUrl}/internal/health`, { headers: { authorization: `Bearer ${printed}` } });
+      expect(answer.status).toBe(200);
+    });
+  });
+});
