@@ -1,7 +1,8 @@
 import { apiError } from '../errors/api-error.js';
+import { JSON_LIMITS, jsonExcess } from './json-limits.js';
 
 /** Deeper bodies are refused: no request of this API nests anywhere near this. */
-export const MAX_JSON_DEPTH = 64;
+export const MAX_JSON_DEPTH = JSON_LIMITS.maxDepth;
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 const OPEN_BRACE = 0x7b;
@@ -13,7 +14,9 @@ const BACKSLASH = 0x5c;
 
 /**
  * The request body as a JSON object, whatever the Content-Type (product decisions); anything else
- * (empty, not JSON, an array, null, a scalar, too deep) is 400 invalid_json.
+ * (empty, not JSON, an array, null, a scalar, too deep) is 400 invalid_json. An object that asks for
+ * more work than one request may (json-limits.ts: too many values, entries or characters) is 422
+ * validation_failed, before any rule of the route runs.
  */
 export const parseJsonObjectBody = (raw: string | Buffer | undefined): Record<string, unknown> => {
   const text = decode(raw);
@@ -26,6 +29,8 @@ export const parseJsonObjectBody = (raw: string | Buffer | undefined): Record<st
     throw apiError('invalid_json');
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw apiError('invalid_json');
+  const excess = jsonExcess(value);
+  if (excess !== null) throw apiError('validation_failed', `Beyond the limits on one request body: ${excess}.`);
   return value as Record<string, unknown>;
 };
 

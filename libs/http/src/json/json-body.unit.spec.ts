@@ -45,9 +45,22 @@ describe('parseJsonObjectBody', () => {
     expect(Date.now() - started).toBeLessThan(1000);
   });
 
-  it('handles a large flat body', () => {
-    const candidates = Array.from({ length: 20_000 }, (_, index) => ({ email: `p${index}@example.com` }));
-    expect(parseJsonObjectBody(JSON.stringify({ candidates })).candidates).toHaveLength(20_000);
+  it('reads a large flat body within the limits on one request', () => {
+    const candidates = Array.from({ length: 1_000 }, (_, index) => ({ email: `p${index}@example.com` }));
+    expect(parseJsonObjectBody(JSON.stringify({ candidates })).candidates).toHaveLength(1_000);
+  });
+
+  it('refuses a body beyond the limits on one request with 422 validation_failed naming where, quickly', () => {
+    const slugs = JSON.stringify({ name: 'x', tests: Array.from({ length: 100_000 }, (_, index) => `slug-${index}`) });
+    const people = JSON.stringify({ candidates: Array.from({ length: 20_000 }, (_, index) => ({ email: `p${index}@example.com` })) });
+    const longName = JSON.stringify({ name: 'x'.repeat(10_001) });
+    const started = performance.now();
+    const error = catchError(() => parseJsonObjectBody(slugs));
+    expect(performance.now() - started).toBeLessThan(200);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 422, code: 'validation_failed', message: 'Beyond the limits on one request body: tests has more than 1000 entries.' });
+    expect(catchError(() => parseJsonObjectBody(people))).toMatchObject({ status: 422, code: 'validation_failed' });
+    expect(catchError(() => parseJsonObjectBody(longName))).toMatchObject({ status: 422, code: 'validation_failed', message: expect.stringContaining('name is longer than 10000 characters') });
   });
 
   it('does not count brackets inside strings', () => {
