@@ -45,6 +45,8 @@ export { formatTime, parseIsoTime, parseTime } from './query/time.js';
 export { parseEnum, parseOptionalString } from './query/params.js';
 
 export { MAX_JSON_DEPTH, exceedsDepth, parseJsonObjectBody } from './json/json-body.js';
+export { JSON_LIMITS, jsonTextExcess, type JsonLimits, type JsonTextExcess } from './json/json-limits.js';
+export { QUERY_LIMITS, queryExcess, type QueryLimits } from './query/query-limits.js';
 export { canonicalJson } from './json/canonical-json.js';
 
 export { ApiErrorFilter, errorResponseFor, sendError, type LegacyMatcher } from './nest/error.filter.js';

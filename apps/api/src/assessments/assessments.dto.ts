@@ -1,9 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsOptional, IsString, Length, ValidateBy } from 'class-validator';
+import { IsOptional, IsString, Length, ValidateBy } from 'class-validator';
 import { MAX_ASSESSMENT_NAME, MAX_TESTS_PER_ASSESSMENT, isCalendarDate, isStorableText } from '#domain';
 import { OneOfParam } from '#http';
 import { PageQuery } from '../shared/list-params.js';
+import { DistinctTextList } from '../shared/list-rules.js';
 
 const NAME_RULE = `name must be a string of 1 to ${MAX_ASSESSMENT_NAME} characters`;
 const TESTS_RULE = `tests must be a list of 1 to ${MAX_TESTS_PER_ASSESSMENT} test slugs`;
@@ -24,11 +25,7 @@ export class CreateAssessmentBody {
     type: 'array', items: { type: 'string' }, minItems: 1, maxItems: MAX_TESTS_PER_ASSESSMENT, uniqueItems: true,
     description: 'Test slugs from GET /v1/tests, in sitting order', example: ['numerical-reasoning', 'verbal-reasoning'],
   })
-  @IsArray({ message: TESTS_RULE })
-  @ArrayMinSize(1, { message: TESTS_RULE })
-  @ArrayMaxSize(MAX_TESTS_PER_ASSESSMENT, { message: TESTS_RULE })
-  @IsString({ each: true, message: TESTS_RULE })
-  @ArrayUnique({ message: 'tests must not repeat a slug' })
+  @DistinctTextList({ min: 1, max: MAX_TESTS_PER_ASSESSMENT, message: TESTS_RULE, repeatMessage: 'tests must not repeat a slug' })
   tests!: string[];
 
   @ApiPropertyOptional({

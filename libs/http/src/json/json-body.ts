@@ -1,23 +1,27 @@
 import { apiError } from '../errors/api-error.js';
+import { JSON_LIMITS, jsonTextExcess } from './json-limits.js';
 
 /** Deeper bodies are refused: no request of this API nests anywhere near this. */
-export const MAX_JSON_DEPTH = 64;
+export const MAX_JSON_DEPTH = JSON_LIMITS.maxDepth;
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 const OPEN_BRACE = 0x7b;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACE = 0x7d;
-const CLOSE_BRACKET = 0x5d;
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 
 /**
  * The request body as a JSON object, whatever the Content-Type (product decisions); anything else
- * (empty, not JSON, an array, null, a scalar, too deep) is 400 invalid_json.
+ * (empty, not JSON, an array, null, a scalar, too deep) is 400 invalid_json. An object that asks for
+ * more work than one request may (json-limits.ts: too many values or entries, too long a string) is
+ * 422 validation_failed. Both are found in one linear pass over the text before JSON.parse, so a body
+ * of 100 000 `[` or of 100 000 strings is refused in microseconds, and never reaches the parser, the
+ * recursive code that walks the parsed value, or the route's rules.
  */
 export const parseJsonObjectBody = (raw: string | Buffer | undefined): Record<string, unknown> => {
   const text = decode(raw);
-  if (text === null || exceedsDepth(text, MAX_JSON_DEPTH)) throw apiError('invalid_json');
+  // Only an object is read: anything else is invalid_json whatever its size.
+  if (text === null || firstToken(text) !== OPEN_BRACE) throw apiError('invalid_json');
+  const excess = jsonTextExcess(text, JSON_LIMITS);
+  if (excess?.tooDeep) throw apiError('invalid_json');
+  if (excess) throw apiError('validation_failed', `Beyond the limits on one request body: ${excess.message}.`);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -27,6 +31,15 @@ export const parseJsonObjectBody = (raw: string | Buffer | undefined): Record<st
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw apiError('invalid_json');
   return value as Record<string, unknown>;
+};
+
+/** The first character that is not JSON white space, or -1. */
+const firstToken = (text: string): number => {
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code !== 0x20 && code !== 0x0a && code !== 0x0d && code !== 0x09) return code;
+  }
+  return -1;
 };
 
 const decode = (raw: string | Buffer | undefined): string | null => {
@@ -45,27 +58,8 @@ const decode = (raw: string | Buffer | undefined): string | null => {
 };
 
 /**
- * One linear pass before JSON.parse, so a body of 100 000 `[` is refused in microseconds and
- * never reaches the recursive parser or the recursive code that walks the parsed value. Brackets
+ * Whether a JSON text nests deeper than maxDepth, in one linear pass (jsonTextExcess): brackets
  * inside strings do not count; a backslash escapes the next character of a string.
  */
-export const exceedsDepth = (text: string, maxDepth: number): boolean => {
-  let depth = 0;
-  let inString = false;
-  for (let index = 0; index < text.length; index += 1) {
-    const code = text.charCodeAt(index);
-    if (inString) {
-      if (code === BACKSLASH) index += 1;
-      else if (code === QUOTE) inString = false;
-    } else if (code === QUOTE) {
-      inString = true;
-    } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
-      depth += 1;
-      if (depth > maxDepth) return true;
-    } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
-      // Unbalanced closers are JSON.parse's to report; they must not hide later openers.
-      depth = Math.max(0, depth - 1);
-    }
-  }
-  return false;
-};
+export const exceedsDepth = (text: string, maxDepth: number): boolean =>
+  jsonTextExcess(text, { maxDepth, maxValues: Infinity, maxEntries: Infinity, maxStringLength: Infinity })?.tooDeep === true;

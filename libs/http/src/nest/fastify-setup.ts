@@ -4,6 +4,7 @@ import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiError, errorBody } from '../errors/api-error.js';
 import { ERROR_MESSAGES } from '../errors/error-codes.js';
+import { queryExcess } from '../query/query-limits.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -109,5 +110,11 @@ export const configureFastify = (instance: FastifyInstance): void => {
   instance.addHook('preValidation', async (request) => {
     const params = request.params as Record<string, unknown> | null | undefined;
     if (params && Object.values(params).some((value) => typeof value === 'string' && value.includes('\u0000'))) throw apiError('not_found');
+  });
+  // A query string beyond the limits on one request's work (query-limits.ts) is refused before any
+  // route, guard or pipe reads it: one pass over its characters, whatever the route.
+  instance.addHook('onRequest', async (request) => {
+    const excess = queryExcess(request.url);
+    if (excess !== null) throw apiError('invalid_parameter', `Beyond the limits on one query string: ${excess}.`);
   });
 };
