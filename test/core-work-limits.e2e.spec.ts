@@ -1,6 +1,6 @@
 import { jest } from '@jest/globals';
 import { type HttpAnswer, api, internal, request } from './support/client.js';
-import { type Workspace, expectError } from './support/core-helpers.js';
+import { type Workspace, createAssessment, expectError } from './support/core-helpers.js';
 import { type RunningService, startService } from './support/service.js';
 
 /*
@@ -102,10 +102,25 @@ describe('one request cannot block the service for other workspaces', () => {
       method: 'PUT', headers: { authorization: `Bearer ${service.internalToken}`, 'content-type': 'application/json' }, raw,
     }));
     for (const answer of answers) expectError(answer, 422, 'validation_failed');
-    expect(answers[0]?.body.error.message).toContain('events has more than 1000 entries');
+    expect(answers[0]?.body.error.message).toContain('events has more than 10000 entries');
     expectBystanderFast(probes);
     // Nothing was saved.
     expectError(await app.call('GET', `/internal/workspaces/${attacker.id}/webhook`), 404, 'not_found');
+  });
+
+  it('an invitation of 10 000 people is the contract\'s too_many_candidates, and the others stay fast; past the limits on one body it is validation_failed', async () => {
+    const assessment = await createAssessment(service, victim.live);
+    const people = (count: number) => JSON.stringify({ candidates: Array.from({ length: count }, (_, index) => ({ email: `p${index}@example.com`, firstName: 'Ann', surname: 'Lee' })) });
+    const raw = people(10_000);
+    const { answers, probes } = await whileTimingBystander(() =>
+      api(service, victim.live).raw(`/v1/assessments/${assessment.id}/invitations`, { method: 'POST', headers: { 'content-type': 'application/json' }, raw }));
+    for (const answer of answers) expectError(answer, 422, 'too_many_candidates');
+    expectBystanderFast(probes);
+    const beyond = await api(service, victim.live).raw(`/v1/assessments/${assessment.id}/invitations`, { method: 'POST', headers: { 'content-type': 'application/json' }, raw: people(10_001) });
+    expectError(beyond, 422, 'validation_failed');
+    expect(beyond.body.error.message).toContain('candidates has more than 10000 entries');
+    // Nobody was invited.
+    expect((await api(service, victim.live).get(`/v1/assessments/${assessment.id}`)).body.data.candidateCount).toBe(0);
   });
 
   it('a body nested 100 000 levels deep: 400 invalid_json, and the others stay fast', async () => {

@@ -46,8 +46,8 @@ describe('parseJsonObjectBody', () => {
   });
 
   it('reads a large flat body within the limits on one request', () => {
-    const candidates = Array.from({ length: 1_000 }, (_, index) => ({ email: `p${index}@example.com` }));
-    expect(parseJsonObjectBody(JSON.stringify({ candidates })).candidates).toHaveLength(1_000);
+    const candidates = Array.from({ length: 10_000 }, (_, index) => ({ email: `p${index}@example.com` }));
+    expect(parseJsonObjectBody(JSON.stringify({ candidates })).candidates).toHaveLength(10_000);
   });
 
   it('refuses a body beyond the limits on one request with 422 validation_failed naming where, quickly', () => {
@@ -57,10 +57,10 @@ describe('parseJsonObjectBody', () => {
     parseJsonObjectBody('{}');
     const started = performance.now();
     const error = catchError(() => parseJsonObjectBody(slugs));
-    // JSON.parse alone takes 60-100 ms over this body: it is refused before.
-    expect(performance.now() - started).toBeLessThan(20);
+    // Refused at its 10 001st entry, before JSON.parse; the quadratic rule it replaces took 37 s here.
+    expect(performance.now() - started).toBeLessThan(200);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ status: 422, code: 'validation_failed', message: 'Beyond the limits on one request body: tests has more than 1000 entries.' });
+    expect(error).toMatchObject({ status: 422, code: 'validation_failed', message: 'Beyond the limits on one request body: tests has more than 10000 entries.' });
     expect(catchError(() => parseJsonObjectBody(people))).toMatchObject({ status: 422, code: 'validation_failed' });
     expect(catchError(() => parseJsonObjectBody(longName))).toMatchObject({ status: 422, code: 'validation_failed', message: expect.stringContaining('name is longer than 10000 characters') });
   });
