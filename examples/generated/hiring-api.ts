@@ -839,6 +839,27 @@ export interface operations {
                     };
                 };
             };
+            /** @description invalid_parameter: a query string over 8,192 characters or 100 parameters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Requests allowed per minute with this key (120) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_parameter";
+                            /** @description For people; may change */
+                            message: string;
+                        };
+                    };
+                };
+            };
             /** @description unauthorized */
             401: {
                 headers: {
@@ -955,7 +976,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_parameter */
+            /** @description invalid_parameter (invalid_parameter also: a query string over 8,192 characters or 100 parameters) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1097,7 +1118,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_parameter, invalid_cursor */
+            /** @description invalid_parameter, invalid_cursor (invalid_parameter also: a query string over 8,192 characters or 100 parameters) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1230,7 +1251,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_json */
+            /** @description invalid_json, invalid_parameter (invalid_parameter also: a query string over 8,192 characters or 100 parameters) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1244,7 +1265,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_json";
+                            code: "invalid_json" | "invalid_parameter";
                             /** @description For people; may change */
                             message: string;
                         };
@@ -1289,7 +1310,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed, unknown_test */
+            /** @description validation_failed, unknown_test (validation_failed also: a body over 50,000 values, 10,000 entries in one list or object, or 10,000 characters in one string) */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1398,6 +1419,27 @@ export interface operations {
                      */
                     "application/json": {
                         data: components["schemas"]["Assessment"];
+                    };
+                };
+            };
+            /** @description invalid_parameter: a query string over 8,192 characters or 100 parameters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Requests allowed per minute with this key (120) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_parameter";
+                            /** @description For people; may change */
+                            message: string;
+                        };
                     };
                 };
             };
@@ -1546,7 +1588,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_json, invalid_idempotency_key */
+            /** @description invalid_json, invalid_idempotency_key, invalid_parameter (invalid_parameter also: a query string over 8,192 characters or 100 parameters) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1560,7 +1602,7 @@ export interface operations {
                     "application/json": {
                         error: {
                             /** @enum {string} */
-                            code: "invalid_json" | "invalid_idempotency_key";
+                            code: "invalid_json" | "invalid_idempotency_key" | "invalid_parameter";
                             /** @description For people; may change */
                             message: string;
                         };
@@ -1666,7 +1708,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description validation_failed, too_many_candidates, assessment_closed, sandbox_limit */
+            /** @description validation_failed, too_many_candidates, assessment_closed, sandbox_limit (validation_failed also: a body over 50,000 values, 10,000 entries in one list or object, or 10,000 characters in one string) */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1826,7 +1868,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_parameter, invalid_cursor */
+            /** @description invalid_parameter, invalid_cursor (invalid_parameter also: a query string over 8,192 characters or 100 parameters) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2008,6 +2050,27 @@ export interface operations {
                      */
                     "application/json": {
                         data: components["schemas"]["Candidate"];
+                    };
+                };
+            };
+            /** @description invalid_parameter: a query string over 8,192 characters or 100 parameters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Requests allowed per minute with this key (120) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_parameter";
+                            /** @description For people; may change */
+                            message: string;
+                        };
                     };
                 };
             };
@@ -2194,7 +2257,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_parameter, invalid_cursor */
+            /** @description invalid_parameter, invalid_cursor (invalid_parameter also: a query string over 8,192 characters or 100 parameters) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2386,7 +2449,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalid_parameter */
+            /** @description invalid_parameter (invalid_parameter also: a query string over 8,192 characters or 100 parameters) */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

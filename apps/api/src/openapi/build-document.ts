@@ -25,6 +25,25 @@ const header = (name: string): Json => ({ $ref: `#/components/headers/${name}` }
 
 const json = (schema: Json): Json => ({ 'application/json': { schema } });
 
+/**
+ * Adds a refusal code to an operation's answers of one status, beside the codes its route gives
+ * (the limits on one request hold for every route: docs/operations.md).
+ */
+const withCode = (responses: Record<string, Json>, status: string, code: string, note: string): void => {
+  const existing = responses[status];
+  if (!existing) {
+    responses[status] = { description: `${code}: ${note}`, content: json(errorSchema([code])) };
+    return;
+  }
+  const codes = (((((existing['content'] as Json)['application/json'] as Json)['schema'] as Json)['properties'] as Json)['error'] as Json)['properties'] as Json;
+  const allowed = (codes['code'] as Json)['enum'] as string[];
+  if (!allowed.includes(code)) {
+    allowed.push(code);
+    existing['description'] = `${String(existing['description'])}, ${code}`;
+  }
+  existing['description'] = `${String(existing['description'])} (${code} also: ${note})`;
+};
+
 /** The refusals any authenticated operation can give, and the headers every answer carries. */
 const completeOperation = (path: string, operation: Json): void => {
   const legacy = path === '/candidates';
@@ -34,6 +53,8 @@ const completeOperation = (path: string, operation: Json): void => {
     responses['500'] ??= { description: 'server_error', content: json({ $ref: '#/components/schemas/LegacyError' }) };
   } else {
     if (operation['requestBody']) responses['413'] ??= { description: 'payload_too_large: the body is over 1 MB', content: json(errorSchema(['payload_too_large'])) };
+    withCode(responses, '400', 'invalid_parameter', 'a query string over 8,192 characters or 100 parameters');
+    if (operation['requestBody']) withCode(responses, '422', 'validation_failed', 'a body over 50,000 values, 10,000 entries in one list or object, or 10,000 characters in one string');
     responses['401'] ??= { description: 'unauthorized', content: json(errorSchema(['unauthorized'])) };
     responses['429'] ??= { description: 'rate_limited', content: json(errorSchema(['rate_limited'])) };
     responses['500'] ??= { description: 'server_error', content: json(errorSchema(['server_error'])) };

@@ -50,12 +50,12 @@ const ERROR = {
   properties: { error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } } },
 };
 const REFUSALS: Record<number, string> = {
-  400: 'invalid_json: the body is not a JSON object; invalid_parameter: a query parameter holds U+0000 or an unpaired surrogate',
+  400: 'invalid_json: the body is not a JSON object, or nested deeper than 64 levels; invalid_parameter: a query parameter holds U+0000 or an unpaired surrogate, or the query string is over the limits on one request (8,192 characters, 100 parameters)',
   401: 'unauthorized: the internal token is missing or wrong',
   413: 'payload_too_large: the body is over 1 MB',
   404: 'not_found',
   409: 'invalid_state, already_completed, live_candidate, sandbox_candidate or not_a_test_candidate',
-  422: 'validation_failed (also a body holding U+0000 or an unpaired surrogate)',
+  422: 'validation_failed (also a body holding U+0000 or an unpaired surrogate, or over the limits on one request: 50,000 values, 10,000 entries in one list or object, 10,000 characters in one string)',
   500: 'server_error',
 };
 
