@@ -19,3 +19,4 @@ export * from './dispatch/dispatch-checkpoints.js';
 export * from './dispatch/dispatcher.js';
 export * from './dispatch/delivery-purge.js';
 export * from './dispatch/start-messaging.js';
+export { runDdl } from './shared/sql.js';

@@ -1,8 +1,8 @@
 import type pg from 'pg';
+import { runDdl } from '#messaging';
 import type { PageSession } from './session.js';
 
-const SCHEMA = '"internal_app"';
-const TABLE = `${SCHEMA}."revoked_page_sessions"`;
+const TABLE = `"internal_app"."revoked_page_sessions"`;
 
 /**
  * Sessions ended by signing out, by session id, until the cookie would have expired anyway. The
@@ -21,22 +21,10 @@ export class SessionRevocations {
   constructor(private readonly pool: pg.Pool) {}
 
   async ensureSchema(): Promise<void> {
-    // One statement at a time (PGlite's single connection accepts nothing else), under a lock so
-    // that internal-app processes starting together do not race on CREATE.
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', ['internal-app-ddl']);
-      await client.query(`CREATE SCHEMA IF NOT EXISTS ${SCHEMA}`);
-      await client.query(`CREATE TABLE IF NOT EXISTS ${TABLE} (
-        session_id text COLLATE "C" PRIMARY KEY, expires_at timestamptz NOT NULL, revoked_at timestamptz NOT NULL)`);
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    // Under an advisory lock, so that internal-app processes starting together do not race on CREATE.
+    await runDdl(this.pool, 'internal_app', [
+      `CREATE TABLE IF NOT EXISTS ${TABLE} (session_id text COLLATE "C" PRIMARY KEY, expires_at timestamptz NOT NULL, revoked_at timestamptz NOT NULL)`,
+    ]);
   }
 
   /** Real time, like the session's own expiry: the simulated clock must not bring a revoked cookie back. */
