@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { accessSync, constants, mkdirSync, readFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { delimiter, join } from 'node:path';
 import type { Logger } from 'pino';
@@ -83,9 +83,9 @@ export const ensureRedis = async (config: ServiceConfig, logger: Logger): Promis
   if (!binary) throw new RedisNotAvailableError(redisAddress(config.redisUrl));
   const dir = join(config.dataDir, 'redis');
   // Its append-only file holds rate-limit and idempotency records (answers with personal data):
-  // the service's alone, like the rest of DATA_DIR; redis-server inherits the process umask.
-  await keepDataDirPrivate(config.dataDir, logger);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // the service's alone, like the rest of DATA_DIR, before redis-server opens it (it inherits the
+  // process umask). The rest of DATA_DIR is the embedded database's to close (startEmbeddedDatabase).
+  await keepDataDirPrivate(dir, logger);
   const pidFile = join(dir, 'redis.pid');
   await stopLeftover(pidFile);
   const port = await freeLoopbackPort();

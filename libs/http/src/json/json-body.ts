@@ -1,5 +1,5 @@
 import { apiError } from '../errors/api-error.js';
-import { JSON_LIMITS, jsonTextExcess } from './json-limits.js';
+import { JSON_LIMITS, isWhiteSpace, jsonTextExcess } from './json-limits.js';
 
 /** Deeper bodies are refused: no request of this API nests anywhere near this. */
 export const MAX_JSON_DEPTH = JSON_LIMITS.maxDepth;
@@ -37,7 +37,7 @@ export const parseJsonObjectBody = (raw: string | Buffer | undefined): Record<st
 const firstToken = (text: string): number => {
   for (let index = 0; index < text.length; index += 1) {
     const code = text.charCodeAt(index);
-    if (code !== 0x20 && code !== 0x0a && code !== 0x0d && code !== 0x09) return code;
+    if (!isWhiteSpace(code)) return code;
   }
   return -1;
 };
