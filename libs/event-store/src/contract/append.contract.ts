@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { WrongExpectedRevisionError } from '../event-store.port.js';
-import type { ExpectedRevision, RecordedEvent } from '../event-store.port.js';
+import type { EventStore, ExpectedRevision, RecordedEvent } from '../event-store.port.js';
 import { newEvent, newEvents, readAllWithPrefix, streamPrefix, type ContractContext } from './contract-support.js';
 
 async function expectConflict(
@@ -148,6 +148,46 @@ export function appendContract(context: ContractContext): void {
       // EventStoreDB has no multi-stream transaction: its adapter appends stream by stream (see
       // esdb-event-store.ts), so the stream before the conflicting one may have been written.
       if (context.capabilities.atomicMultiStreamAppend) expect(await store.readStream(`${prefix}-free`)).toEqual([]);
+    });
+  });
+
+  describe('statements run in the append (where the store runs them)', () => {
+    // A marker table stands for a statement's effect: creating it again succeeds only if the
+    // first creation never committed. Each table is dropped at the end.
+    const marker = (): string => `contract_marker_${streamPrefix()}`;
+    const create = (table: string): string => `CREATE TABLE ${table} (id int)`;
+    const committed = async (store: EventStore, table: string): Promise<boolean> => {
+      const probe = await store.appendToStreams([{ streamId: `${streamPrefix()}-probe`, expectedRevision: 'no_stream', events: newEvents(1) }], { statements: [create(table)] })
+        .then(() => false, () => true);
+      await store.appendToStreams([{ streamId: `${streamPrefix()}-drop`, expectedRevision: 'no_stream', events: newEvents(1) }], { statements: [`DROP TABLE IF EXISTS ${table}`] });
+      return probe;
+    };
+
+    it('commits a caller\'s statements with its events, and never those of a caller whose expected revision failed, alone or grouped with others', async () => {
+      const { store } = context.subject();
+      if (store.runsStatements !== true) return;
+      const prefix = streamPrefix();
+      await store.appendToStream(`${prefix}-taken`, newEvents(1), { expectedRevision: 'no_stream' });
+      const [alone, refused, accepted] = [marker(), marker(), marker()];
+
+      await expectConflict(
+        store.appendToStreams([{ streamId: `${prefix}-taken`, expectedRevision: 'no_stream', events: newEvents(1) }], { statements: [create(alone)] }),
+        { streamId: `${prefix}-taken`, expected: 'no_stream', actual: 0 },
+      );
+      // The first append goes at once; the two after it wait and may share the next transaction.
+      const outcomes = await Promise.allSettled([
+        store.appendToStream(`${prefix}-first`, newEvents(1), { expectedRevision: 'no_stream' }),
+        store.appendToStreams([{ streamId: `${prefix}-taken`, expectedRevision: 5, events: newEvents(1) }], { statements: [create(refused)] }),
+        store.appendToStreams([{ streamId: `${prefix}-free`, expectedRevision: 'no_stream', events: newEvents(1) }], { statements: [create(accepted)] }),
+      ]);
+
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect(outcomes[1]?.status === 'rejected' ? outcomes[1].reason : null).toBeInstanceOf(WrongExpectedRevisionError);
+      expect(await store.readStream(`${prefix}-taken`)).toHaveLength(1);
+      expect(await store.readStream(`${prefix}-free`)).toHaveLength(1);
+      expect(await committed(store, alone)).toBe(false);
+      expect(await committed(store, refused)).toBe(false);
+      expect(await committed(store, accepted)).toBe(true);
     });
   });
 

@@ -11,6 +11,7 @@ import { LogVerifier } from '../integrity/log-verifier.js';
 import { createPostgresEventStore } from '../postgres/postgres-event-store.js';
 import { PersonKeyStore } from './person-keys.js';
 import { PersonalDataEventStore } from './personal-data-event-store.js';
+import { sealedKeyIds } from './personal-fields.js';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 4 });
@@ -231,6 +232,26 @@ describe('personal data in the log', () => {
     // Read by a process that knows no key yet: opened with the stored one.
     const fresh = new PersonalDataEventStore(raw, new PersonKeyStore(pool, secret, schema));
     expect((await fresh.readStream('candidate-c1'))[0]?.data).toMatchObject(person);
+  });
+
+  it('never seals with a key it proposed that another append stored and a deletion retired since: it checks proposed keys to be current too', async () => {
+    const { schema, raw, personKeys } = await openLog();
+    const store = new PersonalDataEventStore(raw, personKeys, null, { keysInAppend: true });
+    const name = `${person.workspaceId}\u0000${person.email}`;
+    // This process proposes a key; an append of its own (one whose answer this test does not wait
+    // for) stores it, and the person's deletion retires it; the proposal is still held here.
+    const proposal = (await personKeys.keysFor([person], { propose: true })).get(name);
+    const [stored] = personKeys.proposedAmong([{ keyId: proposal?.keyId ?? '' }]);
+    if (stored === undefined) throw new Error('no proposal was made');
+    await pool.query(personKeys.insertStatement([stored]));
+    await pool.query(personKeys.retireStatement([person]));
+
+    await store.appendToStream('candidate-c1', [created()], { expectedRevision: 'no_stream' });
+    const sealedWith = new Set<string>();
+    sealedKeyIds((await raw.readStream('candidate-c1'))[0]?.data ?? {}, sealedWith);
+    const current = await pool.query<{ key_id: string }>(`SELECT key_id FROM "${schema}".person_keys WHERE workspace_id = $1 AND sealed_key IS NOT NULL AND retired_at IS NULL`, [person.workspaceId]);
+    expect([...sealedWith]).toEqual(current.rows.map((row) => row.key_id));
+    expect(sealedWith.has(stored.keyId)).toBe(false);
   });
 
   it('as the only writer, proposes a new person\'s key without asking, and finds a key stored before it started', async () => {

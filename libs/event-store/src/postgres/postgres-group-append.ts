@@ -68,8 +68,34 @@ const commitStatements = (tables: PostgresTables, notify: boolean): string[] => 
 const PLAIN_RETURNING = 'position, stream_id, revision';
 const RECORDED_RETURNING = 'position, stream_id, revision, id, recorded_at';
 
-/** The callers' own statements (AppendOptions.statements: one statement each), after the insert. */
-const callersStatements = (group: readonly Waiting[]): string[] => group.flatMap((waiting) => waiting.statements);
+/** SQLSTATE of refusedCallerGuard: a caller with statements had its expected revisions refused. */
+const REFUSED_CALLER = 'ES409';
+
+/**
+ * The insert refuses a caller whose expected revisions do not hold and commits the others, but
+ * statements are not conditional: a refused caller's would run and commit with the others' (a
+ * person key stored or retired for events that never were). So before them, this guard fails the
+ * whole transaction when any caller that brings statements got no event of its first stream inserted
+ * by this transaction (`xmin`: an event id committed before, as by a retry, does not count).
+ * `failed` then sends the others again without the refused ones.
+ */
+const refusedCallerGuard = (tables: PostgresTables, group: readonly Waiting[]): string[] => {
+  const ids = group.filter((waiting) => waiting.statements.length > 0).map((waiting) => waiting.appends[0]?.events[0]?.id ?? '');
+  if (ids.length === 0) return [];
+  return [`DO $$ BEGIN
+    IF (SELECT count(*) FROM ${tables.events} WHERE id = ANY(ARRAY[${ids.map(sqlLiteral).join(', ')}]::uuid[]) AND xmin = pg_current_xact_id()::xid) <> ${ids.length} THEN
+      RAISE EXCEPTION 'an append whose expected revision failed runs no statements' USING ERRCODE = '${REFUSED_CALLER}';
+    END IF;
+  END $$`];
+};
+
+/** The callers' own statements (AppendOptions.statements: one statement each), after the insert and the guard for refused callers. */
+const callersStatements = (tables: PostgresTables, group: readonly Waiting[]): string[] => [
+  ...refusedCallerGuard(tables, group),
+  ...group.flatMap((waiting) => waiting.statements),
+];
+
+const isRefusedCaller = (error: unknown): boolean => typeof error === 'object' && error !== null && 'code' in error && error.code === REFUSED_CALLER;
 
 interface RecordedRow extends InsertedRow {
   id: string;
@@ -204,7 +230,7 @@ export class GroupAppender {
     if (client === null) return;
     try {
       const insert = (await this.ownStatementsOn(client)).insert(sqlLiteral(JSON.stringify(input)), 'plain');
-      const results = await new StatementScript().addAll(this.begin).add(insert, 'insert').addAll(callersStatements(group))
+      const results = await new StatementScript().addAll(this.begin).add(insert, 'insert').addAll(callersStatements(this.tables, group))
         .addAll(commitStatements(this.tables, this.notify)).run(client);
       rows = results.rows<InsertedRow>('insert');
       client.release();
@@ -235,7 +261,7 @@ export class GroupAppender {
       const insert = own.insert(sqlLiteral(JSON.stringify(this.inputOf(group))), 'recorded');
       const first = new StatementScript().addAll(this.begin);
       for (const { name, step } of steps) for (const statement of step.statements) first.add(statement.sql, statement.name === undefined ? null : `${name}\u0000${statement.name}`);
-      first.add(own.head, 'head').add(insert, 'insert').addAll(callersStatements(group));
+      first.add(own.head, 'head').add(insert, 'insert').addAll(callersStatements(this.tables, group));
       const results = await first.run(client);
       const headRow = results.rows<{ head: string | null }>('head')[0];
       const head = headRow?.head == null ? null : BigInt(headRow.head);
@@ -284,9 +310,29 @@ export class GroupAppender {
       this.logger?.error({ err: error, callers: group.length }, 'inline projection failed; appending without it (the followers catch up from the log)');
       return this.write(group, false);
     }
+    if (isRefusedCaller(error)) return this.withoutRefused(group);
     // Only a writer that skipped the append lock can cause this one: it is a lost race, a conflict.
     if (group.length === 1) group[0]?.reject(isStreamRevisionViolation(error) && group[0] ? await this.conflict(group[0]) : error);
     else for (const waiting of group) await this.write([waiting]);
+  }
+
+  /**
+   * A caller with statements was refused (refusedCallerGuard): each caller with statements whose
+   * expected revisions do not hold now gets its conflict, the rest go again together. Revisions only
+   * grow, so a caller refused in the transaction is refused now too; if none is found (an expected
+   * revision ahead of the stream that a commit since has reached), they go one by one.
+   */
+  private async withoutRefused(group: Waiting[]): Promise<void> {
+    const rest: Waiting[] = [];
+    for (const waiting of group) {
+      const refusal = waiting.statements.length === 0 ? null : await this.refusal(waiting).catch((error: unknown) => error);
+      if (refusal === null) rest.push(waiting);
+      else waiting.reject(refusal);
+    }
+    if (rest.length === 0) return;
+    if (rest.length < group.length) return this.write(rest);
+    if (group.length === 1) return group[0]?.reject(await this.conflict(group[0]));
+    for (const waiting of group) await this.write([waiting]);
   }
 
   private async settle(group: Waiting[], rows: InsertedRow[], inline: readonly string[]): Promise<void> {
@@ -307,18 +353,25 @@ export class GroupAppender {
   /** The first stream whose expected revision did not hold, with its actual revision. */
   private async conflict(waiting: Waiting): Promise<unknown> {
     try {
-      for (const append of waiting.appends) {
-        const result = await this.pool.query<{ revision: string | null }>(`SELECT max(revision) AS revision FROM ${this.tables.events} WHERE stream_id = $1`, [append.streamId]);
-        const actual = result.rows[0]?.revision ?? null;
-        const revision = actual === null ? null : Number(actual);
-        const holds = append.expectedRevision === 'any' || (append.expectedRevision === 'no_stream' ? revision === null : revision === append.expectedRevision);
-        if (!holds) return new WrongExpectedRevisionError(append.streamId, append.expectedRevision, revision ?? 'no_stream');
-      }
+      const refusal = await this.refusal(waiting);
+      if (refusal !== null) return refusal;
       const first = waiting.appends[0];
       return new WrongExpectedRevisionError(first?.streamId ?? '', first?.expectedRevision ?? 'any', 'no_stream');
     } catch (error) {
       return error;
     }
+  }
+
+  /** The first stream whose expected revision does not hold now, with its actual revision; null when all hold. */
+  private async refusal(waiting: Waiting): Promise<WrongExpectedRevisionError | null> {
+    for (const append of waiting.appends) {
+      const result = await this.pool.query<{ revision: string | null }>(`SELECT max(revision) AS revision FROM ${this.tables.events} WHERE stream_id = $1`, [append.streamId]);
+      const actual = result.rows[0]?.revision ?? null;
+      const revision = actual === null ? null : Number(actual);
+      const holds = append.expectedRevision === 'any' || (append.expectedRevision === 'no_stream' ? revision === null : revision === append.expectedRevision);
+      if (!holds) return new WrongExpectedRevisionError(append.streamId, append.expectedRevision, revision ?? 'no_stream');
+    }
+    return null;
   }
 }
 
