@@ -4,6 +4,8 @@ import type pg from 'pg';
 export interface PostgresTables {
   schema: string;
   events: string;
+  /** The function that fails a transaction in which some of these event ids were not inserted (see postgres-group-append.ts). */
+  appendedCheck: string;
   notifyChannel: string;
   migrateLock: readonly [number, number];
   appendLock: readonly [number, number];
@@ -35,6 +37,7 @@ export function postgresTables(schema: string): PostgresTables {
   return {
     schema,
     events: `${quoted}.events`,
+    appendedCheck: `${quoted}.events_assert_appended`,
     // Channel names are identifiers (max 63 bytes); the schema keeps processes on other schemas quiet.
     notifyChannel: quoteIdentifier(`es_${schema}`.slice(0, 63)),
     migrateLock: [LOCK_NAMESPACE, lockKey(schema, MIGRATE_PURPOSE)],
@@ -71,10 +74,18 @@ function ddl(tables: PostgresTables): string {
         WHERE table_schema = '${tables.schema.replaceAll("'", "''")}' AND table_name = 'events' AND column_name = 'hash') THEN
         ALTER TABLE ${tables.events} ADD COLUMN hash text;
       END IF;
-    END $$;`;
+    END $$;
+    CREATE OR REPLACE FUNCTION ${tables.appendedCheck}(ids uuid[]) RETURNS void LANGUAGE plpgsql AS $fn$
+    BEGIN
+      IF (SELECT count(*) FROM ${tables.events} WHERE id = ANY(ids) AND xmin = pg_current_xact_id()::xid) <> cardinality(ids) THEN
+        RAISE EXCEPTION 'an append whose expected revision failed runs no statements' USING ERRCODE = '${APPEND_REFUSED_STATE}';
+      END IF;
+    END $fn$;`;
 }
 
 export const STREAM_REVISION_CONSTRAINT = 'events_stream_revision_unique';
+/** SQLSTATE of the appended check: a caller that brings statements had its expected revisions refused. */
+export const APPEND_REFUSED_STATE = 'ES409';
 
 /**
  * Idempotent, and safe when several processes start at once: CREATE ... IF NOT EXISTS alone still
