@@ -88,6 +88,13 @@ describe('the concurrency tier\'s checks', () => {
     knowledge.idempotent.pop();
     knowledge.deletions.push({ candidateId: 'c', workspaceId: 'ws', email: 'x@e.com', startedAt: 6, finishedAt: 8, status: 204 });
     expect(run((f) => checkIdempotency(knowledge, f))).toEqual([]);
+    // A deletion that ended within the service's clock margin before the earlier original began counts too, one long before does not.
+    const late = new Knowledge();
+    late.idempotent.push(use(5_000, false, { n: 1 }), use(9_000, false, { n: 2 }));
+    late.deletions.push({ candidateId: 'c', workspaceId: 'ws', email: 'x@e.com', startedAt: 4_000, finishedAt: 4_400, status: 204 });
+    expect(run((f) => checkIdempotency(late, f))).toEqual([]);
+    late.deletions[0] = { candidateId: 'c', workspaceId: 'ws', email: 'x@e.com', startedAt: 1_000, finishedAt: 1_400, status: 204 };
+    expect(run((f) => checkIdempotency(late, f))).toEqual(['an Idempotency-Key makes one original answer']);
   });
 
   it('see a webhook that never arrived, and count duplicates without failing', () => {

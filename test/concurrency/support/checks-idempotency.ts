@@ -6,8 +6,12 @@ import type { IdempotentUse, Knowledge } from './knowledge.js';
  * An Idempotency-Key makes one original 200 answer in its workspace: every later 200 is a replay
  * (`Idempotent-Replayed: true`) of the same body from the same mode, answering the original response
  * exactly. The one exception is documented: deleting a test candidate erases the records holding
- * their address, and the same request then runs again (docs/audit.md).
+ * their address, and the same request then runs again (docs/audit.md). An answer is not kept either
+ * when one of its addresses was deleted up to a second before the request began (the interceptor's
+ * clock margin between the process and the database: invitation-idempotency.interceptor.ts).
  */
+const CLOCK_MARGIN_MS = 1_000;
+
 export const checkIdempotency = (knowledge: Knowledge, findings: Findings): void => {
   const byKey = new Map<string, IdempotentUse[]>();
   for (const use of knowledge.idempotent) byKey.set(`${use.workspaceId} ${use.key}`, [...(byKey.get(`${use.workspaceId} ${use.key}`) ?? []), use]);
@@ -18,7 +22,7 @@ export const checkIdempotency = (knowledge: Knowledge, findings: Findings): void
     originals.slice(1).forEach((later, index) => {
       const earlier = originals[index] as IdempotentUse;
       const erased = knowledge.deletions.some((deletion) => deletion.status === 204 && deletion.workspaceId === later.workspaceId
-        && earlier.addresses.includes(deletion.email) && deletion.startedAt < later.finishedAt && deletion.finishedAt > earlier.startedAt);
+        && earlier.addresses.includes(deletion.email) && deletion.startedAt < later.finishedAt && deletion.finishedAt > earlier.startedAt - CLOCK_MARGIN_MS);
       if (erased) rerun += 1;
       else findings.add('an Idempotency-Key makes one original answer', `${key}: originals at ${earlier.startedAt} and ${later.startedAt} (${later.path})`);
     });
