@@ -1,4 +1,5 @@
 import { cpus, loadavg } from 'node:os';
+import { benchAudit } from './audit.bench.js';
 import { benchEventStore } from './event-store.bench.js';
 import { benchInvitations } from './invitations.bench.js';
 import { benchReads } from './reads.bench.js';
@@ -81,6 +82,7 @@ try {
   await section(`3b. reads at ${readsCandidates} candidates`, () => benchReads(readsCandidates, baseline));
   await section(`3c. reads at ${smallCandidates} candidates, embedded`, () => benchEmbeddedReads(smallCandidates, baseline));
   await section('4. webhooks', () => benchWebhooks());
+  await section('5. audit trail', () => benchAudit((line) => logger.info({ benchmark: 'audit' }, line)));
 } finally {
   await hello.stop();
 }

@@ -70,7 +70,7 @@ describe('audit verify on a large log (e2e, PostgreSQL)', () => {
     expect(JSON.parse(sealed.stdout)).toMatchObject({ sequence: 1, eventCount: EVENTS });
 
     const verified = await audit(env, ['verify']);
-    expect(verified.stdout).toContain(`${EVENTS} events in ${EVENTS / PER_STREAM} streams, 1 seals, 0 events after the last seal, 0 problems`);
+    expect(verified.stdout).toContain(`${EVENTS} events in ${EVENTS / PER_STREAM} streams, 1 seals, 0 events after the last seal, 0 after the last link, 0 anchors, 0 problems`);
     expect(verified.stderr).toMatch(new RegExp(`verify \\[#{30}\\] 100\\.0% ${EVENTS}/${EVENTS} events`));
     expect(verified.code).toBe(0);
 

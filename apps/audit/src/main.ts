@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { createWriteStream, readFileSync } from 'node:fs';
 import { once } from 'node:events';
-import { exportLines, fileLines, linesSource, type LogSeal } from '#event-store';
+import { exportLines, fileLines, linesSource, type IntegrityKeys, type LogSeal } from '#event-store';
 import { loadConfig } from '#platform';
 import { createLogger } from '#platform';
 import { allProjections, rebuildReadModels } from '#read-models';
@@ -11,10 +11,12 @@ import { progressReporter } from './progress-bar.js';
 import { foldStream, verifyLog } from './verify-log.js';
 
 const USAGE = `usage: npm run audit -- <command>
-  verify [--file <export>] [--seal <kept seal>] [--public-key <key>]
-                          recompute every hash chain and seal, check positions, revisions, types, metadata and folds;
-                          exits 1 and names the first broken link on any finding. --file checks an export offline
-  seal                    seal every event not sealed yet and print the latest seal (keep it outside the system)
+  verify [--file <export>] [--anchor <kept seal>] [--public-key <key>]
+                          recompute every hash chain, link and seal, check positions, revisions, types, metadata and folds;
+                          exits 1 and names the first broken link on any finding. --file checks an export offline;
+                          --anchor (or --seal) checks that the log still holds everything up to a seal kept outside
+  head                    seal every event not sealed yet and print the latest seal: the anchor to keep outside the system
+  seal                    the same as head
   export [--out <file>]   the log with its hashes and seals, as JSON lines
   rebuild                 rebuild every read model from the log into fresh tables and switch over
   replay [fromPosition]   print every event in global order (JSON lines)
@@ -22,15 +24,20 @@ const USAGE = `usage: npm run audit -- <command>
   as-of <streamId> <time|position>
                           the stream's state folded from its events up to a domain time or a global position`;
 
-const COMMANDS = ['rebuild', 'verify', 'seal', 'export', 'replay', 'history', 'as-of'];
+const COMMANDS = ['rebuild', 'verify', 'head', 'seal', 'export', 'replay', 'history', 'as-of'];
 const json = (value: unknown): string => JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? item.toString() : item));
 const option = (args: string[], name: string): string | null => {
   const index = args.indexOf(name);
   return index === -1 ? null : (args[index + 1] ?? null);
 };
-/** A kept seal: the JSON `seal` printed, one seal per line or a single document. */
-const keptSeals = (path: string | null): LogSeal[] =>
-  path === null ? [] : readFileSync(path, 'utf8').split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as LogSeal);
+/** Kept seals (anchors): files holding what `head` printed (one seal a line), or that JSON itself. */
+const keptSeals = (args: string[]): LogSeal[] => args.flatMap((arg, index) => {
+  if (arg !== '--anchor' && arg !== '--seal') return [];
+  const value = args[index + 1];
+  if (value === undefined) throw new Error(`${arg} needs a file or a seal`);
+  const text = value.trimStart().startsWith('{') ? value : readFileSync(value, 'utf8');
+  return text.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as LogSeal);
+});
 
 /** The auditors' command line: beside a running service too (through it when it holds the embedded DATA_DIR). */
 runMain(async () => {
@@ -45,15 +52,15 @@ runMain(async () => {
   if (command === 'verify' && file !== null) {
     const keys = knownKeys(config);
     const source = await linesSource(fileLines(file));
-    await verifyCommand(source, keys?.eventKey ?? null, option(args, '--public-key') ?? keys?.signer.publicKey ?? null, keptSeals(option(args, '--seal')));
+    await verifyCommand(source, keys, option(args, '--public-key') ?? keys?.signer.publicKey ?? null, keptSeals(args));
     return;
   }
   const access = await openAccess(config, logger);
   try {
     if (command === 'verify') {
       const keys = knownKeys(config);
-      await verifyCommand(await access.source(), keys?.eventKey ?? null, option(args, '--public-key') ?? keys?.signer.publicKey ?? null, keptSeals(option(args, '--seal')));
-    } else if (command === 'seal') {
+      await verifyCommand(await access.source(), keys, option(args, '--public-key') ?? keys?.signer.publicKey ?? null, keptSeals(args));
+    } else if (command === 'seal' || command === 'head') {
       const report = progressReporter('seal');
       const started = Date.now();
       const seal = await access.sealNow((done) => report(done, null, done / Math.max(0.001, (Date.now() - started) / 1000), null));
@@ -103,15 +110,17 @@ runMain(async () => {
   }
 });
 
-async function verifyCommand(source: Awaited<ReturnType<typeof linesSource>>, eventKey: Buffer | null, publicKey: string | null, kept: LogSeal[]): Promise<void> {
+async function verifyCommand(source: Awaited<ReturnType<typeof linesSource>>, keys: IntegrityKeys | null, publicKey: string | null, kept: LogSeal[]): Promise<void> {
+  const eventKey = keys?.eventKey ?? null;
   const head = await source.head();
   const report = progressReporter('verify');
   const started = Date.now();
-  const result = await verifyLog(source, { eventKey, trustedPublicKey: publicKey, keptSeals: kept }, (done) =>
+  const result = await verifyLog(source, { eventKey, linkKey: keys?.linkKey ?? null, trustedPublicKey: publicKey, keptSeals: kept }, (done) =>
     report(done, head === null ? 0 : Number(head), done / Math.max(0.001, (Date.now() - started) / 1000), null));
   report(result.events, result.events, result.events / Math.max(0.001, (Date.now() - started) / 1000), 0, true);
-  if (eventKey === null) process.stdout.write('no service secret here: hashes checked for linkage only, not recomputed (set SERVICE_SECRET)\n');
-  process.stdout.write(`${result.events} events in ${result.streams} streams, ${result.seals} seals, ${result.unsealedEvents} events after the last seal, ${result.problems.length} problems\n`);
+  if (eventKey === null) process.stdout.write('no service secret here: hashes and links checked for linkage only, not recomputed (set SERVICE_SECRET)\n');
+  process.stdout.write(`${result.events} events in ${result.streams} streams, ${result.seals} seals, ${result.unsealedEvents} events after the last seal, `
+    + `${result.unlinkedEvents} after the last link, ${kept.length} anchors, ${result.problems.length} problems\n`);
   if (result.problems.length > 0) process.stdout.write(`first broken link: ${result.problems[0]}\n`);
   for (const problem of result.problems) process.stdout.write(`  ${problem}\n`);
   if (result.problems.length > 0) process.exitCode = 1;

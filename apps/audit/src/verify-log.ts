@@ -5,13 +5,14 @@ import {
   evolveCandidateEmail, evolveWorkspace, initialAssessmentState, initialCandidateEmailState, initialCandidateState, initialWorkspaceState,
 } from '#domain';
 import { isDomainEventType } from '#read-models';
-import type { LogSource } from '#event-store';
+import { type LogSource, linkedBatches } from '#event-store';
 
 export interface VerifyReport {
   events: number;
   streams: number;
   seals: number;
   unsealedEvents: number;
+  unlinkedEvents: number;
   /** In the order found: the first one is the first broken link. */
   problems: string[];
 }
@@ -32,7 +33,8 @@ export const foldStream = (streamId: string, events: readonly RecordedEvent[]): 
  * Replays the whole log in global order and checks what auditors rely on: positions strictly
  * increase, each stream's revisions run 0, 1, 2… without a gap, every event is of a known type and
  * carries its metadata, every event's hash links it to the one before in its stream, the seals cover
- * exactly the events they sealed, and every stream folds through its decider's evolve.
+ * exactly the events they sealed, every event's link follows the one before it in the global order
+ * (nothing removed, inserted or moved), and every stream folds through its decider's evolve.
  */
 export const verifyLog = async (source: LogSource, integrity: IntegrityOptions, onProgress: (done: number) => void): Promise<VerifyReport> => {
   const verifier = new LogVerifier(integrity);
@@ -40,7 +42,8 @@ export const verifyLog = async (source: LogSource, integrity: IntegrityOptions, 
   const problems: string[] = [];
   const byStream = new Map<string, RecordedEvent[]>();
   let events = 0;
-  for await (const batch of source.batches()) {
+  for await (const { events: batch, links } of linkedBatches(source)) {
+    verifier.addLinks(links);
     for (const event of batch) {
       verifier.add(event);
       if (!isKnownType(event.type)) problems.push(`${event.streamId} revision ${event.revision}: unknown event type ${event.type}`);
@@ -61,5 +64,5 @@ export const verifyLog = async (source: LogSource, integrity: IntegrityOptions, 
     }
   }
   const report = verifier.finish();
-  return { events, streams: report.streams, seals: report.seals, unsealedEvents: report.unsealedEvents, problems: [...report.findings, ...problems] };
+  return { events, streams: report.streams, seals: report.seals, unsealedEvents: report.unsealedEvents, unlinkedEvents: report.unlinkedEvents, problems: [...report.findings, ...problems] };
 };

@@ -16,7 +16,7 @@ import {
 } from '#read-models';
 import type { ResultDocument } from '#read-models';
 import type { DocumentStore } from '#read-models';
-import { type AuditStores, openAuditStores, startSealer } from './audit-wiring.js';
+import { type AuditStores, createSealer, openAuditStores, startSealer } from './audit-wiring.js';
 import type { Infrastructure } from './infrastructure.js';
 import { InlineProjectors } from './inline-projectors.js';
 import { CompositeReadSide, unlessInline } from './read-side.js';
@@ -164,6 +164,9 @@ export const createInfrastructure = async (config: ServiceConfig, logger: Logger
       stops.push(() => sealer.stop());
     } else {
       readSide.add(unlessInline(INLINE_READ_MODELS, new CheckpointWaiter({ documentStore: documents, projectionNames: allProjectionNames })));
+      // Not a follower: it links and seals nothing while it runs, but a clean stop seals what it appended.
+      const sealer = createSealer(stores, config, logger);
+      stops.push(() => sealer.stop());
     }
 
     const serviceSecret = resolveServiceSecret(config.serviceSecret, config.dataDir);

@@ -10,5 +10,7 @@ export type { IntegrityOptions, IntegrityReport } from './log-verifier.js';
 export { SealStore } from './seal-store.js';
 export { integrityKeys } from './integrity-keys.js';
 export type { IntegrityKeys } from './integrity-keys.js';
-export { EXPORT_FORMAT, exportLines, fileLines, linesSource, storeSource } from './log-export.js';
+export { EXPORT_FORMAT, exportLines, fileLines, linesSource, linkedBatches, storeSource } from './log-export.js';
+export { GENESIS_LINK, LinkStore, linkHash } from './log-links.js';
+export type { StoredLink } from './log-links.js';
 export type { LogSource } from './log-export.js';

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { EventStore, RecordedEvent } from '../event-store.port.js';
+import type { StoredLink } from './log-links.js';
 import type { LogSeal } from './log-seal.js';
 import type { SealStore } from './seal-store.js';
 
@@ -8,14 +9,23 @@ import type { SealStore } from './seal-store.js';
 export interface LogSource {
   publicKey: string | null;
   head(): Promise<bigint | null>;
+  /**
+   * The newest link when reading starts (null: every link the source has, as in a file). Every link
+   * up to it was made over an event committed before it: one of those no longer in the log was removed.
+   */
+  linkedHead(): Promise<bigint | null>;
   seals(): Promise<LogSeal[]>;
   batches(): AsyncIterable<RecordedEvent[]>;
+  /** The stored links after `after` up to `upTo` (null: to the end), for the events of batches read so far. */
+  links(after: bigint | null, upTo: bigint | null): Promise<StoredLink[]>;
 }
 
 export const storeSource = (eventStore: EventStore, seals: SealStore, publicKey: string): LogSource => ({
   publicKey,
   head: () => eventStore.headPosition(),
+  linkedHead: async () => (await seals.links.latest())?.position ?? null,
   seals: () => seals.list(),
+  links: (after, upTo) => seals.links.range(after, upTo),
   async *batches() {
     let after: bigint | null = null;
     for (;;) {
@@ -30,19 +40,30 @@ export const storeSource = (eventStore: EventStore, seals: SealStore, publicKey:
 export type ExportLine =
   | { kind: 'header'; format: string; exportedAt: string; publicKey: string | null; head: string | null }
   | ({ kind: 'seal' } & LogSeal)
-  | ({ kind: 'event' } & Omit<RecordedEvent, 'position'> & { position: string });
+  | ({ kind: 'event' } & Omit<RecordedEvent, 'position'> & { position: string; link?: string })
+  /** A stored link whose event is not in the log: exported as found, for verify to name. */
+  | { kind: 'link'; position: string; link: string };
 
-export const EXPORT_FORMAT = 'hiring-test-audit-export/1';
+/** Version 1 had no links; its files still read (their events unlinked). */
+export const EXPORT_FORMAT = 'hiring-test-audit-export/2';
+const READABLE_FORMATS = new Set(['hiring-test-audit-export/1', EXPORT_FORMAT]);
 
-export const eventLine = (event: RecordedEvent): string => JSON.stringify({ kind: 'event', ...event, position: event.position.toString() });
+export const eventLine = (event: RecordedEvent, link?: string): string =>
+  JSON.stringify({ kind: 'event', ...event, position: event.position.toString(), ...(link === undefined ? {} : { link }) });
+const linkLine = (link: StoredLink): string => JSON.stringify({ kind: 'link', position: link.position.toString(), link: link.link });
 
 /** Reads an export (a file, or the service's export answer) as a source; seals precede events in it. */
 export const linesSource = async (lines: AsyncIterable<string>): Promise<LogSource> => {
   const iterator = lines[Symbol.asyncIterator]();
   const first = await iterator.next();
   const header = first.done ? null : (JSON.parse(first.value) as ExportLine);
-  if (header?.kind !== 'header' || header.format !== EXPORT_FORMAT) throw new Error(`not an audit export (expected a ${EXPORT_FORMAT} header line)`);
+  if (header?.kind !== 'header' || !READABLE_FORMATS.has(header.format)) throw new Error(`not an audit export (expected a ${EXPORT_FORMAT} header line)`);
   const seals: LogSeal[] = [];
+  // Links read with the events (on their lines, or alone for a removed event), handed out by links().
+  let links: StoredLink[] = [];
+  const keepLink = (line: Extract<ExportLine, { kind: 'event' | 'link' }>): void => {
+    if (line.link !== undefined) links.push({ position: BigInt(line.position), link: line.link });
+  };
   let pending: RecordedEvent | null = null;
   for (;;) {
     const next = await iterator.next();
@@ -51,7 +72,10 @@ export const linesSource = async (lines: AsyncIterable<string>): Promise<LogSour
     if (line.kind === 'seal') {
       const { kind: _kind, ...seal } = line;
       seals.push(seal);
+    } else if (line.kind === 'link') {
+      keepLink(line);
     } else if (line.kind === 'event') {
+      keepLink(line);
       pending = toEvent(line);
       break;
     }
@@ -59,7 +83,13 @@ export const linesSource = async (lines: AsyncIterable<string>): Promise<LogSour
   return {
     publicKey: header.publicKey,
     head: async () => (header.head === null ? null : BigInt(header.head)),
+    linkedHead: async () => null,
     seals: async () => seals,
+    links: async (after, upTo) => {
+      const wanted = links.filter((link) => (after === null || link.position > after) && (upTo === null || link.position <= upTo));
+      links = links.filter((link) => upTo !== null && link.position > upTo);
+      return wanted;
+    },
     async *batches() {
       let batch: RecordedEvent[] = pending === null ? [] : [pending];
       for (;;) {
@@ -67,7 +97,12 @@ export const linesSource = async (lines: AsyncIterable<string>): Promise<LogSour
         if (next.done) break;
         if (next.value.trim() === '') continue;
         const line = JSON.parse(next.value) as ExportLine;
+        if (line.kind === 'link') {
+          keepLink(line);
+          continue;
+        }
         if (line.kind !== 'event') throw new Error(`a ${line.kind} line after the events`);
+        keepLink(line);
         batch.push(toEvent(line));
         if (batch.length === 2000) {
           yield batch;
@@ -80,9 +115,27 @@ export const linesSource = async (lines: AsyncIterable<string>): Promise<LogSour
 };
 
 const toEvent = (line: Extract<ExportLine, { kind: 'event' }>): RecordedEvent => {
-  const { kind: _kind, position, ...event } = line;
+  const { kind: _kind, position, link: _link, ...event } = line;
   return { ...event, position: BigInt(position) };
 };
+
+/**
+ * Every batch of the source's events with the stored links up to its last event, in order; at the
+ * end, the links up to the source's linked head that no event answered (removed events).
+ */
+export async function* linkedBatches(source: LogSource): AsyncIterable<{ events: RecordedEvent[]; links: StoredLink[] }> {
+  const linkedHead = await source.linkedHead();
+  let after: bigint | null = null;
+  for await (const events of source.batches()) {
+    const last: bigint | null = events.at(-1)?.position ?? after;
+    yield { events, links: await source.links(after, last) };
+    after = last;
+  }
+  if (linkedHead === null || after === null || linkedHead > after) {
+    const rest = await source.links(after, linkedHead);
+    if (rest.length > 0) yield { events: [], links: rest };
+  }
+}
 
 export const fileLines = (path: string): AsyncIterable<string> => createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
 
@@ -92,9 +145,18 @@ export async function* exportLines(source: LogSource, onProgress?: (done: number
   yield `${JSON.stringify({ kind: 'header', format: EXPORT_FORMAT, exportedAt: new Date().toISOString(), publicKey: source.publicKey, head: head?.toString() ?? null })}\n`;
   for (const seal of await source.seals()) yield `${JSON.stringify({ kind: 'seal', ...seal })}\n`;
   let done = 0;
-  for await (const batch of source.batches()) {
-    yield batch.map((event) => `${eventLine(event)}\n`).join('');
-    done += batch.length;
+  for await (const { events, links } of linkedBatches(source)) {
+    const lines: string[] = [];
+    let index = 0;
+    for (const event of events) {
+      for (; links[index] !== undefined && (links[index]?.position ?? 0n) < event.position; index += 1) lines.push(linkLine(links[index] as StoredLink));
+      const own = links[index]?.position === event.position ? links[index]?.link : undefined;
+      if (own !== undefined) index += 1;
+      lines.push(eventLine(event, own));
+    }
+    for (; index < links.length; index += 1) lines.push(linkLine(links[index] as StoredLink));
+    yield lines.map((line) => `${line}\n`).join('');
+    done += events.length;
     onProgress?.(done);
   }
 }

@@ -16,6 +16,11 @@ export interface LogSeal {
   /** SHA-256 over every sealed event's position, stream, revision and hash, in global order. */
   eventsDigest: string;
   previousSignature: string | null;
+  /**
+   * The link of the event at `toPosition` in the chain over the global order (log-links.ts): it
+   * vouches for every event from the first up to there. Absent in seals made before the links.
+   */
+  link?: string;
   sealedAt: string;
   publicKey: string;
   signature: string;

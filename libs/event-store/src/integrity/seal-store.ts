@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { quoteIdentifier } from '../postgres/postgres-schema.js';
+import { LinkStore } from './log-links.js';
 import type { LogSeal } from './log-seal.js';
 
 /**
@@ -9,12 +10,16 @@ import type { LogSeal } from './log-seal.js';
  */
 export class SealStore {
   private readonly table: string;
+  /** The links of the chain over the global order, kept beside the seals. */
+  readonly links: LinkStore;
 
   constructor(private readonly pool: pg.Pool, schema = 'public') {
     this.table = `${quoteIdentifier(schema)}.audit_seals`;
+    this.links = new LinkStore(pool, schema);
   }
 
   async prepare(): Promise<void> {
+    await this.links.prepare();
     await this.pool.query(`CREATE TABLE IF NOT EXISTS ${this.table} (sequence bigint PRIMARY KEY, seal jsonb NOT NULL)`).catch(async (error: unknown) => {
       // Two processes creating the table at once: one loses the race on the catalog and finds it made.
       if (!(await this.exists())) throw error;

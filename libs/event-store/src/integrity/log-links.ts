@@ -1,0 +1,80 @@
+import { createHmac } from 'node:crypto';
+import type pg from 'pg';
+import { quoteIdentifier } from '../postgres/postgres-schema.js';
+import { canonicalJson } from './canonical-json.js';
+
+/** The link before the log's first event. */
+export const GENESIS_LINK = '';
+
+/** What a link covers of one event: its place in the global order and its hash (which covers the rest). */
+export interface LinkedFields {
+  position: bigint;
+  streamId: string;
+  revision: number;
+  hash?: string;
+}
+
+export interface StoredLink {
+  position: bigint;
+  link: string;
+}
+
+/**
+ * The chain over the global order: each event's link is an HMAC (a key derived from the service
+ * secret) over the link of the event before it in the log and the event's position, stream,
+ * revision and hash. The per-stream chain (event-hash.ts) cannot see a stream's newest event or a
+ * whole stream removed; this one can: every later link was computed over it. Keyed, so someone with
+ * only the database cannot recompute the links after a removal.
+ */
+export const linkHash = (key: Buffer, previousLink: string, event: LinkedFields): string =>
+  createHmac('sha256', key)
+    .update(canonicalJson([previousLink, event.position.toString(), event.streamId, event.revision, event.hash ?? null]))
+    .digest('hex');
+
+/**
+ * The links, one row per event, beside the seals (the log's schema on PostgreSQL and PGlite, the
+ * side database with EventStoreDB). Written by the sealer shortly after each append (log-sealer.ts),
+ * never by the append itself: the write path stays as it is, on every adapter. A link is a fact
+ * computed from committed events only, so two sealers writing the same position write the same
+ * value, and the second one's insert does nothing.
+ */
+export class LinkStore {
+  private readonly table: string;
+
+  constructor(private readonly pool: pg.Pool, schema = 'public') {
+    this.table = `${quoteIdentifier(schema)}.audit_links`;
+  }
+
+  async prepare(): Promise<void> {
+    await this.pool.query(`CREATE TABLE IF NOT EXISTS ${this.table} (position bigint PRIMARY KEY, link text NOT NULL)`).catch(async (error: unknown) => {
+      // Two processes creating the table at once: one loses the race on the catalog and finds it made.
+      const found = await this.pool.query<{ name: string | null }>('SELECT to_regclass($1)::text AS name', [this.table]);
+      if (found.rows[0]?.name == null) throw error;
+    });
+  }
+
+  async latest(): Promise<StoredLink | null> {
+    // Ordered by the bigint column, not by its text (an alias named like the column would order as text).
+    const result = await this.pool.query<{ at: string; link: string }>(`SELECT position::text AS at, link FROM ${this.table} ORDER BY position DESC LIMIT 1`);
+    const row = result.rows[0];
+    return row === undefined ? null : { position: BigInt(row.at), link: row.link };
+  }
+
+  /** The links after `after` (exclusive) up to `upTo` (inclusive; null: to the end), in order. */
+  async range(after: bigint | null, upTo: bigint | null): Promise<StoredLink[]> {
+    const result = await this.pool.query<{ at: string; link: string }>(
+      `SELECT position::text AS at, link FROM ${this.table} WHERE ($1::bigint IS NULL OR position > $1::bigint) AND ($2::bigint IS NULL OR position <= $2::bigint) ORDER BY position`,
+      [after?.toString() ?? null, upTo?.toString() ?? null],
+    );
+    return result.rows.map((row) => ({ position: BigInt(row.at), link: row.link }));
+  }
+
+  /** Stores links; a position already linked (by another sealer) is left as it is. */
+  async add(links: readonly StoredLink[]): Promise<void> {
+    if (links.length === 0) return;
+    await this.pool.query(
+      `INSERT INTO ${this.table} (position, link) SELECT * FROM unnest($1::bigint[], $2::text[]) ON CONFLICT (position) DO NOTHING`,
+      [links.map((link) => link.position.toString()), links.map((link) => link.link)],
+    );
+  }
+}
