@@ -114,14 +114,15 @@ export class PersonalDataEventStore implements EventStore {
   }
 
   /**
-   * In the append's transaction, in this order: the proposed keys stored, every key sealed with
+   * In the append's transaction, in this order: the proposed keys stored, the stored keys sealed with
    * checked to be current (none retired or destroyed since this process cached it), the keys of the
-   * people the append ends retired. The proposed keys are checked too: another append of this
-   * process may have stored one already (the insert then does nothing), and a deletion may have
-   * retired it since.
+   * people the append ends retired. A proposed key another append of this process stored first (two
+   * appends sealed with the same proposal) fails the insert (insertStatement): this append then seals
+   * again with the key as it stands, checked like any stored key; it may have been retired since.
    */
   private keyStatements(keys: ReadonlyMap<string, { keyId: string }>, proposed: readonly ProposedKey[], ended: readonly { workspaceId: string; email: string }[]): string[] {
-    const current = [...new Set([...keys.values()].map((key) => key.keyId))];
+    const proposedIds = new Set(proposed.map((key) => key.keyId));
+    const current = [...new Set([...keys.values()].map((key) => key.keyId))].filter((keyId) => !proposedIds.has(keyId));
     return [
       ...(proposed.length === 0 ? [] : [this.keys.insertStatement(proposed)]),
       ...(current.length === 0 ? [] : [this.keys.currentCheck(current)]),

@@ -254,6 +254,20 @@ describe('personal data in the log', () => {
     expect(sealedWith.has(stored.keyId)).toBe(false);
   });
 
+  it('two appends sealed with one proposal both commit: the second stores nothing and seals again with the key the first stored', async () => {
+    const { schema, raw, personKeys } = await openLog();
+    const store = new PersonalDataEventStore(raw, personKeys, null, { keysInAppend: true });
+    const other = () => newEvent('CandidateCreated', { candidateId: 'c2', mode: 'live', ...person });
+    await Promise.all([
+      store.appendToStream('candidate-c1', [created()], { expectedRevision: 'no_stream' }),
+      store.appendToStream('candidate-c2', [other()], { expectedRevision: 'no_stream' }),
+    ]);
+    const keyIds = new Set<string>();
+    for (const streamId of ['candidate-c1', 'candidate-c2']) sealedKeyIds((await raw.readStream(streamId))[0]?.data ?? {}, keyIds);
+    expect([...keyIds]).toEqual(await liveKeys(schema, person.workspaceId));
+    for (const streamId of ['candidate-c1', 'candidate-c2']) expect((await store.readStream(streamId))[0]?.data).toMatchObject({ email: person.email });
+  });
+
   it('as the only writer, proposes a new person\'s key without asking, and finds a key stored before it started', async () => {
     const { schema, raw } = await openLog();
     const before = { workspaceId: 'ws_1', email: 'known@example.com' };
