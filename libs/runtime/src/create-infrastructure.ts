@@ -69,6 +69,18 @@ export interface Stores {
  * Opens the log and the read store chosen by the configuration: embedded PGlite by default,
  * PostgreSQL or EventStoreDB for the log, PostgreSQL or MongoDB for the read models.
  */
+/**
+ * A pool on a PostgreSQL server. A connection the server drops while idle (a restart, a failover,
+ * `pg_terminate_backend`) makes the pool emit 'error', which kills the process when nobody listens:
+ * here it is one warning line (never the connection's details), the pool drops that connection and
+ * opens a fresh one on next use. Queries in flight on it fail as they would anyway.
+ */
+const serverPool = (connectionString: string, name: string, logger: Logger): pg.Pool => {
+  const pool = new pg.Pool({ connectionString, max: 10 });
+  pool.on('error', (error: Error & { code?: string }) => logger.warn({ pool: name, code: error.code, err: error.message }, 'a database connection was dropped; the pool opens another on next use'));
+  return pool;
+};
+
 export const openStores = async (config: ServiceConfig, logger: Logger): Promise<Stores> => {
   const stops: (() => Promise<void>)[] = [];
   const stopAll = async () => {
@@ -83,7 +95,7 @@ export const openStores = async (config: ServiceConfig, logger: Logger): Promise
       eventStore = embedded.store;
       sqlPool = embedded.database.pool;
     } else if (isPostgresUrl(config.eventStoreUrl)) {
-      sqlPool = new pg.Pool({ connectionString: config.eventStoreUrl, max: 10 });
+      sqlPool = serverPool(config.eventStoreUrl, 'log', logger);
       stops.push(() => sqlPool.end());
       const store = await createPostgresEventStore({ pool: sqlPool, logger, deployment: config.deployment });
       stops.push(() => store.close());
@@ -95,7 +107,7 @@ export const openStores = async (config: ServiceConfig, logger: Logger): Promise
       // Read models and side-effect tables still need SQL: a PostgreSQL READ_STORE_URL, or the embedded one.
       const sideUrl = config.readStoreUrl && isPostgresUrl(config.readStoreUrl) ? config.readStoreUrl : null;
       if (sideUrl) {
-        sqlPool = new pg.Pool({ connectionString: sideUrl, max: 10 });
+        sqlPool = serverPool(sideUrl, 'side', logger);
         stops.push(() => sqlPool.end());
       } else {
         const database = await startEmbeddedDatabase({ dataDir: config.dataDir, logger });
@@ -109,7 +121,7 @@ export const openStores = async (config: ServiceConfig, logger: Logger): Promise
     if (config.readStoreUrl?.startsWith('mongodb')) {
       documents = createMongoDocumentStore({ url: config.readStoreUrl });
     } else if (config.readStoreUrl && isPostgresUrl(config.readStoreUrl) && config.readStoreUrl !== config.eventStoreUrl) {
-      const readPool = new pg.Pool({ connectionString: config.readStoreUrl, max: 10 });
+      const readPool = serverPool(config.readStoreUrl, 'read', logger);
       stops.push(() => readPool.end());
       documents = createPostgresDocumentStore({ pool: readPool, schema: 'public', deployment: 'multi-process' });
     } else {
