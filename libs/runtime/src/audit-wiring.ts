@@ -39,10 +39,3 @@ export const openAuditStores = async (config: ServiceConfig, sqlPool: pg.Pool, a
 
 export const createSealer = (stores: { audit: AuditStores }, config: ServiceConfig, logger: Logger): LogSealer =>
   new LogSealer({ eventStore: stores.audit.logStore, seals: stores.audit.seals, linkKey: stores.audit.keys.linkKey, signer: stores.audit.keys.signer, logger, intervalMs: config.sealIntervalMs });
-
-/** Runs in the processes that follow the log (standalone, worker). */
-export const startSealer = (stores: { audit: AuditStores }, config: ServiceConfig, logger: Logger): LogSealer => {
-  const sealer = createSealer(stores, config, logger);
-  sealer.start();
-  return sealer;
-};

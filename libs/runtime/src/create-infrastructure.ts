@@ -16,7 +16,7 @@ import {
 } from '#read-models';
 import type { ResultDocument } from '#read-models';
 import type { DocumentStore } from '#read-models';
-import { type AuditStores, createSealer, openAuditStores, startSealer } from './audit-wiring.js';
+import { type AuditStores, createSealer, openAuditStores } from './audit-wiring.js';
 import type { Infrastructure } from './infrastructure.js';
 import { InlineProjectors } from './inline-projectors.js';
 import { CompositeReadSide, unlessInline } from './read-side.js';
@@ -64,11 +64,6 @@ export interface Stores {
   stop(): Promise<void>;
 }
 
-
-/**
- * Opens the log and the read store chosen by the configuration: embedded PGlite by default,
- * PostgreSQL or EventStoreDB for the log, PostgreSQL or MongoDB for the read models.
- */
 /**
  * A pool on a PostgreSQL server. A connection the server drops while idle (a restart, a failover,
  * `pg_terminate_backend`) makes the pool emit 'error', which kills the process when nobody listens:
@@ -81,6 +76,10 @@ const serverPool = (connectionString: string, name: string, logger: Logger): pg.
   return pool;
 };
 
+/**
+ * Opens the log and the read store chosen by the configuration: embedded PGlite by default,
+ * PostgreSQL or EventStoreDB for the log, PostgreSQL or MongoDB for the read models.
+ */
 export const openStores = async (config: ServiceConfig, logger: Logger): Promise<Stores> => {
   const stops: (() => Promise<void>)[] = [];
   const stopAll = async () => {
@@ -172,14 +171,13 @@ export const createInfrastructure = async (config: ServiceConfig, logger: Logger
       await runner.start();
       stops.push(() => runner.stop());
       readSide.add(unlessInline(INLINE_READ_MODELS, runner));
-      const sealer = startSealer(stores, config, logger);
-      stops.push(() => sealer.stop());
     } else {
       readSide.add(unlessInline(INLINE_READ_MODELS, new CheckpointWaiter({ documentStore: documents, projectionNames: allProjectionNames })));
-      // Not a follower: it links and seals nothing while it runs, but a clean stop seals what it appended.
-      const sealer = createSealer(stores, config, logger);
-      stops.push(() => sealer.stop());
     }
+    // Followers link and seal the log as it grows; every process seals what was appended at a clean stop.
+    const sealer = createSealer(stores, config, logger);
+    if (options.runProjections) sealer.start();
+    stops.push(() => sealer.stop());
 
     const serviceSecret = resolveServiceSecret(config.serviceSecret, config.dataDir);
     const simulatedClock = config.simulatedClock ? new SimulatedClock(eventStore) : null;

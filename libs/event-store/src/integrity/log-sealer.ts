@@ -39,10 +39,12 @@ export class LogSealer {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> = Promise.resolve();
   private stopped = false;
-  /** The newest linked position this process knows of, and when it first saw it unsealed. */
+  /** When this process first saw linked events not yet sealed (null: all sealed). */
   private unsealedSince: number | null = null;
+  /** When the newest linked position last moved, and where it is. */
   private lastGrowthAt = 0;
   private lastLinked: bigint | null = null;
+  /** A round failed: the next one that succeeds says so once. */
   private failing = false;
 
   constructor(private readonly options: LogSealerOptions) {}

@@ -151,17 +151,13 @@ export class LogVerifier {
     }
     this.closeSealsBefore(null);
     this.checkAnchors();
-    for (const kept of this.options.keptSeals ?? []) {
-      const stored = this.seals.find((seal) => seal.sequence === kept.sequence);
-      if (stored === undefined) this.report(`kept seal ${kept.sequence}: not in the log any more`);
-      else if (stored.signature !== kept.signature || stored.eventsDigest !== kept.eventsDigest || stored.toPosition !== kept.toPosition) {
-        this.report(`kept seal ${kept.sequence}: the log holds a different seal ${kept.sequence} (rewritten)`);
-      }
-    }
     return { events: this.events, streams: this.heads.size, seals: this.seals.length, unsealedEvents: this.unsealedTail, unlinkedEvents: this.unlinkedTail, findings: this.findings };
   }
 
-  /** Each kept seal against the log itself: its events all there, unchanged, and the chain up to it intact. */
+  /**
+   * Each kept seal against the log itself (its events all there, unchanged, and the chain up to it
+   * intact), then against the seal table (the same seal still there).
+   */
   private checkAnchors(): void {
     for (const { seal, digest, link, reached } of this.anchors) {
       const where = `kept seal ${seal.sequence} (up to position ${seal.toPosition})`;
@@ -177,6 +173,11 @@ export class LogVerifier {
       const key = this.options.linkKey ?? null;
       if (reached && key !== null && seal.link !== undefined && link !== null && !sameHash(link, seal.link)) {
         this.report(`${where}: the log up to it is not the log it sealed (its link differs: events removed, inserted or moved before it)`);
+      }
+      const stored = this.seals.find((candidate) => candidate.sequence === seal.sequence);
+      if (stored === undefined) this.report(`kept seal ${seal.sequence}: not in the log any more`);
+      else if (stored.signature !== seal.signature || stored.eventsDigest !== seal.eventsDigest || stored.toPosition !== seal.toPosition) {
+        this.report(`kept seal ${seal.sequence}: the log holds a different seal ${seal.sequence} (rewritten)`);
       }
     }
   }

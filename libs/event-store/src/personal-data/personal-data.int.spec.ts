@@ -234,7 +234,7 @@ describe('personal data in the log', () => {
     expect((await fresh.readStream('candidate-c1'))[0]?.data).toMatchObject(person);
   });
 
-  it('never seals with a key it proposed that another append stored and a deletion retired since: it checks proposed keys to be current too', async () => {
+  it('never seals with a key it proposed that another append stored and a deletion retired since: the insert of the proposal fails, and it seals again', async () => {
     const { schema, raw, personKeys } = await openLog();
     const store = new PersonalDataEventStore(raw, personKeys, null, { keysInAppend: true });
     const name = `${person.workspaceId}\u0000${person.email}`;
@@ -254,7 +254,7 @@ describe('personal data in the log', () => {
     expect(sealedWith.has(stored.keyId)).toBe(false);
   });
 
-  it('two appends sealed with one proposal both commit: the second stores nothing and seals again with the key the first stored', async () => {
+  it('two appends sealed with one proposal both commit: the second\'s insert fails, and it seals again with the key the first stored', async () => {
     const { schema, raw, personKeys } = await openLog();
     const store = new PersonalDataEventStore(raw, personKeys, null, { keysInAppend: true });
     const other = () => newEvent('CandidateCreated', { candidateId: 'c2', mode: 'live', ...person });
