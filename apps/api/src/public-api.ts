@@ -8,6 +8,6 @@ import { buildPublicDocument } from './openapi/build-document.js';
 /** The public API on PORT (and ALT_BASE_PATH), with its OpenAPI document and docs page. */
 export const startPublicApi = (infra: Infrastructure): Promise<NestFastifyApplication> =>
   startHttpApp(infra, ApiModule, {
-    port: infra.config.port, altBasePath: infra.config.altBasePath, legacy: true, name: 'api',
+    port: infra.config.port, altBasePath: infra.config.altBasePath, legacy: true, name: 'api', failFastOnDatabaseOutage: true,
     configure: (instance, app) => mountPublicDocs(instance, buildPublicDocument(app, infra.config.altBasePath || '/')),
   });

@@ -6,7 +6,8 @@ import type { WriteLookups } from '#commands';
 import { createEmbeddedEventStore, createEsdbEventStore, createPostgresEventStore, startEmbeddedDatabase } from '#event-store';
 import type { EventStore } from '#event-store';
 import { CursorCodec } from '#http';
-import { SimulatedClock, systemClock } from '#platform';
+import { SimulatedClock, noDatabaseOutage, systemClock } from '#platform';
+import type { DatabaseOutage } from '#platform';
 import type { ServiceConfig } from '#platform';
 import { SecretBox, deriveKey } from '#platform';
 import { resolveServiceSecret } from '#platform';
@@ -20,6 +21,7 @@ import { type AuditStores, createSealer, openAuditStores } from './audit-wiring.
 import type { Infrastructure } from './infrastructure.js';
 import { InlineProjectors } from './inline-projectors.js';
 import { CompositeReadSide, unlessInline } from './read-side.js';
+import { DatabaseHealth, waitForDatabase } from './database-health.js';
 import { RedisHealth } from './redis-health.js';
 
 export interface InfrastructureOptions {
@@ -70,17 +72,46 @@ export interface Stores {
  * here it is one warning line (never the connection's details), the pool drops that connection and
  * opens a fresh one on next use. Queries in flight on it fail as they would anyway.
  */
-const serverPool = (connectionString: string, name: string, logger: Logger): pg.Pool => {
-  const pool = new pg.Pool({ connectionString, max: 10 });
-  pool.on('error', (error: Error & { code?: string }) => logger.warn({ pool: name, code: error.code, err: error.message }, 'a database connection was dropped; the pool opens another on next use'));
+const serverPool = (connectionString: string, name: string, logger: Logger, database: DatabaseOutage): pg.Pool => {
+  // A server that does not answer at all (a host gone in a failover) fails a connection after 5 s
+  // instead of never; the health watcher then declares the outage and requests answer at once.
+  const pool = new pg.Pool({ connectionString, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  // A connection that ends while checked out (mid-transaction, between two statements) emits 'error'
+  // on its client, which the pool only listens to while the client is idle: unheard, it killed the
+  // process. The statements in flight on it fail on their own; this listener only keeps it alive.
+  pool.on('connect', (client) => {
+    client.on('error', (error) => database.report(error));
+  });
+  // A restart drops every idle connection at once: one line for them, then a count at most every 10 s.
+  let quietUntil = 0;
+  let unreported = 0;
+  pool.on('error', (error: Error & { code?: string }) => {
+    database.report(error);
+    if (Date.now() < quietUntil) {
+      unreported += 1;
+      return;
+    }
+    logger.warn({ pool: name, code: error.code, err: error.message, ...(unreported > 0 ? { droppedSinceLastLine: unreported } : {}) },
+      'a database connection was dropped; the pool opens another on next use');
+    quietUntil = Date.now() + DROP_LINES_EVERY_MS;
+    unreported = 0;
+  });
   return pool;
 };
+
+const DROP_LINES_EVERY_MS = 10_000;
+
+const CONNECT_TIMEOUT_MS = 5000;
+
+/** The PostgreSQL servers a configuration uses (none on the embedded store). */
+export const databaseUrls = (config: ServiceConfig): string[] =>
+  [...new Set([config.eventStoreUrl, config.readStoreUrl].filter((url): url is string => url !== null && url !== undefined && isPostgresUrl(url)))];
 
 /**
  * Opens the log and the read store chosen by the configuration: embedded PGlite by default,
  * PostgreSQL or EventStoreDB for the log, PostgreSQL or MongoDB for the read models.
  */
-export const openStores = async (config: ServiceConfig, logger: Logger): Promise<Stores> => {
+export const openStores = async (config: ServiceConfig, logger: Logger, database: DatabaseOutage = noDatabaseOutage): Promise<Stores> => {
   const stops: (() => Promise<void>)[] = [];
   const stopAll = async () => {
     for (const stop of stops.reverse()) await stop().catch((error: unknown) => logger.error({ err: error }, 'stop failed'));
@@ -94,7 +125,7 @@ export const openStores = async (config: ServiceConfig, logger: Logger): Promise
       eventStore = embedded.store;
       sqlPool = embedded.database.pool;
     } else if (isPostgresUrl(config.eventStoreUrl)) {
-      sqlPool = serverPool(config.eventStoreUrl, 'log', logger);
+      sqlPool = serverPool(config.eventStoreUrl, 'log', logger, database);
       stops.push(() => sqlPool.end());
       const store = await createPostgresEventStore({ pool: sqlPool, logger, deployment: config.deployment });
       stops.push(() => store.close());
@@ -106,7 +137,7 @@ export const openStores = async (config: ServiceConfig, logger: Logger): Promise
       // Read models and side-effect tables still need SQL: a PostgreSQL READ_STORE_URL, or the embedded one.
       const sideUrl = config.readStoreUrl && isPostgresUrl(config.readStoreUrl) ? config.readStoreUrl : null;
       if (sideUrl) {
-        sqlPool = serverPool(sideUrl, 'side', logger);
+        sqlPool = serverPool(sideUrl, 'side', logger, database);
         stops.push(() => sqlPool.end());
       } else {
         const database = await startEmbeddedDatabase({ dataDir: config.dataDir, logger });
@@ -120,7 +151,7 @@ export const openStores = async (config: ServiceConfig, logger: Logger): Promise
     if (config.readStoreUrl?.startsWith('mongodb')) {
       documents = createMongoDocumentStore({ url: config.readStoreUrl });
     } else if (config.readStoreUrl && isPostgresUrl(config.readStoreUrl) && config.readStoreUrl !== config.eventStoreUrl) {
-      const readPool = serverPool(config.readStoreUrl, 'read', logger);
+      const readPool = serverPool(config.readStoreUrl, 'read', logger, database);
       stops.push(() => readPool.end());
       documents = createPostgresDocumentStore({ pool: readPool, schema: 'public', deployment: 'multi-process' });
     } else {
@@ -147,9 +178,13 @@ export const openStores = async (config: ServiceConfig, logger: Logger): Promise
 };
 
 export const createInfrastructure = async (config: ServiceConfig, logger: Logger, options: InfrastructureOptions): Promise<Infrastructure> => {
-  const stores = await openStores(config, logger);
+  const urls = databaseUrls(config);
+  await waitForDatabase(urls, logger);
+  const databaseHealth = urls.length > 0 ? new DatabaseHealth(urls, logger) : null;
+  const database = databaseHealth ?? noDatabaseOutage;
+  const stores = await openStores(config, logger, database);
   const { eventStore, documents, sqlPool } = stores;
-  const stops: (() => Promise<void>)[] = [() => stores.stop()];
+  const stops: (() => Promise<void>)[] = [() => stores.stop(), async () => databaseHealth?.stop()];
   const stopAll = async () => {
     for (const stop of stops.reverse()) await stop().catch((error: unknown) => logger.error({ err: error }, 'stop failed'));
   };
@@ -165,9 +200,9 @@ export const createInfrastructure = async (config: ServiceConfig, logger: Logger
     });
     await redisReady(redis, REDIS_READY_WAIT_MS);
 
-    const readSide = new CompositeReadSide();
+    const readSide = new CompositeReadSide(database);
     if (options.runProjections) {
-      const runner = new ProjectionRunner({ eventStore, documentStore: documents, projections: allProjections, logger, followsInline: stores.inline !== null });
+      const runner = new ProjectionRunner({ eventStore, documentStore: documents, projections: allProjections, logger, followsInline: stores.inline !== null, database });
       await runner.start();
       stops.push(() => runner.stop());
       readSide.add(unlessInline(INLINE_READ_MODELS, runner));
@@ -191,7 +226,7 @@ export const createInfrastructure = async (config: ServiceConfig, logger: Logger
     // Stops run last first: the snapshots queued are written before the stores close.
     stops.push(() => writer.flushSnapshots());
     const infra: Infrastructure = {
-      config, logger, eventStore, documents, sidePool: sqlPool, audit: stores.audit, inline: stores.inline, redis, redisHealth, clock, simulatedClock,
+      config, logger, eventStore, documents, sidePool: sqlPool, audit: stores.audit, inline: stores.inline, redis, redisHealth, database, clock, simulatedClock,
       secretBox: new SecretBox(serviceSecret), serviceSecret, cursors: new CursorCodec(deriveKey(serviceSecret, 'cursors')),
       readSide, lookups, writer, messaging: null,
       stop: async () => {

@@ -4,7 +4,9 @@ import { type DynamicModule, Module, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ApiErrorFilter, EdgeValidationPipe, configureFastify, createFastifyAdapter, refuseUnstorableInput } from '#http';
+import type { Logger } from 'pino';
+import { ApiErrorFilter, EdgeValidationPipe, configureFastify, createFastifyAdapter, refuseUnstorableInput, sendError } from '#http';
+import { DatabaseUnavailableError } from '#platform';
 import { CoreModule } from './core.module.js';
 import type { Infrastructure } from './infrastructure.js';
 
@@ -12,6 +14,23 @@ const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
 /** The original endpoint (and its twin under ALT_BASE_PATH) answers errors in its own shape. */
 export const isLegacyRequest = (request: FastifyRequest): boolean => (request.url.split('?')[0] ?? '') === '/candidates';
+
+/** Health and metrics answer for themselves during an outage (that is what they are for). */
+const OPERATIONS_PATH = /^\/(health\/|metrics(\?|$))/;
+
+/**
+ * During a database outage (declared by the health watcher after a failed probe) every request is
+ * answered at once with 500 server_error and Retry-After, in the endpoint's error shape, instead of
+ * waiting for a connection that cannot come. Requests that met the outage before it was declared
+ * fail on their own connection errors, answered the same way by the error filter.
+ */
+const failFastDuringOutage = (instance: FastifyInstance, infra: Infrastructure, logger: Logger, isLegacy: ((request: FastifyRequest) => boolean) | undefined): void => {
+  instance.addHook('onRequest', async (request, reply) => {
+    if (infra.database.isUp || OPERATIONS_PATH.test(request.url)) return;
+    sendError(reply, request, new DatabaseUnavailableError(), logger, isLegacy);
+    return reply;
+  });
+};
 
 export const rootModule = (infra: Infrastructure, feature: Type<unknown>): DynamicModule => {
   @Module({})
@@ -27,6 +46,8 @@ export const startHttpApp = async (
     port: number; altBasePath: string; legacy: boolean; name: string;
     /** Refuse text no store can hold in query strings and bodies (the internal app: unstorable-input.ts). */
     strictText?: boolean;
+    /** While the database is known unreachable, answer every request but the orchestrators' at once (see failFastDuringOutage). */
+    failFastOnDatabaseOutage?: boolean;
     configure?: (instance: FastifyInstance, app: NestFastifyApplication) => Promise<void> | void;
   },
 ): Promise<NestFastifyApplication> => {
@@ -47,7 +68,9 @@ export const startHttpApp = async (
   instance.addHook('onSend', async (request, reply) => {
     void reply.header('X-Request-Id', request.id);
   });
-  app.useGlobalFilters(new ApiErrorFilter(infra.logger.child({ app: options.name }), isLegacy));
+  const logger = infra.logger.child({ app: options.name });
+  if (options.failFastOnDatabaseOutage) failFastDuringOutage(instance, infra, logger, isLegacy);
+  app.useGlobalFilters(new ApiErrorFilter(logger, isLegacy, infra.database));
   app.useGlobalPipes(new EdgeValidationPipe());
   await options.configure?.(instance, app);
   await app.listen(options.port, infra.config.host);

@@ -10,7 +10,7 @@ import type { InlineProjectors } from './inline-projectors.js';
 import type { RedisHealth } from './redis-health.js';
 import type { EventStore } from '#event-store';
 import type { CursorCodec } from '#http';
-import type { Clock, SimulatedClock } from '#platform';
+import type { Clock, DatabaseOutage, SimulatedClock } from '#platform';
 import type { ServiceConfig } from '#platform';
 import type { SecretBox } from '#platform';
 import type { DocumentStore } from '#read-models';
@@ -29,6 +29,8 @@ export interface Infrastructure {
   redis: Redis;
   /** Logs an outage once; lets writes stop waiting for side effects that cannot move. */
   redisHealth: RedisHealth;
+  /** Logs a database outage once; the HTTP edge answers at once meanwhile and the followers wait (always up on the embedded store). */
+  database: DatabaseOutage;
   clock: Clock;
   simulatedClock: SimulatedClock | null;
   secretBox: SecretBox;

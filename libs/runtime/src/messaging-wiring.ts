@@ -64,6 +64,7 @@ export const startMessagingFor = async (infra: Infrastructure, options: { runWor
     logger: infra.logger.child({ component: 'messaging' }),
     runWorkers: options.runWorkers,
     outboxInline: infra.inline !== null,
+    database: infra.database,
     erasure: ({ outbox, log }) => new PersonalDataErasure({
       logStore: infra.audit.logStore, documents: infra.documents, outbox, deliveries: log, redis: infra.redis,
       personKeys: infra.audit.personKeys, redisPrefixes: [`${infra.config.queuePrefix}:`, 'idem:'], logger: infra.logger.child({ component: 'erasure' }),

@@ -19,6 +19,8 @@ export interface NotificationHandlers {
 export class NotificationListener {
   private client: pg.PoolClient | null = null;
   private stopped = false;
+  /** A failure was logged and no LISTEN has succeeded since: an outage is one line, not one a second. */
+  private failing = false;
   private reconnectTimer: NodeJS.Timeout | null = null;
   private connecting: Promise<void> | null = null;
 
@@ -66,6 +68,8 @@ export class NotificationListener {
       await client.query(`LISTEN ${this.channel}`);
       if (this.stopped) throw new Error('listener stopped while connecting');
       this.client = client;
+      if (this.failing) this.logger?.logger.info(`listening on ${this.channel} again`);
+      this.failing = false;
       this.handlers.onListening();
     } catch (error) {
       client?.release(true);
@@ -88,7 +92,9 @@ export class NotificationListener {
   }
 
   private warn(error: unknown, what: string): void {
-    this.logger?.logger.warn({ err: error }, `${what} on ${this.channel}; ${this.logger.fallback}`);
+    if (this.failing) return;
+    this.failing = true;
+    this.logger?.logger.warn({ err: error instanceof Error ? error.message : String(error) }, `${what} on ${this.channel}; ${this.logger.fallback}`);
   }
 
   private scheduleReconnect(): void {

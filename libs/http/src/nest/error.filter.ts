@@ -1,7 +1,7 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { isRedisConnectionError } from '#platform';
+import { type DatabaseOutage, DatabaseUnavailableError, isDatabaseConnectionError, isRedisConnectionError } from '#platform';
 import { ERROR_MESSAGES } from '../errors/error-codes.js';
 import { type ErrorResponse, errorBody, legacyErrorBody, toErrorResponse } from '../errors/api-error.js';
 
@@ -25,24 +25,33 @@ const fromFastifyError = (error: unknown): ErrorResponse | null => {
   return { status: 400, body: errorBody('invalid_json', ERROR_MESSAGES.invalid_json), headers: {} };
 };
 
-// Rate limits and idempotency records live in Redis: while it is unreachable, requests that need it
-// are answered at once with the contract's 500 server_error (section 7 has no 503) and a Retry-After
-// hint, without a stack trace per request: the outage itself is logged once (redis-health.ts).
-const REDIS_RETRY_AFTER_SECONDS = '5';
+// Rate limits and idempotency records live in Redis, everything else in the database: while either
+// is unreachable, requests that need it are answered at once with the contract's 500 server_error
+// (section 7 has no 503) and a Retry-After hint, without a stack trace per request: the outage itself
+// is logged once (redis-health.ts, database-health.ts).
+const OUTAGE_RETRY_AFTER_SECONDS = '5';
+
+/** Redis or the database cannot be reached: not a bug of the request, and not logged per request. */
+export const isOutage = (exception: unknown): boolean =>
+  exception instanceof DatabaseUnavailableError || isRedisConnectionError(exception) || isDatabaseConnectionError(exception);
 
 export const errorResponseFor = (exception: unknown): ErrorResponse => {
   if (exception instanceof HttpException) return fromHttpException(exception);
-  if (isRedisConnectionError(exception)) {
-    return { status: 500, body: errorBody('server_error', ERROR_MESSAGES.server_error), headers: { 'Retry-After': REDIS_RETRY_AFTER_SECONDS } };
+  if (isOutage(exception)) {
+    return { status: 500, body: errorBody('server_error', ERROR_MESSAGES.server_error), headers: { 'Retry-After': OUTAGE_RETRY_AFTER_SECONDS } };
   }
   const mapped = toErrorResponse(exception);
   if (mapped.status !== 500) return mapped;
   return fromFastifyError(exception) ?? mapped;
 };
 
-export const sendError = (reply: FastifyReply, request: FastifyRequest, exception: unknown, logger: Logger, isLegacy?: LegacyMatcher): void => {
+export const sendError = (
+  reply: FastifyReply, request: FastifyRequest, exception: unknown, logger: Logger, isLegacy?: LegacyMatcher, database?: DatabaseOutage,
+): void => {
   const response = errorResponseFor(exception);
-  if (response.status === 500 && !isRedisConnectionError(exception)) logger.error({ err: exception, method: request.method, url: request.url, requestId: request.id }, 'request failed');
+  // A connection error makes the health watcher probe the database (once, however many requests report).
+  if (response.status === 500 && !isOutage(exception)) logger.error({ err: exception, method: request.method, url: request.url, requestId: request.id }, 'request failed');
+  else if (response.status === 500) database?.report(exception);
   for (const [name, value] of Object.entries(response.headers)) void reply.header(name, value);
   if (isLegacy?.(request)) {
     const status = response.status === 401 ? 403 : response.status;
@@ -55,10 +64,10 @@ export const sendError = (reply: FastifyReply, request: FastifyRequest, exceptio
 /** Every error leaves in the documented shape; details of a 500 go to the log, never to the client. */
 @Catch()
 export class ApiErrorFilter implements ExceptionFilter {
-  constructor(private readonly logger: Logger, private readonly isLegacy?: LegacyMatcher) {}
+  constructor(private readonly logger: Logger, private readonly isLegacy?: LegacyMatcher, private readonly database?: DatabaseOutage) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
-    sendError(http.getResponse<FastifyReply>(), http.getRequest<FastifyRequest>(), exception, this.logger, this.isLegacy);
+    sendError(http.getResponse<FastifyReply>(), http.getRequest<FastifyRequest>(), exception, this.logger, this.isLegacy, this.database);
   }
 }

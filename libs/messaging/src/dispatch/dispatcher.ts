@@ -1,5 +1,6 @@
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
+import type { DatabaseOutage } from '#platform';
 import type { EventStore, RecordedEvent, Subscription } from '#event-store';
 import { enqueueInvitationEmail, enqueueInvitationEmails, invitationEmailJob } from '../emails/email-jobs.js';
 import { renderInvitationEmail } from '../emails/invitation-email.js';
@@ -40,6 +41,8 @@ export interface DispatcherOptions {
   catchUpOnly?: boolean;
   /** Pause before following the store again after a failure. */
   retryDelayMs?: number;
+  /** A failure that is the database being unreachable is not logged here (the outage is, once): it follows again once the database answers. */
+  database?: DatabaseOutage;
   /**
    * Reactions to events that end a person (a deleted test candidate): run in the log's order, after
    * every side effect of the events before it was recorded, so that the copies it removes (outbox
@@ -293,13 +296,16 @@ export class Dispatcher {
 
   /** The subscription stops after a failure; follow again from the saved checkpoint, which repeats the failed event. */
   private restartAfter(error: unknown): void {
-    this.options.logger?.error({ err: error }, 'dispatcher failed; following the event store again shortly');
+    const database = this.options.database;
+    const outage = database?.report(error) === true;
+    if (!outage) this.options.logger?.error({ err: error }, 'dispatcher failed; following the event store again shortly');
     this.subscription = null;
     if (this.stopped) return;
     this.restartTimer = setTimeout(() => {
       this.restartTimer = null;
       if (this.stopped) return;
-      this.follow().catch((failure: unknown) => this.restartAfter(failure));
+      const ready = outage && database ? database.untilUp() : Promise.resolve();
+      void ready.then(() => (this.stopped ? undefined : this.follow())).catch((failure: unknown) => this.restartAfter(failure));
     }, this.options.retryDelayMs ?? 1000);
   }
 }

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Pool } from 'pg';
 import type { Logger } from 'pino';
 import type { EventStore } from '#event-store';
-import type { Clock } from '#platform';
+import type { Clock, DatabaseOutage } from '#platform';
 import { createEmailWorker } from '../emails/email.worker.js';
 import { EmailOutbox, type OutboxEmail } from '../emails/outbox.js';
 import { EMAIL_QUEUE, MAINTENANCE_QUEUE, WEBHOOK_QUEUE, type EmailJob, type QueueName, type WebhookJob } from '../shared/queues.js';
@@ -47,6 +47,8 @@ export interface StartMessagingOptions {
   runWorkers?: boolean;
   /** The dispatcher's reaction to a deleted person (DispatcherOptions.erasure), given the outbox and delivery log. */
   erasure?: (tables: { outbox: EmailOutbox; log: DeliveryLog }) => ErasureReaction;
+  /** The database's health: the dispatcher waits out an outage instead of retrying and logging every second. */
+  database?: DatabaseOutage;
 }
 
 export interface QueueCounts {
@@ -144,6 +146,7 @@ export const startMessaging = async (options: StartMessagingOptions): Promise<Me
       eventStore: options.eventStore, checkpoints, deliveries, emailQueue: queues.email, outbox, emailJobs: options.smtpUrl !== null,
       getSigningSecrets: options.getSigningSecrets, appUrl: options.appUrl, logger, catchUpOnly: options.outboxInline === true,
       ...(options.erasure === undefined ? {} : { erasure: options.erasure({ outbox, log }) }),
+      ...(options.database === undefined ? {} : { database: options.database }),
     });
     await dispatcher.start();
   }

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { EventStore } from '#event-store';
+import type { DatabaseOutage } from '#platform';
 import type { DocumentStore } from '../shared/document-store.port.js';
 import type { AnyProjection } from '../shared/projection.js';
 
@@ -29,4 +30,9 @@ export interface ProjectionRunnerOptions {
    * (a restart on an older log, a rebuild's switch-over, an append that ran without it).
    */
   followsInline?: boolean;
+  /**
+   * A failure that is the database being unreachable is not logged here (the outage is, once) and
+   * does not back off: the runner follows again as soon as the database answers.
+   */
+  database?: DatabaseOutage;
 }

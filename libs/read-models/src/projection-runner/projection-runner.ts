@@ -182,6 +182,8 @@ export class ProjectionRunner {
    * with events to write finds out at its next batch, an idle one here, and then replays the gap.
    */
   private verifyCheckpoints(): void {
+    // Not while a failure is being handled (no subscription): that would start a second restart.
+    if (this.subscription === null) return;
     const generation = this.generation;
     this.exclusive(async () => {
       if (generation !== this.generation || this.stopped) return;
@@ -245,10 +247,12 @@ export class ProjectionRunner {
     this.generation += 1;
     this.clearIdleTimer();
     const conflict = error instanceof CheckpointConflictError;
+    const outage = !conflict && this.options.database?.report(error) === true;
     if (conflict) this.logger.info({ err: error }, 'checkpoints moved under the runner (rebuild or another runner); resuming from the store');
-    else this.logger.error({ err: error }, 'projection failed; resubscribing');
-    const delay = conflict ? 0 : Math.min(30_000, (this.options.retryDelayMs ?? 1_000) * 2 ** this.failures);
-    if (!conflict) this.failures += 1;
+    else if (!outage) this.logger.error({ err: error }, 'projection failed; resubscribing');
+    const retryDelayMs = this.options.retryDelayMs ?? 1_000;
+    const delay = conflict ? 0 : outage ? retryDelayMs : Math.min(30_000, retryDelayMs * 2 ** this.failures);
+    if (!conflict && !outage) this.failures += 1;
     const subscription = this.subscription;
     this.subscription = null;
     this.restarting = (async () => {
@@ -267,8 +271,21 @@ export class ProjectionRunner {
         };
       });
       this.cancelRetryDelay = null;
+      if (outage) await this.untilDatabaseUp();
       if (!this.stopped) await this.subscribe();
     })();
+  }
+
+  /** Waits out an outage (the health watcher probes every second); cut short by stop(). */
+  private untilDatabaseUp(): Promise<void> {
+    const database = this.options.database;
+    if (database === undefined || this.stopped) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      this.cancelRetryDelay = resolve;
+      void database.untilUp().then(resolve);
+    }).finally(() => {
+      this.cancelRetryDelay = null;
+    });
   }
 }
 

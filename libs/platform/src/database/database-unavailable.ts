@@ -1,0 +1,50 @@
+// What node-postgres reports while the server cannot be reached or has dropped the connection:
+// refused, reset or timed out sockets, the server shutting down or starting up (SQLSTATE 57P01-57P03),
+// any connection exception (class 08), and the pool's and client's own words for a dead connection.
+const CONNECTION_CODES = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|57P0[123]|08\w{3})$/;
+const CONNECTION_MESSAGE = /Connection terminated|connection error and is not queryable|Client was closed and is not queryable|timeout exceeded when trying to connect|Connection refused|terminating connection due to administrator command|the database system is (starting up|shutting down|in recovery mode|not yet accepting connections)/i;
+
+/**
+ * True for an error that means "the database server is not reachable right now" (an outage, a
+ * restart, a failover), not a bug. Looks into AggregateError (a host name with several addresses)
+ * and `cause`.
+ */
+export const isDatabaseConnectionError = (error: unknown, depth = 0): boolean => {
+  if (!(error instanceof Error) || depth > 3) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && CONNECTION_CODES.test(code)) return true;
+  if (CONNECTION_MESSAGE.test(error.message)) return true;
+  if (error instanceof AggregateError && error.errors.some((inner) => isDatabaseConnectionError(inner, depth + 1))) return true;
+  return isDatabaseConnectionError((error as { cause?: unknown }).cause, depth + 1);
+};
+
+/**
+ * What the followers (projections, dispatcher, sealer) and the HTTP edge ask about the database:
+ * the outage is detected, logged and watched in one place (libs/runtime/src/database-health.ts).
+ */
+export interface DatabaseOutage {
+  /** False from the moment the database is known unreachable until a probe reaches it again. */
+  readonly isUp: boolean;
+  /**
+   * Looks at an error: true when it is a connection error, in which case the database is probed
+   * (once, however many callers report at the same time) and, if it does not answer, declared down.
+   */
+  report(error: unknown): boolean;
+  /** Resolves once the database answers again (at once while it is up). */
+  untilUp(): Promise<void>;
+}
+
+/** The embedded store runs in this process: it has no outage of its own. */
+export const noDatabaseOutage: DatabaseOutage = {
+  isUp: true,
+  report: (error) => isDatabaseConnectionError(error),
+  untilUp: () => Promise.resolve(),
+};
+
+/** Thrown at the edge while the database is down: answered 500 server_error with Retry-After. */
+export class DatabaseUnavailableError extends Error {
+  constructor() {
+    super('the database is unreachable');
+    this.name = 'DatabaseUnavailableError';
+  }
+}

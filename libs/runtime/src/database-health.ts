@@ -1,0 +1,131 @@
+import pg from 'pg';
+import type { Logger } from 'pino';
+import { type DatabaseOutage, isDatabaseConnectionError } from '#platform';
+
+const PROBE_TIMEOUT_MS = 1000;
+const PROBE_INTERVAL_MS = 1000;
+
+/** host:port/database of a PostgreSQL URL, without credentials, for the log. */
+export const databaseAddress = (url: string): string => {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.host}${parsed.pathname}`;
+  } catch {
+    return 'the configured database';
+  }
+};
+
+/** One `SELECT 1` on a connection of its own (never the pool's: its queue may be full of requests). */
+const probe = async (url: string): Promise<void> => {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: PROBE_TIMEOUT_MS, query_timeout: PROBE_TIMEOUT_MS });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+};
+
+/**
+ * Watches the PostgreSQL server(s) of a process and says ONCE that the database is unreachable (and
+ * once that it is back), instead of a stack trace per request, per pool and per follower retry.
+ * Errors are reported to it by whoever meets them (the HTTP edge, the followers, the pools' idle
+ * connections); a connection error makes it probe the server on a connection of its own, and only a
+ * failed probe declares the outage (a connection killed by `pg_terminate_backend` is not one). While
+ * down it probes every second; the HTTP edge answers at once, followers wait for `untilUp()`.
+ *
+ * Invariant: `isUp` is false only between a failed probe and the next successful one, so it can
+ * never hold requests back for longer than one probe interval after the server is back.
+ */
+export class DatabaseHealth implements DatabaseOutage {
+  private up = true;
+  private checking: Promise<void> | null = null;
+  private whenUp: Promise<void> = Promise.resolve();
+  private signalUp: () => void = () => undefined;
+  private stopped = false;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly urls: readonly string[], private readonly logger: Logger) {}
+
+  get isUp(): boolean {
+    return this.up;
+  }
+
+  report(error: unknown): boolean {
+    if (!isDatabaseConnectionError(error)) return false;
+    if (this.up) void this.check();
+    return true;
+  }
+
+  untilUp(): Promise<void> {
+    return this.whenUp;
+  }
+
+  /** At a clean stop: no more probes, and nobody waits for a database that will not be asked again. */
+  stop(): void {
+    this.stopped = true;
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.signalUp();
+  }
+
+  private check(): Promise<void> {
+    this.checking ??= this.probeAll().then(
+      () => undefined,
+      (error: unknown) => this.declareDown(error),
+    ).finally(() => {
+      this.checking = null;
+    });
+    return this.checking;
+  }
+
+  private async probeAll(): Promise<void> {
+    for (const url of this.urls) await probe(url);
+  }
+
+  private declareDown(error: unknown): void {
+    if (!this.up || this.stopped) return;
+    this.up = false;
+    this.whenUp = new Promise((resolveUp) => { this.signalUp = resolveUp; });
+    this.logger.warn({ database: this.urls.map(databaseAddress), reason: error instanceof Error ? error.message : String(error) },
+      'the database is unreachable: requests answer 500 server_error with Retry-After at once, the followers wait; retrying every second');
+    this.scheduleProbe();
+  }
+
+  private scheduleProbe(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.probeAll().then(() => {
+        if (this.stopped) return;
+        this.up = true;
+        this.logger.info({ database: this.urls.map(databaseAddress) }, 'the database is reachable again; requests and followers resume');
+        this.signalUp();
+      }, () => this.scheduleProbe());
+    }, PROBE_INTERVAL_MS);
+    this.timer.unref();
+  }
+}
+
+/**
+ * A process started while its database is down waits for it, saying so once, instead of exiting:
+ * under a supervisor that restarts it, exiting only turns an outage into a crash loop.
+ */
+export const waitForDatabase = async (urls: readonly string[], logger: Logger): Promise<void> => {
+  let announced = false;
+  for (;;) {
+    try {
+      for (const url of urls) await probe(url);
+      if (announced) logger.info({ database: urls.map(databaseAddress) }, 'the database answers; starting');
+      return;
+    } catch (error) {
+      // Anything else (a wrong password, a database that does not exist) is the operator's to fix.
+      if (!isDatabaseConnectionError(error)) throw error;
+      if (!announced) {
+        logger.warn({ database: urls.map(databaseAddress), reason: error instanceof Error ? error.message : String(error) }, 'the database is unreachable; waiting for it before starting');
+        announced = true;
+      }
+      await new Promise((resolveLater) => setTimeout(resolveLater, PROBE_INTERVAL_MS));
+    }
+  }
+};
