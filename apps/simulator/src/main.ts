@@ -10,7 +10,7 @@ import { startInternalApp } from './internal-app.js';
 runMain(async () => {
   const config = loadConfig();
   const logger = createLogger(config.logLevel, 'simulator');
-  const infra = await createInfrastructure(config, logger, { runProjections: false });
+  const infra = await createInfrastructure(config, logger, { followers: 'none' });
   await startMessagingFor(infra, { runWorkers: false });
   const app = await startInternalApp(infra);
   logger.info({ port: config.internalPort, internalTokenGenerated: config.internalTokenGenerated }, 'internal application listening');

@@ -2,19 +2,42 @@ import 'reflect-metadata';
 import { loadConfig } from '#platform';
 import { createLogger } from '#platform';
 import { createInfrastructure } from '#runtime/create-infrastructure.js';
+import { FOLLOWERS_LEASE, Lease } from '#runtime/lease.js';
 import { startMessagingFor } from '#runtime/messaging-wiring.js';
 import { runMain, stopOnSignals } from '#runtime/process-main.js';
 
 /**
- * Projections (log -> read models, with checkpoints), the dispatcher (log -> BullMQ jobs) and the
- * webhook and e-mail workers. Several can run: BullMQ shares the jobs; the projection runner and the
- * dispatcher are safe to run twice (checkpoints are compared on write, every side effect has a stable id).
+ * The webhook and e-mail workers, and, while this process holds the followers' lease, the loops that
+ * must run once per deployment: projections (log -> read models), the dispatcher (log -> BullMQ jobs)
+ * and the sealer. Start as many as needed: BullMQ spreads the jobs over all of them; the lease
+ * (libs/runtime/src/lease.ts) gives the loops to one at a time, another takes over within about 7 s
+ * when it dies, at once when it stops cleanly.
  */
 runMain(async () => {
   const config = loadConfig();
   const logger = createLogger(config.logLevel, 'worker');
-  const infra = await createInfrastructure(config, logger, { runProjections: true });
-  await startMessagingFor(infra, { runWorkers: true });
+  const infra = await createInfrastructure(config, logger, { followers: 'leased' });
+  const messaging = await startMessagingFor(infra, { runWorkers: true, dispatcherUnderLease: true });
+  const followers = infra.followers;
+  const dispatcher = messaging.dispatcher;
+  if (followers === null || dispatcher === null) throw new Error('a worker runs the followers and the dispatcher');
+  const lease = new Lease(infra.sidePool, FOLLOWERS_LEASE, logger, {
+    acquired: async (held) => {
+      await followers.start();
+      await dispatcher.start({ lease: held.name, holder: held.holder, fence: held.fence });
+    },
+    lost: async () => {
+      await dispatcher.stop();
+      await followers.stop();
+    },
+  });
+  lease.start();
+  // Stops run before the rest of the process: the loops stop (checkpoints saved), then the lease is released.
+  const stopInfra = infra.stop;
+  infra.stop = async () => {
+    await lease.stop();
+    await stopInfra();
+  };
   logger.info('worker running');
   stopOnSignals(logger, infra, []);
 });

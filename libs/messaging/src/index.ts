@@ -20,3 +20,4 @@ export * from './dispatch/dispatcher.js';
 export * from './dispatch/delivery-purge.js';
 export * from './dispatch/start-messaging.js';
 export { runDdl } from './shared/sql.js';
+export * from './dispatch/checkpoint-fence.js';

@@ -18,15 +18,20 @@ import {
 import type { ResultDocument } from '#read-models';
 import type { DocumentStore } from '#read-models';
 import { type AuditStores, createSealer, openAuditStores } from './audit-wiring.js';
-import type { Infrastructure } from './infrastructure.js';
+import type { LogSealer } from '#event-store';
+import type { Infrastructure, LeasedFollowers } from './infrastructure.js';
 import { InlineProjectors } from './inline-projectors.js';
 import { CompositeReadSide, unlessInline } from './read-side.js';
 import { DatabaseHealth, waitForDatabase } from './database-health.js';
 import { RedisHealth } from './redis-health.js';
 
 export interface InfrastructureOptions {
-  /** Run the projections in this process (standalone and worker); API processes only wait for them. */
-  runProjections: boolean;
+  /**
+   * The loops that follow the log (catch-up projections, sealer): `run` in this process (standalone,
+   * one process per DATA_DIR); `leased`: only while this process holds the followers' lease (workers
+   * of a cluster: `infra.followers`); `none`: API processes and the internal app only wait for them.
+   */
+  followers: 'run' | 'leased' | 'none';
 }
 
 const REDIS_READY_WAIT_MS = 3000;
@@ -201,8 +206,9 @@ export const createInfrastructure = async (config: ServiceConfig, logger: Logger
     await redisReady(redis, REDIS_READY_WAIT_MS);
 
     const readSide = new CompositeReadSide(database);
-    if (options.runProjections) {
-      const runner = new ProjectionRunner({ eventStore, documentStore: documents, projections: allProjections, logger, followsInline: stores.inline !== null, database });
+    const newRunner = () => new ProjectionRunner({ eventStore, documentStore: documents, projections: allProjections, logger, followsInline: stores.inline !== null, database });
+    if (options.followers === 'run') {
+      const runner = newRunner();
       await runner.start();
       stops.push(() => runner.stop());
       readSide.add(unlessInline(INLINE_READ_MODELS, runner));
@@ -211,8 +217,24 @@ export const createInfrastructure = async (config: ServiceConfig, logger: Logger
     }
     // Followers link and seal the log as it grows; every process seals what was appended at a clean stop.
     const sealer = createSealer(stores, config, logger);
-    if (options.runProjections) sealer.start();
+    if (options.followers === 'run') sealer.start();
     stops.push(() => sealer.stop());
+    // Under a lease, each holding gets a runner and a sealer of its own (neither restarts once stopped).
+    let leased: { runner: ProjectionRunner; sealer: LogSealer } | null = null;
+    const followers: LeasedFollowers | null = options.followers !== 'leased' ? null : {
+      start: async () => {
+        const started = { runner: newRunner(), sealer: createSealer(stores, config, logger) };
+        await started.runner.start();
+        started.sealer.start();
+        leased = started;
+      },
+      stop: async () => {
+        const running = leased;
+        leased = null;
+        await running?.runner.stop();
+        await running?.sealer.stop();
+      },
+    };
 
     const serviceSecret = resolveServiceSecret(config.serviceSecret, config.dataDir);
     const simulatedClock = config.simulatedClock ? new SimulatedClock(eventStore) : null;
@@ -228,7 +250,7 @@ export const createInfrastructure = async (config: ServiceConfig, logger: Logger
     const infra: Infrastructure = {
       config, logger, eventStore, documents, sidePool: sqlPool, audit: stores.audit, inline: stores.inline, redis, redisHealth, database, clock, simulatedClock,
       secretBox: new SecretBox(serviceSecret), serviceSecret, cursors: new CursorCodec(deriveKey(serviceSecret, 'cursors')),
-      readSide, lookups, writer, messaging: null,
+      readSide, lookups, writer, messaging: null, followers,
       stop: async () => {
         await infra.messaging?.stop().catch((error: unknown) => logger.error({ err: error }, 'messaging stop failed'));
         await stopAll();

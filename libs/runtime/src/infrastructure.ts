@@ -42,6 +42,14 @@ export interface Infrastructure {
   lookups: WriteLookups;
   /** One per process, shared by every Nest application in it (its per-stream queue must be shared). */
   writer: EventWriter;
+  /** A worker of a cluster: the projections and the sealer it runs while it holds the followers' lease (null elsewhere). */
+  followers: LeasedFollowers | null;
+  stop(): Promise<void>;
+}
+
+/** The log's followers of a worker, started when it takes the lease and stopped when it loses it. */
+export interface LeasedFollowers {
+  start(): Promise<void>;
   stop(): Promise<void>;
 }
 

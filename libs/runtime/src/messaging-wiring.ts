@@ -7,6 +7,7 @@ import {
 } from '#messaging';
 import type { Infrastructure } from './infrastructure.js';
 import { PERSON_ENDING_TYPES, PersonalDataErasure } from './personal-data-erasure.js';
+import { FOLLOWERS_LEASE, LeaseObserver } from './lease.js';
 import { PolledPosition } from './read-side.js';
 
 const ROTATION_OVERLAP_MS = 24 * 3600_000;
@@ -46,7 +47,7 @@ export const webhookSettingsFromLog = (infra: Infrastructure) => {
  * Starts the messaging side: in the worker and standalone processes with its dispatcher and BullMQ
  * workers; in the internal application of a multi-process set-up as a client (logs, outbox, resends).
  */
-export const startMessagingFor = async (infra: Infrastructure, options: { runWorkers: boolean }): Promise<Messaging> => {
+export const startMessagingFor = async (infra: Infrastructure, options: { runWorkers: boolean; dispatcherUnderLease?: boolean }): Promise<Messaging> => {
   const disable = new DisableWebhookHandler(infra.writer);
   const messaging = await startMessaging({
     eventStore: infra.eventStore,
@@ -65,6 +66,7 @@ export const startMessagingFor = async (infra: Infrastructure, options: { runWor
     runWorkers: options.runWorkers,
     outboxInline: infra.inline !== null,
     database: infra.database,
+    dispatcherUnderLease: options.dispatcherUnderLease === true,
     erasure: ({ outbox, log }) => new PersonalDataErasure({
       logStore: infra.audit.logStore, documents: infra.documents, outbox, deliveries: log, redis: infra.redis,
       personKeys: infra.audit.personKeys, redisPrefixes: [`${infra.config.queuePrefix}:`, 'idem:'], logger: infra.logger.child({ component: 'erasure' }),
@@ -81,9 +83,16 @@ export const startMessagingFor = async (infra: Infrastructure, options: { runWor
   // and would hold every write for the whole timeout. The side effects are recorded from the log and
   // catch up once Redis is back; the write answers as soon as the read models show it.
   const health = infra.redisHealth;
-  const dispatched = dispatcher
+  // A dispatcher of this process that always runs is waited for directly. Otherwise (API processes,
+  // the internal app, a worker that may not hold the lease) its stored checkpoint is polled, and only
+  // while some worker holds the followers' lease: with every worker stopped nothing would move, and
+  // the answer does not wait for it (the side effects are recorded from the log once a worker runs).
+  const alwaysHere = dispatcher !== null && options.dispatcherUnderLease !== true;
+  const dispatcherAlive = new LeaseObserver(infra.sidePool, FOLLOWERS_LEASE);
+  const dispatched = alwaysHere
     ? (position: bigint, timeoutMs: number) => dispatcher.waitForPosition(position, timeoutMs).then(() => true, () => false)
-    : (position: bigint, timeoutMs: number) => new PolledPosition(() => messaging.dispatchedPosition()).waitForPosition(position, timeoutMs);
+    : async (position: bigint, timeoutMs: number) => !(await dispatcherAlive.isHeld())
+      || new PolledPosition(() => messaging.dispatchedPosition()).waitForPosition(position, timeoutMs);
   /**
    * Whether any event of a write becomes a webhook delivery (the e-mails are in the outbox already
    * when the write committed inline). A peek at the workspace: only decides whether to wait. A

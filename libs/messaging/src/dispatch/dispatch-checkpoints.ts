@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import { qualified, runDdl } from '../shared/sql.js';
+import { type CheckpointFence, FencedOutError, LEASES_TABLE, fenceHolds } from './checkpoint-fence.js';
 
 export const CHECKPOINTS_TABLE = 'dispatch_checkpoints';
 
@@ -15,7 +16,11 @@ export class DispatchCheckpoints {
   }
 
   async ensureSchema(): Promise<void> {
-    await runDdl(this.pool, this.schema, [`CREATE TABLE IF NOT EXISTS ${this.table} (name text COLLATE "C" PRIMARY KEY, position bigint NOT NULL)`]);
+    await runDdl(this.pool, this.schema, [
+      `CREATE TABLE IF NOT EXISTS ${this.table} (name text COLLATE "C" PRIMARY KEY, position bigint NOT NULL)`,
+      // The leases of the loops that must run once (libs/runtime/src/lease.ts), which fence these checkpoints.
+      `CREATE TABLE IF NOT EXISTS public.${LEASES_TABLE} (name text COLLATE "C" PRIMARY KEY, holder text NOT NULL, fence bigint NOT NULL, expires_at timestamptz NOT NULL)`,
+    ]);
   }
 
   async read(name: string): Promise<bigint | null> {
@@ -24,12 +29,27 @@ export class DispatchCheckpoints {
     return row ? BigInt(row.position) : null;
   }
 
-  /** Only ever forward: a slow second process cannot move the checkpoint back. */
-  async save(name: string, position: bigint): Promise<void> {
-    await this.pool.query(
-      `INSERT INTO ${this.table} (name, position) VALUES ($1, $2::bigint)
-       ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position WHERE ${this.table}.position < EXCLUDED.position`,
-      [name, position.toString()],
+  /**
+   * Only ever forward: a slow second process cannot move the checkpoint back. With a fence (a leased
+   * dispatcher), only while its lease is still held: a holder that lost it (frozen past its expiry,
+   * cut off from the database) has its write refused with FencedOutError, in the same statement.
+   */
+  async save(name: string, position: bigint, fence: CheckpointFence | null = null): Promise<void> {
+    if (fence === null) {
+      await this.pool.query(
+        `INSERT INTO ${this.table} (name, position) VALUES ($1, $2::bigint)
+         ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position WHERE ${this.table}.position < EXCLUDED.position`,
+        [name, position.toString()],
+      );
+      return;
+    }
+    const result = await this.pool.query(
+      `WITH held AS (SELECT ${fenceHolds('$3', '$4', '$5')} AS held),
+       saved AS (INSERT INTO ${this.table} (name, position) SELECT $1, $2::bigint FROM held WHERE held.held
+         ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position WHERE ${this.table}.position < EXCLUDED.position RETURNING 1)
+       SELECT held FROM held`,
+      [name, position.toString(), fence.lease, fence.holder, fence.fence],
     );
+    if ((result.rows[0] as { held: boolean } | undefined)?.held !== true) throw new FencedOutError(fence);
   }
 }

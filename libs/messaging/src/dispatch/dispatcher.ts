@@ -11,6 +11,7 @@ import type { WebhookDeliveries } from '../webhooks/webhook-deliveries.js';
 import { asWebhookSourceEvent, webhookEventName, type WebhookSourceEvent } from '../webhooks/webhook-events.js';
 import type { GetSigningSecrets, WebhookSettings } from '../webhooks/webhook-settings.js';
 import type { DispatchCheckpoints } from './dispatch-checkpoints.js';
+import { type CheckpointFence, FencedOutError } from './checkpoint-fence.js';
 
 export interface DispatcherOptions {
   eventStore: EventStore;
@@ -94,6 +95,7 @@ export class Dispatcher {
   /** The webhook settings of the workspaces of the read batch in hand, each read once (see settingsFor). */
   private batchSettings: Map<string, Promise<WebhookSettings | null>> | null = null;
   private readonly name: string;
+  private fence: CheckpointFence | null = null;
 
   constructor(private readonly options: DispatcherOptions) {
     this.name = options.name ?? DISPATCHER_NAME;
@@ -104,7 +106,12 @@ export class Dispatcher {
     return this.handled;
   }
 
-  async start(): Promise<void> {
+  /**
+   * `fence`: the lease this dispatcher runs under (a worker of a cluster); its checkpoint is saved
+   * only while that lease is held. Without it (one process), the checkpoint only moves forward.
+   */
+  async start(fence: CheckpointFence | null = null): Promise<void> {
+    this.fence = fence;
     this.stopped = false;
     await this.follow();
   }
@@ -245,7 +252,11 @@ export class Dispatcher {
       },
       handler: (event) => this.handle(event),
       onCaughtUp: () => {
-        this.saveCheckpoint().catch((error: unknown) => this.options.logger?.warn({ err: error }, 'dispatch checkpoint not saved; saved with the next events'));
+        this.saveCheckpoint().catch((error: unknown) => {
+          if (!(error instanceof FencedOutError)) return this.options.logger?.warn({ err: error }, 'dispatch checkpoint not saved; saved with the next events');
+          void this.subscription?.stop();
+          this.restartAfter(error);
+        });
       },
       onError: (error) => this.restartAfter(error),
       ...(this.options.catchUpOnly === true
@@ -280,7 +291,7 @@ export class Dispatcher {
       const position = this.handled;
       if (this.unsaved === 0 || position === null) return;
       const unsaved = this.unsaved;
-      await this.options.checkpoints.save(this.name, position);
+      await this.options.checkpoints.save(this.name, position, this.fence);
       this.unsaved = Math.max(0, this.unsaved - unsaved);
     });
     return this.saving;
@@ -296,10 +307,16 @@ export class Dispatcher {
 
   /** The subscription stops after a failure; follow again from the saved checkpoint, which repeats the failed event. */
   private restartAfter(error: unknown): void {
+    this.subscription = null;
+    if (error instanceof FencedOutError) {
+      // Another process holds the lease now: its dispatcher goes on from the checkpoint; this one
+      // stays stopped until its own lease keeper stops it (or it takes the lease again).
+      this.options.logger?.warn({ fence: error.fence.fence }, 'dispatcher fenced out: another process took over its lease; not following any more');
+      return;
+    }
     const database = this.options.database;
     const outage = database?.report(error) === true;
     if (!outage) this.options.logger?.error({ err: error }, 'dispatcher failed; following the event store again shortly');
-    this.subscription = null;
     if (this.stopped) return;
     this.restartTimer = setTimeout(() => {
       this.restartTimer = null;

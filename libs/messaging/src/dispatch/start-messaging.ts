@@ -49,6 +49,11 @@ export interface StartMessagingOptions {
   erasure?: (tables: { outbox: EmailOutbox; log: DeliveryLog }) => ErasureReaction;
   /** The database's health: the dispatcher waits out an outage instead of retrying and logging every second. */
   database?: DatabaseOutage;
+  /**
+   * The dispatcher is made but not started: a worker of a cluster starts it (with its lease's fence)
+   * when it takes the lease, and stops it when it loses it (Messaging.dispatcher.start/stop).
+   */
+  dispatcherUnderLease?: boolean;
 }
 
 export interface QueueCounts {
@@ -148,7 +153,7 @@ export const startMessaging = async (options: StartMessagingOptions): Promise<Me
       ...(options.erasure === undefined ? {} : { erasure: options.erasure({ outbox, log }) }),
       ...(options.database === undefined ? {} : { database: options.database }),
     });
-    await dispatcher.start();
+    if (options.dispatcherUnderLease !== true) await dispatcher.start();
   }
 
   const counts = async (queue: Queue): Promise<QueueCounts> => {

@@ -1,0 +1,180 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { jest } from '@jest/globals';
+import pg from 'pg';
+import { freeLoopbackPort } from '#platform';
+import { request } from './support/client.js';
+import { eventually } from './support/messaging-receivers.js';
+import { type AppProcess, freshDatabase, startApp } from './support/processes.js';
+import { deleteQueueKeys } from './support/service.js';
+
+jest.setTimeout(240_000);
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Workers as a cluster on PostgreSQL: three workers, one of which holds the followers' lease (the
+ * projections, the dispatcher, the sealer); killed with -9 under load, another takes the loops
+ * within 10 s and nothing is lost; stopped cleanly, another takes them at once; with every worker
+ * stopped, the API still answers at once.
+ */
+describe('workers as a cluster (e2e, PostgreSQL)', () => {
+  const token = 'cluster-internal-token';
+  let database: { url: string; drop: () => Promise<void> };
+  let admin: pg.Client;
+  let dataDir: string;
+  const workers: AppProcess[] = [];
+  const others: AppProcess[] = [];
+  let apiUrl = '';
+  let internalUrl = '';
+  let receiver: Server;
+  let receiverUrl = '';
+  /** Envelope ids received per invited address (a repeat of one id is at-least-once; two ids would be a double). */
+  const received = new Map<string, string[]>();
+  const queuePrefix = `cluster-${Date.now().toString(36)}`;
+  let env: Record<string, string> = {};
+  let workspaceId = '';
+  let assessmentId = '';
+
+  const internal = (method: string, path: string, body?: unknown) =>
+    request(`${internalUrl}${path}`, { method, headers: { authorization: `Bearer ${token}` }, body });
+  const holding = async (): Promise<{ holder: string; fence: string; live: boolean } | null> => {
+    const result = await admin.query(`SELECT holder, fence::text AS fence, expires_at >= now() AS live FROM service_leases WHERE name = 'followers'`);
+    return (result.rows[0] as { holder: string; fence: string; live: boolean } | undefined) ?? null;
+  };
+  const pidOf = (holder: string): number => Number(holder.split(':')[1]);
+  const startWorker = async () => {
+    const worker = await startApp('worker', env, async (output) => output.includes('worker running'));
+    workers.push(worker);
+    return worker;
+  };
+  const freshKey = async (): Promise<Record<string, string>> => {
+    const key = (await internal('POST', `/internal/workspaces/${workspaceId}/api-keys`, { mode: 'live' })).body.data;
+    return { authorization: `Bearer ${key.key}:${key.secret}` };
+  };
+  const invite = async (auth: Record<string, string>, email: string) => {
+    const startedAt = Date.now();
+    const answer = await request(`${apiUrl}/v1/assessments/${assessmentId}/invitations`, { method: 'POST', headers: auth, body: { candidates: [{ email }] } });
+    return { email, status: answer.status, tookMs: Date.now() - startedAt };
+  };
+  const expectDelivered = async (emails: string[]) => {
+    await eventually(async () => emails.filter((email) => !received.has(email)).length, (missing: number) => missing === 0, 90_000, 'a webhook for every invitation');
+    for (const email of emails) expect(new Set(received.get(email)).size).toBe(1);
+    await eventually(async () => {
+      let missing = 0;
+      for (const email of emails) if ((await internal('GET', `/internal/emails?to=${encodeURIComponent(email)}`)).body.data.length !== 1) missing += 1;
+      return missing;
+    }, (missing: number) => missing === 0, 60_000, 'an e-mail for every invitation');
+  };
+
+  beforeAll(async () => {
+    database = await freshDatabase();
+    admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    dataDir = mkdtempSync(join(tmpdir(), 'hiring-cluster-'));
+    const receiverPort = await freeLoopbackPort();
+    receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => { body += chunk.toString(); });
+      req.on('end', () => {
+        const envelope = JSON.parse(body) as { id: string; event: string; data: { invitation?: { email?: string } } };
+        const email = envelope.data.invitation?.email;
+        if (envelope.event === 'candidateInvited' && email) received.set(email, [...(received.get(email) ?? []), envelope.id]);
+        // Slow enough that a kill -9 finds deliveries in flight.
+        setTimeout(() => { res.statusCode = 200; res.end('ok'); }, 30);
+      });
+    }).listen(receiverPort, '127.0.0.1');
+    receiverUrl = `http://127.0.0.1:${receiverPort}/hook`;
+    const internalPort = await freeLoopbackPort();
+    internalUrl = `http://127.0.0.1:${internalPort}`;
+    env = {
+      EVENT_STORE_URL: database.url, SERVICE_SECRET: 'cluster-service-secret', INTERNAL_TOKEN: token, DATA_DIR: dataDir,
+      QUEUE_PREFIX: queuePrefix, WEBHOOK_ALLOW_INSECURE: 'true', WEBHOOK_BACKOFF_MS: '50', LOG_LEVEL: 'info',
+      INTERNAL_PORT: String(internalPort), APP_URL: `http://localhost:${internalPort}`, HOST: '127.0.0.1',
+    };
+    for (let i = 0; i < 3; i += 1) await startWorker();
+    others.push(await startApp('simulator', env, async () => (await internal('GET', '/internal/health')).status === 200));
+    const port = await freeLoopbackPort();
+    apiUrl = `http://127.0.0.1:${port}`;
+    others.push(await startApp('api', { ...env, PORT: String(port) }, async () => (await request(`${apiUrl}/v1/me`)).status === 401));
+
+    const workspace = (await internal('POST', '/internal/workspaces', { name: 'Cluster' })).body.data;
+    workspaceId = workspace.id;
+    await internal('POST', `/internal/workspaces/${workspaceId}/verify`);
+    expect((await internal('PUT', `/internal/workspaces/${workspaceId}/webhook`, { url: receiverUrl, events: ['candidateInvited'] })).status).toBe(200);
+    const created = await request(`${apiUrl}/v1/assessments`, { method: 'POST', headers: await freshKey(), body: { name: 'Cluster', tests: ['numerical-reasoning'] } });
+    expect(created.status).toBe(201);
+    assessmentId = created.body.data.id;
+  }, 180_000);
+
+  afterAll(async () => {
+    for (const app of [...others, ...workers].reverse()) await app.stop();
+    receiver?.close();
+    await admin?.end();
+    await database?.drop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await deleteQueueKeys(queuePrefix);
+  }, 60_000);
+
+  it('one worker holds the loops; killed with -9 under load another takes them within 10 s, and every invitation gets its e-mail and webhook, repeats only with the same id', async () => {
+    const first = await eventually(holding, (lease) => lease !== null && lease.live, 10_000, 'a worker holding the followers lease');
+    const holder = workers.find((worker) => worker.child.pid === pidOf(first!.holder));
+    expect(holder).toBeDefined();
+    // Exactly one process runs the loops: only the holder subscribed to the log.
+    for (const worker of workers) expect(worker.output().includes('took the lease')).toBe(worker === holder);
+
+    const keys = await Promise.all([freshKey(), freshKey(), freshKey()]);
+    const emails: string[] = [];
+    let running = true;
+    const loops = keys.map(async (auth, client) => {
+      for (let i = 0; running; i += 1) {
+        const email = `kill.${client}.${i}@example.com`;
+        const answer = await invite(auth, email);
+        if (answer.status === 200) emails.push(email);
+        await pause(400);
+      }
+    });
+    await pause(3000);
+    const killedAt = Date.now();
+    holder!.child.kill('SIGKILL');
+    const next = await eventually(holding, (lease) => lease !== null && lease.live && lease.holder !== first!.holder, 15_000, 'another worker taking the lease');
+    const tookOverMs = Date.now() - killedAt;
+    expect(tookOverMs).toBeLessThan(10_000);
+    expect(BigInt(next!.fence)).toBeGreaterThan(BigInt(first!.fence));
+    await pause(3000);
+    running = false;
+    await Promise.all(loops);
+    expect(emails.length).toBeGreaterThan(30);
+    await expectDelivered(emails);
+    // Read models followed by the new holder: the assessment counts every invitation.
+    const assessment = await request(`${apiUrl}/v1/assessments/${assessmentId}`, { headers: keys[0]! });
+    expect(assessment.status).toBe(200);
+  });
+
+  it('a holder stopped with SIGTERM releases the lease: another takes the loops at once', async () => {
+    const current = await holding();
+    const holder = workers.find((worker) => worker.child.exitCode === null && worker.child.pid === pidOf(current!.holder));
+    expect(holder).toBeDefined();
+    const stoppedAt = Date.now();
+    await holder!.stop('SIGTERM');
+    expect(holder!.output()).toContain('released the lease');
+    const next = await eventually(holding, (lease) => lease !== null && lease.live && lease.holder !== current!.holder, 10_000, 'another worker taking the released lease');
+    expect(Date.now() - stoppedAt).toBeLessThan(4_000);
+    expect(workers.some((worker) => worker.child.exitCode === null && worker.child.pid === pidOf(next!.holder))).toBe(true);
+  });
+
+  it('with every worker stopped, invitations are answered at once; a worker started later delivers what they owe', async () => {
+    for (const worker of workers) await worker.stop('SIGTERM');
+    await eventually(holding, (lease) => lease === null || !lease.live, 5_000, 'no live holder');
+    await pause(1100); // the API's view of the lease is at most a second old
+    const auth = await freshKey();
+    const answers = [];
+    for (let i = 0; i < 5; i += 1) answers.push(await invite(auth, `no.worker.${i}@example.com`));
+    for (const answer of answers) expect({ status: answer.status, fast: answer.tookMs < 2_000 }).toEqual({ status: 200, fast: true });
+    expect(others.find((app) => app.name === 'api')!.output()).not.toContain('did not catch up in time');
+    await startWorker();
+    await expectDelivered(answers.map((answer) => answer.email));
+  });
+});
