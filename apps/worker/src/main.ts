@@ -3,6 +3,7 @@ import { loadConfig } from '#platform';
 import { createLogger } from '#platform';
 import { createInfrastructure } from '#runtime/create-infrastructure.js';
 import { startMessagingFor } from '#runtime/messaging-wiring.js';
+import { startProcessEndpoints } from '#runtime/observability/endpoints.js';
 import { runMain, stopOnSignals } from '#runtime/process-main.js';
 
 /**
@@ -16,5 +17,5 @@ runMain(async () => {
   const infra = await createInfrastructure(config, logger, { runProjections: true });
   await startMessagingFor(infra, { runWorkers: true });
   logger.info('worker running');
-  stopOnSignals(logger, infra, []);
+  stopOnSignals(logger, infra, [await startProcessEndpoints(infra)]);
 });

@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiErrorFilter, EdgeValidationPipe, configureFastify, createFastifyAdapter, refuseUnstorableInput } from '#http';
 import { CoreModule } from './core.module.js';
 import type { Infrastructure } from './infrastructure.js';
+import { observeHttpApp } from './observability/endpoints.js';
 
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
@@ -39,6 +40,7 @@ export const startHttpApp = async (
   const isLegacy = options.legacy ? isLegacyRequest : undefined;
   const instance = app.getHttpAdapter().getInstance();
   configureFastify(instance);
+  observeHttpApp(instance, infra, options.name);
   if (options.strictText) refuseUnstorableInput(instance);
   instance.setGenReqId((raw: IncomingMessage) => {
     const header = raw.headers['x-request-id'];

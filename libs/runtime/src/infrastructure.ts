@@ -7,6 +7,7 @@ import type { Messaging } from '#messaging';
 import type { AuditStores } from './audit-wiring.js';
 import type { CompositeReadSide } from './read-side.js';
 import type { InlineProjectors } from './inline-projectors.js';
+import type { ProcessObservability } from './observability/process-observability.js';
 import type { RedisHealth } from './redis-health.js';
 import type { EventStore } from '#event-store';
 import type { CursorCodec } from '#http';
@@ -40,6 +41,8 @@ export interface Infrastructure {
   lookups: WriteLookups;
   /** One per process, shared by every Nest application in it (its per-stream queue must be shared). */
   writer: EventWriter;
+  /** Metrics and readiness: made by the first endpoint of the process that serves them (observabilityOf). */
+  observability?: ProcessObservability;
   stop(): Promise<void>;
 }
 
