@@ -234,6 +234,9 @@ describe('readiness follows the database', () => {
     const metrics = await scrape(apiUrl, 'obs-db-token');
     expect(metrics.sum('hiring_ready')).toBe(0);
     expect(metrics.sum('hiring_ready_check', { check: 'database' })).toBe(0);
+    // Unreadable, not caught up: absent, or NaN where the gauge has no labels.
+    expect(metrics.all('hiring_projection_lag_seconds')).toEqual([]);
+    expect(metrics.sum('hiring_dispatcher_lag_seconds')).toBeNaN();
 
     await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
     await waitUntil('ready again', () => probe(`${apiUrl}/health/ready`), (answer) => answer.status === 200, 15_000);

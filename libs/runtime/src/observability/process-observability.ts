@@ -106,13 +106,17 @@ export class ProcessObservability {
     pool.set({ pool: name, state: 'waiting' }, sql.waitingCount);
   }
 
-  /** A follower whose lag cannot be read now (the database is down) has no value in this scrape. */
+  /**
+   * A lag that cannot be read now (the database is down) is absent from this scrape, or NaN where
+   * the gauge has no labels: never a stale value, nor a 0 that would read as caught up.
+   */
   private async readLag(): Promise<void> {
     const { head, projectionEvents, projectionSeconds, dispatcherEvents, dispatcherSeconds } = this.gauges;
-    for (const gauge of [head, projectionEvents, projectionSeconds, dispatcherEvents, dispatcherSeconds]) gauge.reset();
+    for (const gauge of [projectionEvents, projectionSeconds]) gauge.reset();
+    for (const gauge of [head, dispatcherEvents, dispatcherSeconds]) gauge.set(Number.NaN);
     const lag: ReadSideLag | null = await within(this.lag(), 2_000).catch(() => null);
     if (lag === null) return;
-    if (lag.head !== null) head.set(Number(lag.head));
+    head.set(lag.head === null ? 0 : Number(lag.head));
     for (const [projection, { events, seconds }] of lag.projections) {
       projectionEvents.set({ projection }, events);
       projectionSeconds.set({ projection }, seconds);
