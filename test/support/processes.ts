@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import pg from 'pg';
-import { loadConfig } from '#platform';
+import { freeLoopbackPort, loadConfig } from '#platform';
 import { deleteQueueKeys } from './service.js';
 
 export const ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/test';
@@ -38,7 +38,9 @@ export interface AppProcess {
 
 /** Starts one compiled app (`api`, `worker`, `simulator`) and waits for `ready` to answer true. */
 export const startApp = async (app: 'api' | 'worker' | 'simulator', env: Record<string, string>, ready: (output: string) => Promise<boolean>): Promise<AppProcess> => {
-  const child = spawn(process.execPath, [resolve(`dist/apps/${app}/src/main.js`)], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // A worker serves its health and metrics on PORT: several on one machine need a port each.
+  const port = app === 'worker' && env.PORT === undefined ? { PORT: String(await freeLoopbackPort()) } : {};
+  const child = spawn(process.execPath, [resolve(`dist/apps/${app}/src/main.js`)], { env: { ...process.env, LOG_LEVEL: 'warn', ...port, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
   child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); });

@@ -4,6 +4,7 @@ import { createLogger } from '#platform';
 import { createInfrastructure } from '#runtime/create-infrastructure.js';
 import { FOLLOWERS_LEASE, Lease } from '#runtime/lease.js';
 import { startMessagingFor } from '#runtime/messaging-wiring.js';
+import { startProcessEndpoints } from '#runtime/observability/endpoints.js';
 import { runMain, stopOnSignals } from '#runtime/process-main.js';
 
 /**
@@ -39,5 +40,5 @@ runMain(async () => {
     await stopInfra();
   };
   logger.info('worker running');
-  stopOnSignals(logger, infra, []);
+  stopOnSignals(logger, infra, [await startProcessEndpoints(infra)]);
 });

@@ -11,6 +11,7 @@ export {
 } from './errors/api-error.js';
 
 export { parseAuthorization, type ApiCredential } from './auth/authorization-header.js';
+export { bearerMatcher } from './auth/bearer-token.js';
 // API keys' secrets live in libs/platform (the write side makes them too); re-exported as before.
 export { generateApiKey, hashSecret, secretMatches, type ApiKeyMode, type GeneratedApiKey } from '#platform';
 

@@ -9,6 +9,7 @@ import { ApiErrorFilter, EdgeValidationPipe, configureFastify, createFastifyAdap
 import { DatabaseUnavailableError } from '#platform';
 import { CoreModule } from './core.module.js';
 import type { Infrastructure } from './infrastructure.js';
+import { observeHttpApp } from './observability/endpoints.js';
 
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
@@ -60,6 +61,7 @@ export const startHttpApp = async (
   const isLegacy = options.legacy ? isLegacyRequest : undefined;
   const instance = app.getHttpAdapter().getInstance();
   configureFastify(instance);
+  observeHttpApp(instance, infra, options.name);
   if (options.strictText) refuseUnstorableInput(instance);
   instance.setGenReqId((raw: IncomingMessage) => {
     const header = raw.headers['x-request-id'];

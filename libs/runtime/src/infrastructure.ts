@@ -7,6 +7,7 @@ import type { Messaging } from '#messaging';
 import type { AuditStores } from './audit-wiring.js';
 import type { CompositeReadSide } from './read-side.js';
 import type { InlineProjectors } from './inline-projectors.js';
+import type { ProcessObservability } from './observability/process-observability.js';
 import type { RedisHealth } from './redis-health.js';
 import type { EventStore } from '#event-store';
 import type { CursorCodec } from '#http';
@@ -44,6 +45,8 @@ export interface Infrastructure {
   writer: EventWriter;
   /** A worker of a cluster: the projections and the sealer it runs while it holds the followers' lease (null elsewhere). */
   followers: LeasedFollowers | null;
+  /** Metrics and readiness: made by the first endpoint of the process that serves them (observabilityOf). */
+  observability?: ProcessObservability;
   stop(): Promise<void>;
 }
 

@@ -1,4 +1,3 @@
-import type { INestApplication } from '@nestjs/common';
 import { DataDirInUseError } from '#event-store';
 import type { Logger } from 'pino';
 import type { Infrastructure } from './infrastructure.js';
@@ -6,8 +5,13 @@ import { RedisNotAvailableError } from './local-redis.js';
 
 const SHUTDOWN_DEADLINE_MS = 20_000;
 
+/** What a process serves on its ports: a Nest application, or the worker's health and metrics. */
+export interface Listening {
+  close(): Promise<unknown>;
+}
+
 /** Graceful shutdown: stop taking requests, let workers finish or return their jobs, close the stores. */
-export const stopOnSignals = (logger: Logger, infra: Infrastructure, apps: INestApplication[]): void => {
+export const stopOnSignals = (logger: Logger, infra: Infrastructure, apps: Listening[]): void => {
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;

@@ -1,10 +1,9 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
-import { ERROR_MESSAGES, errorBody } from '#http';
+import { ERROR_MESSAGES, bearerMatcher, errorBody } from '#http';
 import { cookiesOf } from '../pages/shared/page-http.js';
 import { liveSession, SessionRevocations } from '../pages/shared/session-revocations.js';
 import { PageSessions, SESSION_COOKIE } from '../pages/shared/session.js';
-import { bearerMatcher } from './internal-token.guard.js';
 
 /**
  * A path the internal application does not serve answers 401 to a request that is not signed in,

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Deployment } from '#platform';
+import { reportAppend } from '#platform/instrumentation/channels.js';
 import type { Logger } from 'pino';
 import { WrongExpectedRevisionError } from '../event-store.port.js';
 import type { AppendResult, InlineProjector, InlineRows, NewEvent, RecordedEvent, StreamAppend } from '../event-store.port.js';
@@ -181,7 +182,8 @@ export class GroupAppender {
     // appends one after another: the one-caller transaction of postgres-append.ts does both.
     const streams = new Set(appends.map((append) => append.streamId));
     if (appends.length === 0 || streams.size < appends.length || appends.some((append) => append.events.length === 0)) {
-      return appendInTransaction(this.pool, this.tables, appends, this.notify, statements, this.appendLock);
+      const started = performance.now();
+      return appendInTransaction(this.pool, this.tables, appends, this.notify, statements, this.appendLock).finally(() => reportAppend(started, 1));
     }
     return new Promise<AppendResult>((resolve, reject) => {
       this.queue.push({ appends, statements, resolve, reject });
@@ -192,7 +194,12 @@ export class GroupAppender {
   private async drain(): Promise<void> {
     this.writing = true;
     try {
-      while (this.queue.length > 0) await this.write(this.takeGroup());
+      while (this.queue.length > 0) {
+        const group = this.takeGroup();
+        const started = performance.now();
+        await this.write(group);
+        reportAppend(started, group.length);
+      }
     } finally {
       this.writing = false;
     }

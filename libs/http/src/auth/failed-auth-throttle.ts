@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { reportRefusal } from '#platform/instrumentation/channels.js';
 import { type ApiError, apiError } from '../errors/api-error.js';
 import { LuaScript, replyArray, replyInteger } from '../redis/lua-script.js';
 
@@ -48,9 +49,12 @@ export class FailedAuthThrottle {
    */
   async refusal(address: string): Promise<ApiError> {
     const reply = await COUNT_FAILURE.run(this.redis, [this.key(address)], [this.windowMs]).catch(() => null);
-    if (reply === null) return apiError('unauthorized');
-    const [count, ttlMs] = replyArray(reply).map(replyInteger);
-    if ((count ?? 0) <= this.limit) return apiError('unauthorized');
+    const [count, ttlMs] = reply === null ? [] : replyArray(reply).map(replyInteger);
+    if (count === undefined || count <= this.limit) {
+      reportRefusal('auth_failed');
+      return apiError('unauthorized');
+    }
+    reportRefusal('auth_throttled');
     const retryAfter = String(Math.max(1, Math.ceil((ttlMs ?? this.windowMs) / 1000)));
     // The documented 429 headers, describing the limit that was hit: this address's failed attempts.
     return apiError('rate_limited', 'Too many failed authentication attempts from this address; retry after Retry-After seconds.', {

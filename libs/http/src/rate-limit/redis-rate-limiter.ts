@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { reportRefusal } from '#platform/instrumentation/channels.js';
 import { LuaScript, replyArray, replyInteger } from '../redis/lua-script.js';
 
 export interface RateLimiterOptions {
@@ -82,6 +83,7 @@ export class RedisRateLimiter {
     const reply = replyArray(await SLIDING_WINDOW.run(this.redis, [base, `${base}:seq`, `${base}:retired`], [this.limit, this.windowMs, key]));
     if (replyInteger(reply[0]) === -1) return null;
     const allowed = replyInteger(reply[0]) === 1;
+    if (!allowed) reportRefusal('rate_limited');
     return {
       allowed,
       limit: this.limit,

@@ -4,6 +4,7 @@ import { createTransport, type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import { logQueueError } from '../shared/redis-errors.js';
 import type { Clock } from '#platform';
+import { reportJobOutcomes } from '#platform/instrumentation/channels.js';
 import { EMAIL_QUEUE, crashRecoveryOptions, retryDelayMs, type EmailJob } from '../shared/queues.js';
 import { renderInvitationEmail } from './invitation-email.js';
 import type { EmailOutbox, StoredEmail } from './outbox.js';
@@ -73,6 +74,7 @@ export const createEmailWorker = (options: EmailWorkerOptions): EmailWorker => {
   );
   worker.on('failed', (job, error) => options.logger?.warn({ err: error, jobId: job?.id, attemptsMade: job?.attemptsMade }, 'e-mail attempt failed'));
   worker.on('error', logQueueError(options.logger, 'e-mail worker error'));
+  reportJobOutcomes(worker);
   return {
     worker,
     close: async () => {

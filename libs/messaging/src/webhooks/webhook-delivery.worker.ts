@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { logQueueError } from '../shared/redis-errors.js';
 import type { Clock } from '#platform';
+import { reportJobOutcomes, reportWebhookAttempt } from '#platform/instrumentation/channels.js';
 import { MAX_ATTEMPTS, WEBHOOK_CONCURRENCY, WEBHOOK_QUEUE, crashRecoveryOptions, retryDelayMs, type WebhookJob } from '../shared/queues.js';
 import { ENDPOINT_DISABLED, type AttemptRecord, type DeliveryLog, type StoredDelivery } from './delivery-log.js';
 import { addressForLogs, postWebhook } from './post-webhook.js';
@@ -112,7 +113,17 @@ export interface WebhookWorkerOptions extends WebhookDeliveryDeps {
 export const createWebhookWorker = (options: WebhookWorkerOptions): Worker<WebhookJob, DeliveryOutcome> => {
   const worker = new Worker<WebhookJob, DeliveryOutcome>(
     WEBHOOK_QUEUE,
-    async (job: Job<WebhookJob>) => attemptDelivery(options, job.data.deliveryId, job.attemptsMade + 1 >= (job.opts.attempts ?? MAX_ATTEMPTS)),
+    async (job: Job<WebhookJob>) => {
+      const started = performance.now();
+      try {
+        const outcome = await attemptDelivery(options, job.data.deliveryId, job.attemptsMade + 1 >= (job.opts.attempts ?? MAX_ATTEMPTS));
+        reportWebhookAttempt(started, outcome);
+        return outcome;
+      } catch (error) {
+        reportWebhookAttempt(started, error instanceof DeliveryAttemptFailed ? 'retry' : 'error');
+        throw error;
+      }
+    },
     {
       connection: options.connection,
       prefix: options.prefix,
@@ -135,5 +146,6 @@ export const createWebhookWorker = (options: WebhookWorkerOptions): Worker<Webho
       .catch((failure: unknown) => options.logger?.error({ err: failure, jobId: job.id }, 'could not end a delivery'));
   });
   worker.on('error', logQueueError(options.logger, 'webhook worker error'));
+  reportJobOutcomes(worker);
   return worker;
 };

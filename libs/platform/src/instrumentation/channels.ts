@@ -1,0 +1,58 @@
+import { channel } from 'node:diagnostics_channel';
+
+/*
+ * What the libraries tell whoever listens (the process's metrics, later its traces) through Node's
+ * diagnostics channels: a library needs no registry handed down to it, and with nobody subscribed a
+ * report costs one property read. Every field is bounded: no id, no address, no personal data.
+ */
+
+/** One group transaction of the SQL event store (PostgreSQL or embedded): how long, how many callers. */
+export interface AppendObserved {
+  seconds: number;
+  callers: number;
+}
+
+export type WebhookAttemptOutcome = 'skipped' | 'endpoint_disabled' | 'succeeded' | 'retry' | 'failed' | 'gone' | 'failing' | 'error';
+
+/** One run of a webhook delivery job: what became of it and how long it took. */
+export interface WebhookAttemptObserved {
+  outcome: WebhookAttemptOutcome;
+  seconds: number;
+}
+
+/** A BullMQ job this process finished, by queue name (a constant of the service). */
+export interface JobObserved {
+  queue: string;
+  outcome: 'completed' | 'failed';
+}
+
+/** `rate_limited`: a key past its own limit; `auth_failed`: a failed authentication answered 401/403; `auth_throttled`: one answered 429. */
+export type RefusalReason = 'rate_limited' | 'auth_failed' | 'auth_throttled';
+
+export const APPEND_CHANNEL = channel('hiring:event-store:append');
+export const WEBHOOK_ATTEMPT_CHANNEL = channel('hiring:webhooks:attempt');
+export const JOB_CHANNEL = channel('hiring:queues:job');
+export const REFUSAL_CHANNEL = channel('hiring:http:refusal');
+
+/** `started` from performance.now(). */
+export const reportAppend = (started: number, callers: number): void => {
+  if (APPEND_CHANNEL.hasSubscribers) APPEND_CHANNEL.publish({ seconds: (performance.now() - started) / 1000, callers } satisfies AppendObserved);
+};
+
+export const reportWebhookAttempt = (started: number, outcome: WebhookAttemptOutcome): void => {
+  if (WEBHOOK_ATTEMPT_CHANNEL.hasSubscribers) WEBHOOK_ATTEMPT_CHANNEL.publish({ seconds: (performance.now() - started) / 1000, outcome } satisfies WebhookAttemptObserved);
+};
+
+export const reportRefusal = (reason: RefusalReason): void => {
+  if (REFUSAL_CHANNEL.hasSubscribers) REFUSAL_CHANNEL.publish(reason);
+};
+
+/** Counts the jobs a BullMQ worker (or anything with its events) completes and fails. */
+export const reportJobOutcomes = (worker: { name: string; on(event: 'completed' | 'failed', listener: () => void): unknown }): void => {
+  worker.on('completed', () => {
+    if (JOB_CHANNEL.hasSubscribers) JOB_CHANNEL.publish({ queue: worker.name, outcome: 'completed' } satisfies JobObserved);
+  });
+  worker.on('failed', () => {
+    if (JOB_CHANNEL.hasSubscribers) JOB_CHANNEL.publish({ queue: worker.name, outcome: 'failed' } satisfies JobObserved);
+  });
+};

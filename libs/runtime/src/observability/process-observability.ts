@@ -1,0 +1,154 @@
+import { subscribe } from 'node:diagnostics_channel';
+import { Counter, Gauge, Histogram, type Metric, Registry, collectDefaultMetrics } from 'prom-client';
+import {
+  APPEND_CHANNEL, type AppendObserved, JOB_CHANNEL, type JobObserved, REFUSAL_CHANNEL, type RefusalReason, WEBHOOK_ATTEMPT_CHANNEL,
+  type WebhookAttemptObserved,
+} from '#platform/instrumentation/channels.js';
+import type { Infrastructure } from '../infrastructure.js';
+import { type FollowerLag, type ReadSideLag, readSideLag } from './read-side-lag.js';
+import { Readiness, type ReadinessReport, within } from './readiness.js';
+import { RequestDurations } from './request-durations.js';
+
+/** Where the process's one SQL pool points, named as create-infrastructure.ts names it in its logs. */
+const poolName = (infra: Infrastructure): string => {
+  const url = infra.config.eventStoreUrl;
+  if (!url) return 'embedded';
+  return /^postgres(ql)?:\/\//.test(url) ? 'log' : 'side';
+};
+
+/**
+ * One Prometheus registry per process (every metric named `hiring_…`, every label bounded: app,
+ * route template, method, status, queue, projection, outcome, reason; never an id or an address),
+ * fed by the libraries' diagnostics channels and, at each scrape, by reads of the stores: the lag of
+ * every follower of the log, the queues' depths, the pool, readiness. docs/operations.md lists them.
+ */
+export class ProcessObservability {
+  readonly registry = new Registry();
+  readonly requests = new RequestDurations();
+  readonly readiness: Readiness;
+  private readonly gauges;
+  /** A scrape and the probes that overlap it share one read of the lag. */
+  private lagRead: Promise<ReadSideLag> | null = null;
+
+  constructor(private readonly infra: Infrastructure) {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry, prefix: 'hiring_' });
+    this.registry.registerMetric(this.requests as unknown as Metric);
+    this.readiness = new Readiness(infra, () => this.lag());
+
+    const appendSeconds = new Histogram({
+      name: 'hiring_event_store_append_seconds', help: 'Time of one append transaction (a group of concurrent appends, or one alone)',
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5], registers,
+    });
+    const appendCallers = new Histogram({
+      name: 'hiring_event_store_append_group_size', help: 'Appends committed together in one transaction (group commit)',
+      buckets: [1, 2, 4, 8, 16, 32, 64], registers,
+    });
+    subscribe(APPEND_CHANNEL.name, (message) => {
+      const { seconds, callers } = message as AppendObserved;
+      appendSeconds.observe(seconds);
+      appendCallers.observe(callers);
+    });
+    const webhookAttempts = new Histogram({
+      name: 'hiring_webhook_attempt_duration_seconds', help: 'Webhook delivery jobs run by this process, by outcome, and how long each took',
+      labelNames: ['outcome'], buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers,
+    });
+    subscribe(WEBHOOK_ATTEMPT_CHANNEL.name, (message) => {
+      const { outcome, seconds } = message as WebhookAttemptObserved;
+      webhookAttempts.observe({ outcome }, seconds);
+    });
+    const jobs = new Counter({ name: 'hiring_queue_jobs_finished_total', help: 'Jobs this process finished, by queue and outcome', labelNames: ['queue', 'outcome'], registers });
+    subscribe(JOB_CHANNEL.name, (message) => {
+      const { queue, outcome } = message as JobObserved;
+      jobs.inc({ queue, outcome });
+    });
+    const refusals = new Counter({
+      name: 'hiring_http_refusals_total', help: 'Requests refused by the per-key rate limit or for failed authentication, by reason', labelNames: ['reason'], registers,
+    });
+    for (const reason of ['rate_limited', 'auth_failed', 'auth_throttled'] as const) refusals.inc({ reason }, 0);
+    subscribe(REFUSAL_CHANNEL.name, (message) => refusals.inc({ reason: message as RefusalReason }));
+
+    this.gauges = {
+      pool: new Gauge({ name: 'hiring_db_pool_connections', help: 'Connections of the SQL pool: total open, idle, and requests waiting for one', labelNames: ['pool', 'state'], registers }),
+      head: new Gauge({ name: 'hiring_event_store_head_position', help: 'Position of the last event in the log', registers }),
+      projectionEvents: new Gauge({ name: 'hiring_projection_lag_events', help: 'Events in the log after the read model\'s stored checkpoint', labelNames: ['projection'], registers }),
+      projectionSeconds: new Gauge({ name: 'hiring_projection_lag_seconds', help: 'Age of the oldest event the read model has not handled (0: caught up)', labelNames: ['projection'], registers }),
+      dispatcherEvents: new Gauge({ name: 'hiring_dispatcher_lag_events', help: 'Events in the log after the dispatcher\'s stored checkpoint', registers }),
+      dispatcherSeconds: new Gauge({ name: 'hiring_dispatcher_lag_seconds', help: 'Age of the oldest event the dispatcher has not handled (0: caught up)', registers }),
+      queue: new Gauge({ name: 'hiring_queue_jobs', help: 'Jobs in each BullMQ queue, by state', labelNames: ['queue', 'state'], registers }),
+      ready: new Gauge({ name: 'hiring_ready', help: '1 while GET /health/ready answers ok, 0 otherwise (as of this scrape)', registers }),
+      check: new Gauge({ name: 'hiring_ready_check', help: 'Each readiness check as of this scrape (1: passes)', labelNames: ['check'], registers }),
+    };
+  }
+
+  /** The Prometheus text, after reading what is only known by asking the stores. */
+  async scrape(): Promise<string> {
+    await Promise.all([this.readLag(), this.readQueues(), this.readReadiness()]);
+    this.readPool();
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  private lag(): Promise<ReadSideLag> {
+    this.lagRead ??= readSideLag(this.infra).finally(() => { this.lagRead = null; });
+    return this.lagRead;
+  }
+
+  private readPool(): void {
+    const { pool } = this.gauges;
+    const name = poolName(this.infra);
+    const sql = this.infra.sidePool;
+    pool.set({ pool: name, state: 'total' }, sql.totalCount);
+    pool.set({ pool: name, state: 'idle' }, sql.idleCount);
+    pool.set({ pool: name, state: 'waiting' }, sql.waitingCount);
+  }
+
+  /**
+   * A lag that cannot be read now (the database is down) is absent from this scrape, or NaN where
+   * the gauge has no labels: never a stale value, nor a 0 that would read as caught up.
+   */
+  private async readLag(): Promise<void> {
+    const { head, projectionEvents, projectionSeconds, dispatcherEvents, dispatcherSeconds } = this.gauges;
+    for (const gauge of [projectionEvents, projectionSeconds]) gauge.reset();
+    for (const gauge of [head, dispatcherEvents, dispatcherSeconds]) gauge.set(Number.NaN);
+    const lag: ReadSideLag | null = await within(this.lag(), 2_000).catch(() => null);
+    if (lag === null) return;
+    head.set(lag.head === null ? 0 : Number(lag.head));
+    for (const [projection, { events, seconds }] of lag.projections) {
+      projectionEvents.set({ projection }, events);
+      projectionSeconds.set({ projection }, seconds);
+    }
+    const dispatcher: FollowerLag | null = lag.dispatcher;
+    if (dispatcher !== null) {
+      dispatcherEvents.set(dispatcher.events);
+      dispatcherSeconds.set(dispatcher.seconds);
+    }
+  }
+
+  private async readQueues(): Promise<void> {
+    const { queue } = this.gauges;
+    queue.reset();
+    const counts = this.infra.messaging === null ? null : await within(this.infra.messaging.queueHealth(), 1_000).catch(() => null);
+    if (counts === null) return;
+    for (const [name, states] of Object.entries(counts)) {
+      for (const [state, count] of Object.entries(states)) queue.set({ queue: name, state }, count);
+    }
+  }
+
+  private async readReadiness(): Promise<void> {
+    const report: ReadinessReport = await this.readiness.check();
+    this.gauges.ready.set(report.ready ? 1 : 0);
+    this.gauges.check.set({ check: 'database' }, report.database ? 1 : 0);
+    this.gauges.check.set({ check: 'redis' }, report.redis ? 1 : 0);
+    this.gauges.check.set({ check: 'read_side' }, report.readSide ? 1 : 0);
+  }
+}
+
+/** The process's observability, made by the first endpoint that serves it (one registry per process). */
+export const observabilityOf = (infra: Infrastructure): ProcessObservability => {
+  infra.observability ??= new ProcessObservability(infra);
+  return infra.observability;
+};
