@@ -170,12 +170,18 @@ describe('database outages (e2e, a PostgreSQL server of its own)', () => {
     await pause(2000);
     const stoppedAt = Date.now();
     server.stop();
-    await pause(8000);
+    await pause(3000);
+    // Orchestrators see it: not ready during the outage (alive all along), ready again after.
+    const ready = await request(`${apiUrl}/health/ready`);
+    expect({ status: ready.status, body: ready.body }).toEqual({ status: 503, body: { status: 'unavailable' } });
+    expect((await request(`${apiUrl}/health/live`)).status).toBe(200);
+    await pause(5000);
     server.start();
     const startedAt = Date.now();
     // Recovery by itself, within seconds.
     await eventually(async () => running.answers.filter((answer) => answer.startedAt > startedAt && answer.status === 200).length, (n: number) => n >= 4, 20_000, 'invitations succeeding again after the database came back');
     await running.stop();
+    await eventually(async () => (await request(`${apiUrl}/health/ready`)).status, (status: number) => status === 200, 10_000, 'the API ready again');
     const recoveredAt = Math.min(...running.answers.filter((answer) => answer.startedAt > startedAt && answer.status === 200).map((answer) => answer.startedAt));
     expect(recoveredAt - startedAt).toBeLessThan(10_000);
 
