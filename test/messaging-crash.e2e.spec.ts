@@ -129,6 +129,13 @@ describe('messaging crash safety (e2e)', () => {
     // What was in flight at the kill was sent again after the restart, under the same id.
     const afterRestart = new Set(receiver.requests.slice(beforeRestart).map((request) => request.body.id as string));
     for (const id of neverAnswered) expect({ id, resentAfterRestart: afterRestart.has(id) }).toStrictEqual({ id, resentAfterRestart: true });
+    // And the delivery log shows each of those attempts, as interrupted, before the one that succeeded.
+    const rowOf = new Map(settled.map((row) => [row.eventId, row]));
+    for (const id of neverAnswered) {
+      const log = rowOf.get(id)?.attemptLog ?? [];
+      expect({ id, interruptedFirst: log[0]?.error?.startsWith('interrupted') === true, lastSucceeded: log.at(-1)?.error === null })
+        .toStrictEqual({ id, interruptedFirst: true, lastSucceeded: true });
+    }
 
     // Every invited address has its one e-mail.
     for (const email of invitedEmails) expect(await w.emails(email)).toHaveLength(1);

@@ -57,16 +57,36 @@ const disableQuietly = async (deps: WebhookDeliveryDeps, delivery: StoredDeliver
   }
 };
 
+/** What the log says of an attempt cut short by the end of its worker (kill -9, a crash, a lost lock). */
+export const INTERRUPTED_ATTEMPT = 'interrupted: the worker stopped during this attempt; the receiver may have got it';
+
+/**
+ * A job taken up again after its worker died mid-attempt (BullMQ counts it as stalled) had an attempt
+ * the log never heard of: the request may have reached the receiver, which then gets it again under
+ * the same id. Each such attempt is written to the log once (the ones already there are counted),
+ * before the next, so the delivery log shows every attempt the receiver may have seen.
+ */
+const recordInterrupted = async (deps: WebhookDeliveryDeps, delivery: StoredDelivery, interrupted: number, at: string): Promise<StoredDelivery> => {
+  const logged = delivery.attemptLog.filter((attempt) => attempt.error === INTERRUPTED_ATTEMPT).length;
+  if (interrupted <= logged) return delivery;
+  for (let i = logged; i < interrupted; i += 1) {
+    await deps.log.recordAttempt(delivery.id, { at, responseStatus: null, durationMs: 0, error: INTERRUPTED_ATTEMPT }, 'pending');
+  }
+  deps.logger?.warn({ deliveryId: delivery.id, interrupted: interrupted - logged }, 'webhook attempt interrupted by the end of its worker; logged, and sent again under the same id');
+  return (await deps.log.get(delivery.id)) ?? delivery;
+};
+
 /**
  * One attempt of one delivery. `jobIsOnLastTry` lets BullMQ's own count end the delivery even when
  * the log and the queue disagree (an attempt lost in a crash).
  */
-export const attemptDelivery = async (deps: WebhookDeliveryDeps, deliveryId: string, jobIsOnLastTry = false): Promise<DeliveryOutcome> => {
-  const delivery = await deps.log.get(deliveryId);
+export const attemptDelivery = async (deps: WebhookDeliveryDeps, deliveryId: string, jobIsOnLastTry = false, interruptedBefore = 0): Promise<DeliveryOutcome> => {
+  const found = await deps.log.get(deliveryId);
   // A delivery that already ended is never sent again, even if its job runs twice.
-  if (!delivery || delivery.status !== 'pending') return 'skipped';
-  const settings = await deps.getSigningSecrets(delivery.workspaceId);
+  if (!found || found.status !== 'pending') return 'skipped';
   const at = await deps.clock.now();
+  const delivery = await recordInterrupted(deps, found, interruptedBefore, at);
+  const settings = await deps.getSigningSecrets(delivery.workspaceId);
   if (!settings || !settings.enabled || settings.secrets.length === 0) {
     await deps.log.failWithoutAttempt(delivery.id, at, ENDPOINT_DISABLED);
     return 'endpoint_disabled';
@@ -116,7 +136,7 @@ export const createWebhookWorker = (options: WebhookWorkerOptions): Worker<Webho
     async (job: Job<WebhookJob>) => {
       const started = performance.now();
       try {
-        const outcome = await attemptDelivery(options, job.data.deliveryId, job.attemptsMade + 1 >= (job.opts.attempts ?? MAX_ATTEMPTS));
+        const outcome = await attemptDelivery(options, job.data.deliveryId, job.attemptsMade + 1 >= (job.opts.attempts ?? MAX_ATTEMPTS), job.stalledCounter);
         reportWebhookAttempt(started, outcome);
         return outcome;
       } catch (error) {
