@@ -165,6 +165,18 @@ describe('workers as a cluster (e2e, PostgreSQL)', () => {
     expect(workers.some((worker) => worker.child.exitCode === null && worker.child.pid === pidOf(next!.holder))).toBe(true);
   });
 
+  it('a worker whose settings differ from the running ones refuses to start, with one line naming them (never a secret)', async () => {
+    expect(workers.some((worker) => worker.child.exitCode === null)).toBe(true);
+    const refusal = await startApp('worker', { ...env, WEBHOOK_ALLOW_INSECURE: 'false', SERVICE_SECRET: 'another-service-secret' }, async () => false)
+      .then(() => 'started', (error: Error) => error.message);
+    expect(refusal).toContain('exited early');
+    expect(refusal).toContain('refusing to start: SERVICE_SECRET, WEBHOOK_ALLOW_INSECURE differ from the workers running now');
+    expect(refusal).not.toContain('another-service-secret');
+    expect(refusal.split('\n').filter((line) => /^\s+at /.test(line))).toEqual([]);
+    // The same settings are welcome.
+    await startWorker();
+  });
+
   it('with every worker stopped, invitations are answered at once; a worker started later delivers what they owe', async () => {
     for (const worker of workers) await worker.stop('SIGTERM');
     await eventually(holding, (lease) => lease === null || !lease.live, 5_000, 'no live holder');

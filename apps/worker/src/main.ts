@@ -1,6 +1,8 @@
 import 'reflect-metadata';
+import { hostname } from 'node:os';
 import { loadConfig } from '#platform';
 import { createLogger } from '#platform';
+import { ClusterMembership, clusterSettings } from '#runtime/cluster-settings.js';
 import { createInfrastructure } from '#runtime/create-infrastructure.js';
 import { FOLLOWERS_LEASE, Lease } from '#runtime/lease.js';
 import { startMessagingFor } from '#runtime/messaging-wiring.js';
@@ -18,6 +20,11 @@ runMain(async () => {
   const config = loadConfig();
   const logger = createLogger(config.logLevel, 'worker');
   const infra = await createInfrastructure(config, logger, { followers: 'leased' });
+  const membership = await ClusterMembership.join(infra.sidePool, `${hostname()}:${process.pid}`, clusterSettings(config, infra.serviceSecret), logger)
+    .catch(async (error: unknown) => {
+      await infra.stop();
+      throw error;
+    });
   const messaging = await startMessagingFor(infra, { runWorkers: true, dispatcherUnderLease: true });
   const followers = infra.followers;
   const dispatcher = messaging.dispatcher;
@@ -37,6 +44,7 @@ runMain(async () => {
   const stopInfra = infra.stop;
   infra.stop = async () => {
     await lease.stop();
+    await membership.leave();
     await stopInfra();
   };
   logger.info('worker running');

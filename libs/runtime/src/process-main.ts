@@ -2,6 +2,7 @@ import { DataDirInUseError } from '#event-store';
 import type { Logger } from 'pino';
 import type { Infrastructure } from './infrastructure.js';
 import { RedisNotAvailableError } from './local-redis.js';
+import { DivergentSettingsError } from './cluster-settings.js';
 
 const SHUTDOWN_DEADLINE_MS = 20_000;
 
@@ -40,7 +41,7 @@ export const runMain = (main: () => Promise<void>): void => {
   process.umask(0o077);
   main().catch((error: unknown) => {
     // Refusals an operator can act on are one line, not a stack trace.
-    if (error instanceof DataDirInUseError || error instanceof RedisNotAvailableError) process.stderr.write(`\n${error.message}\n\n`);
+    if (error instanceof DataDirInUseError || error instanceof RedisNotAvailableError || error instanceof DivergentSettingsError) process.stderr.write(`\n${error.message}\n\n`);
     else process.stderr.write(`failed to start: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
     process.exit(1);
   });
