@@ -19,5 +19,5 @@ export * from './dispatch/dispatch-checkpoints.js';
 export * from './dispatch/dispatcher.js';
 export * from './dispatch/delivery-purge.js';
 export * from './dispatch/start-messaging.js';
-export { runDdl } from './shared/sql.js';
+export { inTransaction, runDdl } from './shared/sql.js';
 export * from './dispatch/checkpoint-fence.js';

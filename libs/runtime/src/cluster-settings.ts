@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type pg from 'pg';
 import type { Logger } from 'pino';
+import { inTransaction } from '#messaging';
 import type { ServiceConfig } from '#platform';
 
 const TABLE = 'public.service_members';
@@ -48,9 +49,7 @@ export class ClusterMembership {
   ) {}
 
   static async join(pool: pg.Pool, member: string, settings: Record<string, string>, logger: Logger): Promise<ClusterMembership> {
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
+    await inTransaction(pool, async (client) => {
       await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', ['hiring-cluster-members']);
       await client.query(`CREATE TABLE IF NOT EXISTS ${TABLE} (member text COLLATE "C" PRIMARY KEY, settings jsonb NOT NULL, expires_at timestamptz NOT NULL)`);
       await client.query(`DELETE FROM ${TABLE} WHERE expires_at < now()`);
@@ -63,13 +62,7 @@ export class ClusterMembership {
       }
       if (differing.size > 0) throw new DivergentSettingsError([...differing].sort());
       await client.query(`INSERT INTO ${TABLE} (member, settings, expires_at) VALUES ($1, $2, now() + $3::int * interval '1 millisecond')`, [member, settings, TTL_MS]);
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
     const membership = new ClusterMembership(pool, member, settings, logger);
     membership.heartbeat();
     return membership;

@@ -1,4 +1,4 @@
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 
 export const quoteIdent = (name: string): string => `"${name.replaceAll('"', '""')}"`;
 
@@ -9,14 +9,21 @@ export const qualified = (schema: string, table: string): string => `${quoteIden
  * Runs DDL one statement at a time (PGlite through a single-connection pool accepts nothing else)
  * under an advisory lock taken by a plain statement, so two processes starting together do not race.
  */
-export const runDdl = async (pool: Pool, schema: string, statements: readonly string[]): Promise<void> => {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+export const runDdl = (pool: Pool, schema: string, statements: readonly string[]): Promise<void> =>
+  inTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`messaging-ddl:${schema}`]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
     for (const statement of statements) await client.query(statement);
+  });
+
+/** Runs `work` in one transaction on a client of its own: committed if it returns, rolled back if it throws. */
+export const inTransaction = async <T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> => {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
     await client.query('COMMIT');
+    return result;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
