@@ -23,6 +23,7 @@ import type { Infrastructure, LeasedFollowers } from './infrastructure.js';
 import { InlineProjectors } from './inline-projectors.js';
 import { CompositeReadSide, unlessInline } from './read-side.js';
 import { DatabaseHealth, waitForDatabase } from './database-health.js';
+import { Tracing } from './observability/tracing.js';
 import { RedisHealth } from './redis-health.js';
 
 export interface InfrastructureOptions {
@@ -189,7 +190,9 @@ export const createInfrastructure = async (config: ServiceConfig, logger: Logger
   const database = databaseHealth ?? noDatabaseOutage;
   const stores = await openStores(config, logger, database);
   const { eventStore, documents, sqlPool } = stores;
-  const stops: (() => Promise<void>)[] = [() => stores.stop(), async () => databaseHealth?.stop()];
+  // Traces are sent last at a stop: what the stopping parts report still goes out.
+  const tracing = Tracing.start(String(logger.bindings()['name'] ?? 'hiring'), logger);
+  const stops: (() => Promise<void>)[] = [async () => tracing?.stop(), () => stores.stop(), async () => databaseHealth?.stop()];
   const stopAll = async () => {
     for (const stop of stops.reverse()) await stop().catch((error: unknown) => logger.error({ err: error }, 'stop failed'));
   };
@@ -250,7 +253,7 @@ export const createInfrastructure = async (config: ServiceConfig, logger: Logger
     const infra: Infrastructure = {
       config, logger, eventStore, documents, sidePool: sqlPool, audit: stores.audit, inline: stores.inline, redis, redisHealth, database, clock, simulatedClock,
       secretBox: new SecretBox(serviceSecret), serviceSecret, cursors: new CursorCodec(deriveKey(serviceSecret, 'cursors')),
-      readSide, lookups, writer, messaging: null, followers,
+      readSide, lookups, writer, messaging: null, followers, tracing,
       stop: async () => {
         await infra.messaging?.stop().catch((error: unknown) => logger.error({ err: error }, 'messaging stop failed'));
         await stopAll();

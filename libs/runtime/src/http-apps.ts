@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { type DynamicModule, Module, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { CommandBus, type ICommand } from '@nestjs/cqrs';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
@@ -10,6 +11,7 @@ import { DatabaseUnavailableError } from '#platform';
 import { CoreModule } from './core.module.js';
 import type { Infrastructure } from './infrastructure.js';
 import { observeHttpApp } from './observability/endpoints.js';
+import type { Tracing } from './observability/tracing.js';
 
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
@@ -31,6 +33,35 @@ const failFastDuringOutage = (instance: FastifyInstance, infra: Infrastructure, 
     sendError(reply, request, new DatabaseUnavailableError(), logger, isLegacy);
     return reply;
   });
+};
+
+/**
+ * A span per request (its route's template, never the URL: a query string may hold an address) and
+ * one per command it executes, made once each is done (observability/tracing.ts).
+ */
+const traceHttpApp = (instance: FastifyInstance, app: NestFastifyApplication, tracing: Tracing): void => {
+  instance.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    const end = Date.now();
+    tracing.request(request.id, `${request.method} ${route}`, end - reply.elapsedTime, end, {
+      'http.request.method': request.method, 'http.route': route, 'http.response.status_code': reply.statusCode,
+    });
+  });
+  const bus = app.get(CommandBus);
+  const execute = bus.execute.bind(bus);
+  bus.execute = (async (command: ICommand & { context?: { requestId?: string } }) => {
+    const start = Date.now();
+    let outcome = 'ok';
+    try {
+      return await execute(command);
+    } catch (error) {
+      outcome = error instanceof Error ? error.name : 'error';
+      throw error;
+    } finally {
+      const requestId = command.context?.requestId;
+      if (requestId) tracing.childOf(requestId, `command ${command.constructor.name}`, start, Date.now(), { 'hiring.command.outcome': outcome });
+    }
+  }) as typeof bus.execute;
 };
 
 export const rootModule = (infra: Infrastructure, feature: Type<unknown>): DynamicModule => {
@@ -70,6 +101,7 @@ export const startHttpApp = async (
   instance.addHook('onSend', async (request, reply) => {
     void reply.header('X-Request-Id', request.id);
   });
+  if (infra.tracing) traceHttpApp(instance, app, infra.tracing);
   const logger = infra.logger.child({ app: options.name });
   if (options.failFastOnDatabaseOutage) failFastDuringOutage(instance, infra, logger, isLegacy);
   app.useGlobalFilters(new ApiErrorFilter(logger, isLegacy, infra.database));

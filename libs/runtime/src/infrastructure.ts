@@ -9,6 +9,7 @@ import type { CompositeReadSide } from './read-side.js';
 import type { InlineProjectors } from './inline-projectors.js';
 import type { ProcessObservability } from './observability/process-observability.js';
 import type { RedisHealth } from './redis-health.js';
+import type { Tracing } from './observability/tracing.js';
 import type { EventStore } from '#event-store';
 import type { CursorCodec } from '#http';
 import type { Clock, DatabaseOutage, SimulatedClock } from '#platform';
@@ -45,6 +46,8 @@ export interface Infrastructure {
   writer: EventWriter;
   /** A worker of a cluster: the projections and the sealer it runs while it holds the followers' lease (null elsewhere). */
   followers: LeasedFollowers | null;
+  /** OpenTelemetry traces (null unless OTEL_EXPORTER_OTLP_ENDPOINT is set). */
+  tracing: Tracing | null;
   /** Metrics and readiness: made by the first endpoint of the process that serves them (observabilityOf). */
   observability?: ProcessObservability;
   stop(): Promise<void>;

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Deployment } from '#platform';
-import { reportAppend } from '#platform/instrumentation/channels.js';
+import { reportAppend, reportStage, tracing } from '#platform/instrumentation/channels.js';
 import type { Logger } from 'pino';
 import { WrongExpectedRevisionError } from '../event-store.port.js';
 import type { AppendResult, InlineProjector, InlineRows, NewEvent, RecordedEvent, StreamAppend } from '../event-store.port.js';
@@ -197,8 +197,10 @@ export class GroupAppender {
       while (this.queue.length > 0) {
         const group = this.takeGroup();
         const started = performance.now();
+        const startTime = Date.now();
         await this.write(group);
         reportAppend(started, group.length);
+        if (tracing()) traceGroup(group, startTime, this.projectors.length > 0);
       }
     } finally {
       this.writing = false;
@@ -386,3 +388,16 @@ const recordedOf = (row: RecordedRow, event: NewEvent | undefined): RecordedEven
   recordedAt: row.recorded_at.toISOString(),
   ...(event?.integrity === undefined ? {} : { hash: event.integrity.hash }),
 });
+
+/** The group's transaction as a stage of each request whose events it appended (inline projections included). */
+const traceGroup = (group: Waiting[], startTime: number, inline: boolean): void => {
+  const requestIds: string[] = [];
+  let events = 0;
+  for (const waiting of group) {
+    for (const append of waiting.appends) {
+      events += append.events.length;
+      for (const event of append.events) requestIds.push(event.metadata.requestId);
+    }
+  }
+  reportStage('append', requestIds, startTime, { 'hiring.append.callers': group.length, 'hiring.append.events': events, 'hiring.append.inline_projections': inline });
+};

@@ -1,6 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import type { DatabaseOutage } from '#platform';
+import { tracing } from '#platform/instrumentation/channels.js';
 import type { EventStore, RecordedEvent, Subscription } from '#event-store';
 import { enqueueInvitationEmail, enqueueInvitationEmails, invitationEmailJob } from '../emails/email-jobs.js';
 import { renderInvitationEmail } from '../emails/invitation-email.js';
@@ -186,7 +187,7 @@ export class Dispatcher {
       this.options.logger?.warn({ eventId: event.id, type: event.type }, 'event has no webhook payload; skipped');
       return;
     }
-    await this.options.deliveries.deliverEvent(envelope, settings);
+    await this.options.deliveries.deliverEvent(envelope, settings, tracing() ? event.metadata.requestId : undefined);
   }
 
   /**

@@ -7,6 +7,8 @@ export type QueueName = (typeof QUEUE_NAMES)[number];
 
 export interface WebhookJob {
   deliveryId: string;
+  /** The request that caused the event, for traces (absent on resends and repaired jobs). */
+  requestId?: string;
 }
 
 export interface EmailJob {

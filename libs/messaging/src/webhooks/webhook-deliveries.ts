@@ -18,8 +18,9 @@ export class WebhookDeliveries {
   constructor(private readonly deps: WebhookDeliveriesDeps) {}
 
   /** Adding a job whose id exists is a no-op in BullMQ, so enqueueing twice sends once. */
-  async enqueue(deliveryId: string): Promise<void> {
-    await this.deps.queue.add(WEBHOOK_QUEUE, { deliveryId }, { jobId: webhookJobId(deliveryId), ...retryJobOptions, ...keepJobs });
+  async enqueue(deliveryId: string, requestId?: string): Promise<void> {
+    const job: WebhookJob = requestId === undefined ? { deliveryId } : { deliveryId, requestId };
+    await this.deps.queue.add(WEBHOOK_QUEUE, job, { jobId: webhookJobId(deliveryId), ...retryJobOptions, ...keepJobs });
   }
 
   /**
@@ -27,7 +28,7 @@ export class WebhookDeliveries {
    * then the job. A crash between the two is repaired by running the event again.
    * A disabled address gets a `failed` row with `endpoint_disabled` and no job.
    */
-  async deliverEvent(envelope: WebhookEnvelope, settings: WebhookSettings): Promise<StoredDelivery> {
+  async deliverEvent(envelope: WebhookEnvelope, settings: WebhookSettings, requestId?: string): Promise<StoredDelivery> {
     const disabled = !settings.enabled;
     const { delivery } = await this.deps.log.insertIfAbsent({
       id: firstDeliveryId(envelope.id, settings.url),
@@ -41,7 +42,7 @@ export class WebhookDeliveries {
       status: disabled ? 'failed' : 'pending',
       lastError: disabled ? ENDPOINT_DISABLED : null,
     });
-    if (delivery.status === 'pending') await this.enqueue(delivery.id);
+    if (delivery.status === 'pending') await this.enqueue(delivery.id, requestId);
     return delivery;
   }
 

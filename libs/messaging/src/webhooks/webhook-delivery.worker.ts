@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { logQueueError } from '../shared/redis-errors.js';
 import type { Clock } from '#platform';
-import { reportJobOutcomes, reportWebhookAttempt } from '#platform/instrumentation/channels.js';
+import { reportJobOutcomes, reportStage, reportWebhookAttempt } from '#platform/instrumentation/channels.js';
 import { MAX_ATTEMPTS, WEBHOOK_CONCURRENCY, WEBHOOK_QUEUE, crashRecoveryOptions, retryDelayMs, type WebhookJob } from '../shared/queues.js';
 import { ENDPOINT_DISABLED, type AttemptRecord, type DeliveryLog, type StoredDelivery } from './delivery-log.js';
 import { addressForLogs, postWebhook } from './post-webhook.js';
@@ -135,12 +135,19 @@ export const createWebhookWorker = (options: WebhookWorkerOptions): Worker<Webho
     WEBHOOK_QUEUE,
     async (job: Job<WebhookJob>) => {
       const started = performance.now();
+      const startTime = Date.now();
+      const traced = (outcome: string) => {
+        if (job.data.requestId !== undefined) reportStage('webhook', [job.data.requestId], startTime, { 'hiring.webhook.outcome': outcome, 'hiring.webhook.attempt': job.attemptsMade + 1 });
+      };
       try {
         const outcome = await attemptDelivery(options, job.data.deliveryId, job.attemptsMade + 1 >= (job.opts.attempts ?? MAX_ATTEMPTS), job.stalledCounter);
         reportWebhookAttempt(started, outcome);
+        traced(outcome);
         return outcome;
       } catch (error) {
-        reportWebhookAttempt(started, error instanceof DeliveryAttemptFailed ? 'retry' : 'error');
+        const outcome = error instanceof DeliveryAttemptFailed ? 'retry' : 'error';
+        reportWebhookAttempt(started, outcome);
+        traced(outcome);
         throw error;
       }
     },

@@ -56,3 +56,29 @@ export const reportJobOutcomes = (worker: { name: string; on(event: 'completed' 
     if (JOB_CHANNEL.hasSubscribers) JOB_CHANNEL.publish({ queue: worker.name, outcome: 'failed' } satisfies JobObserved);
   });
 };
+
+/*
+ * Traces (libs/runtime/src/observability/tracing.ts, only with OTEL_EXPORTER_OTLP_ENDPOINT): a stage
+ * of the work done for requests, named by their request ids (never personal data), reported after
+ * the fact with its start and end (epoch milliseconds). A request id is what ties a request's span to
+ * the append, the projection and the webhook attempts made for it, in this process or another.
+ */
+export interface StageTraced {
+  stage: 'append' | 'projection' | 'webhook';
+  requestIds: readonly string[];
+  startTime: number;
+  endTime: number;
+  /** Bounded numbers and words only (counts, outcomes, flags). */
+  attributes: Record<string, string | number | boolean>;
+}
+
+export const TRACE_CHANNEL = channel('hiring:trace:stage');
+
+/** True while traces are being made: callers skip collecting request ids otherwise. */
+export const tracing = (): boolean => TRACE_CHANNEL.hasSubscribers;
+
+export const reportStage = (stage: StageTraced['stage'], requestIds: Iterable<string>, startTime: number, attributes: StageTraced['attributes']): void => {
+  if (!TRACE_CHANNEL.hasSubscribers) return;
+  const ids = [...new Set(requestIds)].filter((id) => id !== '');
+  if (ids.length > 0) TRACE_CHANNEL.publish({ stage, requestIds: ids, startTime, endTime: Date.now(), attributes } satisfies StageTraced);
+};

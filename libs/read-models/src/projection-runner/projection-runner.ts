@@ -1,5 +1,6 @@
 import { pino, type Logger } from 'pino';
 import type { RecordedEvent, Subscription } from '#event-store';
+import { reportStage, tracing } from '#platform/instrumentation/channels.js';
 import { CheckpointConflictError, assertCheckpointsUnchanged } from '../shared/document-store.port.js';
 import { handles } from '../shared/projection.js';
 import { asDomainEvent } from '../shared/recorded-domain-event.js';
@@ -27,6 +28,8 @@ export class ProjectionRunner {
   private pendingPosition: bigint | null = null;
   private pendingEvents = 0;
   private pendingSince = 0;
+  /** The request ids of the pending events, collected only while traces are made. */
+  private readonly pendingRequests = new Set<string>();
   private idleTimer: NodeJS.Timeout | null = null;
   private checkTimer: NodeJS.Timeout | null = null;
   private failures = 0;
@@ -153,6 +156,7 @@ export class ProjectionRunner {
       if (targets.length > 0) await this.cache.apply(domainEvent, targets);
     }
     if (this.pendingPosition === null) this.pendingSince = Date.now();
+    if (tracing()) this.pendingRequests.add(event.metadata.requestId);
     this.pendingPosition = event.position;
     this.pendingEvents += 1;
     const overdue = Date.now() - this.pendingSince >= (this.options.maxFlushDelayMs ?? 100);
@@ -171,6 +175,8 @@ export class ProjectionRunner {
       if (isAbove(position, checkpoint)) this.checkpoints.set(name, position);
     }
     this.logger.debug({ position: position.toString(), events: this.pendingEvents, documents: changes.length }, 'batch written');
+    reportStage('projection', this.pendingRequests, this.pendingSince, { 'hiring.projection.events': this.pendingEvents, 'hiring.projection.documents': changes.length });
+    this.pendingRequests.clear();
     this.pendingPosition = null;
     this.pendingEvents = 0;
     this.failures = 0;
