@@ -9,14 +9,12 @@ import { type Service, sleep, startStandalone } from './support/processes.js';
 import { redisPortsOf } from './support/redis-clients.js';
 
 const BIG = Number(process.env.BENCH_BIG_ASSESSMENT ?? 3_000);
-/** Restarts measured for each of the two first invitations. */
-const RESTARTS = 3;
 
-interface Workspace {
+export interface Workspace {
   credentials: CredentialPool;
 }
 
-const newWorkspace = async (service: Service, keys: number): Promise<Workspace> => {
+export const newWorkspace = async (service: Service, keys: number): Promise<Workspace> => {
   const workspace = await call(service, 'POST', '/internal/workspaces', { name: 'Bench growth', freeAllowance: 0 });
   const workspaceId = String(workspace.data.id);
   await call(service, 'POST', `/internal/workspaces/${workspaceId}/verify`);
@@ -25,11 +23,11 @@ const newWorkspace = async (service: Service, keys: number): Promise<Workspace> 
   return { credentials: new CredentialPool(issued.map((key) => `${key.key}:${key.secret}`), 60) };
 };
 
-const people = (run: string, from: number, count: number) =>
+export const people = (run: string, from: number, count: number) =>
   Array.from({ length: count }, (_, index) => ({ email: `growth-${run}-${from + index}@example.com`, firstName: 'Bench', surname: `Person ${from + index}` }));
 
 /** One invitation request; returns its latency in ms. */
-const invite = async (service: Service, workspace: Workspace, assessmentId: string, candidates: object[]): Promise<number> => {
+export const invite = async (service: Service, workspace: Workspace, assessmentId: string, candidates: object[]): Promise<number> => {
   const authorization = workspace.credentials.next();
   if (authorization === null) throw new Error('no API key places left');
   const started = performance.now();
@@ -47,57 +45,33 @@ const median = (values: number[]): number => [...values].sort((a, b) => a - b)[M
 export interface GrowthResult {
   hundredPeopleP50Ms: number;
   hundredPeopleRequests: number;
-  firstAfterRestartBigMs: number;
-  firstAfterRestartSmallMs: number;
   redisCommandsPerInvitation: number;
   details: string[];
 }
 
 /**
  * On the embedded store as `npm start` runs it: requests of 100 new people until an assessment holds
- * BIG invitations, then the first invitation after a restart to it and to a small one (each measured
- * after a restart of its own, so neither inherits the other's warm process; three of each, medians
- * compared), then the Redis commands
- * one invitation costs (MONITOR, counting only the service's own connections).
+ * BIG invitations, then the Redis commands one invitation costs (MONITOR, counting only the
+ * service's own connections). The first invitation after a restart: first-after-restart.bench.ts.
  */
 export async function benchInvitationGrowth(): Promise<GrowthResult> {
   const dataDir = mkdtempSync(join(tmpdir(), 'hiring-bench-growth-'));
   const run = randomSuffix();
   const details: string[] = [];
   try {
-    let service = await startStandalone({}, { dataDir });
+    const service = await startStandalone({}, { dataDir });
     const workspace = await newWorkspace(service, Math.ceil(BIG / 100 / 60) + 20);
     const firstKey = workspace.credentials.next()?.slice('Bearer '.length) ?? '';
     const big = await createAssessment(service, firstKey);
-    const small = await createAssessment(service, firstKey);
     const hundred: number[] = [];
     for (let from = 0; from < BIG; from += 100) hundred.push(await invite(service, workspace, big, people(run, from, 100)));
-    await invite(service, workspace, small, people(run, 1_000_000, 1));
     details.push(`${hundred.length} requests of 100 new people each (one at a time): p50 ${round(median(hundred), 1)} ms, first ${round(hundred[0] ?? 0, 1)} ms, last ${round(hundred.at(-1) ?? 0, 1)} ms`);
-
-    const afterRestart = async (assessmentId: string, index: number): Promise<number> => {
-      await service.stop();
-      service = await startStandalone({}, { dataDir });
-      return invite(service, workspace, assessmentId, people(run, 2_000_000 + index, 1));
-    };
-    // One cold request is one sample of a noisy machine: RESTARTS of each, alternated, and the medians compared.
-    const bigSamples: number[] = [];
-    const smallSamples: number[] = [];
-    for (let restart = 0; restart < RESTARTS; restart += 1) {
-      bigSamples.push(await afterRestart(big, 2 * restart));
-      smallSamples.push(await afterRestart(small, 2 * restart + 1));
-    }
-    const firstBig = median(bigSamples);
-    const firstSmall = median(smallSamples);
-    const listed = (samples: number[]): string => samples.map((sample) => round(sample, 1)).join(', ');
-    details.push(`first invitation after a restart (median of ${RESTARTS} restarts each): to the assessment holding ${BIG} invitations ${round(firstBig, 1)} ms (${listed(bigSamples)}), to one holding 1 invitation ${round(firstSmall, 1)} ms (${listed(smallSamples)})`);
 
     const perInvitation = await countRedisCommands(service, workspace, big, run);
     details.push(`Redis commands per invitation (MONITOR, the service's connections only, e-mail jobs included): ${perInvitation}`);
     await service.stop();
     return {
-      hundredPeopleP50Ms: round(median(hundred), 1), hundredPeopleRequests: hundred.length, firstAfterRestartBigMs: round(firstBig, 1),
-      firstAfterRestartSmallMs: round(firstSmall, 1), redisCommandsPerInvitation: perInvitation, details,
+      hundredPeopleP50Ms: round(median(hundred), 1), hundredPeopleRequests: hundred.length, redisCommandsPerInvitation: perInvitation, details,
     };
   } finally {
     rmSync(dataDir, { recursive: true, force: true });

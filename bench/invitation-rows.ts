@@ -1,3 +1,4 @@
+import type { FirstAfterRestart } from './first-after-restart.bench.js';
 import type { GrowthResult } from './invitation-growth.bench.js';
 import type { InvitationRun } from './invitations.bench.js';
 import { cpuMsPerRequest, httpCpuCell } from './support/cpu-per-request.js';
@@ -15,9 +16,10 @@ export const invitationRows = (input: {
   baseline: LoadResult;
   folds: { size: number; ms: number; cpuMs: number }[];
   growth: GrowthResult | null;
+  restarts: { label: string; result: FirstAfterRestart }[];
   keys: number;
 }): { rows: BenchRow[]; details: string[] } => {
-  const { runs, baseline, folds, growth } = input;
+  const { runs, baseline, folds, growth, restarts } = input;
   const place = (run: InvitationRun) => (run.assessments === 1 ? 'one assessment' : `spread over ${run.assessments} assessments`);
   const rows: BenchRow[] = runs.map((run) => ({
     name: `invitations, standalone on ${run.label}, 1 address/request, ${place(run)}`,
@@ -32,13 +34,18 @@ export const invitationRows = (input: {
   if (fold) rows.push(boundRow(`fold of an assessment holding 10,000 invitations, CPU time (wall ${round(fold.ms, 1)} ms)`, round(fold.cpuMs, 1), 'ms', 50, 'target ≤ 50 ms'));
   if (growth) {
     rows.push(boundRow('one request inviting 100 new people, embedded, p50', growth.hundredPeopleP50Ms, 'ms', 100, 'target ≤ 100 ms'));
-    rows.push({
-      name: 'first invitation after a restart, assessment of 3,000 invitations, embedded',
-      measured: `${growth.firstAfterRestartBigMs} ms`,
-      baseline: `${growth.firstAfterRestartSmallMs} ms (small assessment; target ≤ 3×)`,
-      ratio: growth.firstAfterRestartBigMs > 0 ? (3 * growth.firstAfterRestartSmallMs) / growth.firstAfterRestartBigMs : null,
-    });
     rows.push(boundRow('Redis commands per invitation (e-mail included)', growth.redisCommandsPerInvitation, 'commands', 10, 'target ≤ 10'));
+  }
+  // Against the small assessment's first invitation after a restart of the same run; ratio = 3 × small / measured: 1 or more meets ≤ 3×.
+  for (const { label, result } of restarts) {
+    for (const [kind, measured] of [['', result.bigMs], [', state_snapshots emptied', result.bigWithoutSnapshotMs]] as const) {
+      rows.push({
+        name: `first invitation after a restart, assessment of 3,000 invitations${kind}, ${label}`,
+        measured: `${measured} ms`,
+        baseline: `${result.smallMs} ms (1 invitation; target ≤ 3×)`,
+        ratio: measured > 0 ? (3 * result.smallMs) / measured : null,
+      });
+    }
   }
   const details = [
     ...runs.flatMap((run) => [
@@ -51,6 +58,7 @@ export const invitationRows = (input: {
     'one assessment: its decisions are serialized in the process and decided in groups (group commit, one transaction per group)',
     `folding an assessment stream (evolveAssessment, median of 3, in this process): ${folds.map((entry) => `${entry.size} invitations ${entry.ms.toFixed(1)} ms (CPU ${entry.cpuMs.toFixed(1)} ms)`).join(', ')}`,
     ...(growth?.details ?? []),
+    ...restarts.flatMap(({ result }) => result.details),
   ];
   return { rows, details };
 };

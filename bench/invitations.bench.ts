@@ -6,6 +6,7 @@ import { CredentialPool, type LoadResult, type RequestSpec, describeLoad, runLoa
 import { type Service, deleteRedisKeys, startStandalone } from './support/processes.js';
 import { waitUntilQuiet } from './support/quiet.js';
 import { type BenchRow, type HelloBaseline } from './support/results.js';
+import { benchFirstAfterRestart } from './first-after-restart.bench.js';
 import { benchInvitationGrowth } from './invitation-growth.bench.js';
 import { invitationRows } from './invitation-rows.js';
 
@@ -189,5 +190,9 @@ export async function benchInvitations(hello: HelloBaseline): Promise<{ rows: Be
     }
   }
   const growth = process.env.BENCH_INVITATION_GROWTH === '0' ? null : await benchInvitationGrowth();
-  return invitationRows({ runs, baseline, folds, growth, keys: KEYS + SEQUENTIAL_KEYS });
+  const restarts = process.env.BENCH_INVITATION_GROWTH === '0' ? [] : [
+    { label: 'embedded', result: await benchFirstAfterRestart('embedded') },
+    ...(process.env.BENCH_INVITATIONS_POSTGRES === '0' ? [] : [{ label: 'PostgreSQL', result: await benchFirstAfterRestart('postgres') }]),
+  ];
+  return invitationRows({ runs, baseline, folds, growth, restarts, keys: KEYS + SEQUENTIAL_KEYS });
 }

@@ -62,10 +62,13 @@ describe('faults: bad input, slow clients, address checks, cursors, idempotency'
   it.each([
     ['the public port', () => service.baseUrl, '/v1/assessments'],
     ['the internal port', () => service.internalUrl, '/internal/workspaces'],
-  ])('4. a client that sends headers and half a body is cut off on %s (408), not held for minutes', async (_port, base, path) => {
+  ])('4. a client that sends headers and half a body is cut off on %s (408) within a second of the request timeout', async (_port, base, path) => {
     const half = `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":"slow`;
     const bodyCut = await holdOpen(base(), half, 15_000);
-    expect(bodyCut.heldMs).toBeLessThan(REQUEST_TIMEOUT_MS + 4000);
+    // Node checks the limit every second whatever it is (httpTimeouts), not every 30 s by default:
+    // answered within a second of the limit (plus scheduling), so within 31 s at the default 30 s.
+    expect(bodyCut.heldMs).toBeGreaterThanOrEqual(REQUEST_TIMEOUT_MS - 250);
+    expect(bodyCut.heldMs).toBeLessThan(REQUEST_TIMEOUT_MS + 1000 + 500);
     expect(bodyCut.answer).toMatch(/^HTTP\/1\.1 408 /);
     const headersCut = await holdOpen(base(), `GET ${path} HTTP/1.1\r\nHost: x\r\nX-Slow: `, 15_000);
     expect(headersCut.heldMs).toBeLessThan(REQUEST_TIMEOUT_MS + 4000);

@@ -123,14 +123,14 @@ export class DecisionLanes {
     } catch (error) {
       return [...(await this.afterFailedAppend(error, decided.map(({ job }) => job), key)), ...again];
     }
-    for (const committed of batch.committedStates()) {
-      if (typeof committed.revision === 'number') this.states.committed(committed.streamId, committed.evolve, committed.revision, committed.state);
-    }
     // The next batch is decided while this one waits for the read side.
     const write = { inline: result.inline ?? [], events: appends.flatMap((append) => append.events) };
-    void this.readYourWrites.settle(result.position, write).then(() => {
+    const answered = this.readYourWrites.settle(result.position, write).then(() => {
       for (const { job, value } of decided) job.resolve(value);
     });
+    for (const committed of batch.committedStates()) {
+      if (typeof committed.revision === 'number') this.states.committed(committed.streamId, committed.evolve, committed.revision, committed.state, answered);
+    }
     return again;
   }
 

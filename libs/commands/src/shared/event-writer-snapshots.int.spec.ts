@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { pino } from 'pino';
 import {
-  type AssessmentEvent, type AssessmentState, assessmentStream, candidateEmailStream, evolveAssessment, evolveCandidateEmail, initialAssessmentState, initialCandidateEmailState,
+  type AssessmentEvent, type AssessmentState, assessmentSnapshots, assessmentStream, candidateEmailStream, evolveAssessment, evolveCandidateEmail, initialAssessmentState, initialCandidateEmailState,
   requireAssessment,
 } from '#domain';
 import {
@@ -157,6 +157,35 @@ describe('EventWriter: snapshots of long folds (PostgreSQL server)', () => {
       ]);
     });
     expect(calls).toEqual([[streamId, ...registries]]);
+  });
+
+  it('a load takes no snapshot; a decision that commits onto a long tail takes one, written after its answer', async () => {
+    const assessmentId = await grow(freshWriter().writer, 400);
+    const streamId = assessmentStream(assessmentId);
+    await pool.query(`TRUNCATE "${schema}".state_snapshots`);
+    const written: number[] = [];
+    const values: unknown[] = [];
+    const counted = Object.create(store) as PersonalDataEventStore;
+    counted.writeSnapshot = async (id, fold, snapshot) => {
+      written.push(snapshot.revision);
+      values.push(JSON.parse(JSON.stringify(snapshot.value)));
+      await store.writeSnapshot(id, fold, snapshot);
+    };
+    const writer = new EventWriter(counted, systemClock, { waitForPosition: async () => true }, loadConfig({}), pino({ level: 'silent' }));
+    await writer.load(streamId, initialAssessmentState, evolveAssessment);
+    await writer.flushSnapshots();
+    expect(written).toEqual([]);
+
+    await writer.decide(streamId, async (batch) => {
+      const loaded = await batch.load(streamId, initialAssessmentState, evolveAssessment);
+      batch.append([{ streamId, expectedRevision: loaded.revision, events: [invited(assessmentId, 400)] }], systemContext('test'), await batch.now());
+    });
+    expect(written).toEqual([]);
+    await writer.flushSnapshots();
+    expect(written).toEqual([401]);
+    // (Not read back through a fresh writer: the erasure test's key destroyed in this workspace less
+    // than a minute ago makes the store refuse the write, as it must.)
+    expect(invitations(assessmentSnapshots.decode(values[0]))).toEqual(invitations(await foldAll(assessmentId)));
   });
 
   it('a snapshot taken before an erasure in its workspace is not kept when its write comes after it', async () => {

@@ -49,28 +49,35 @@ export class FoldSnapshots {
   }
 
   /**
-   * Encodes the state now (it is exactly at `fold.revision` now; a batch may change it in place
-   * later) when its tail beyond the last snapshot is long enough, and writes it after the writes
-   * already queued. Returns the revision of the newest snapshot now known. A failed write costs
-   * nothing but a longer fold after the next restart.
+   * Captures the state now (it is exactly at `fold.revision` now; a batch may change it in place
+   * later) when its tail beyond the last snapshot is long enough, and makes and writes the snapshot
+   * once `answered` has settled and the event loop has had a turn (the answer has gone), after the
+   * writes already queued. Making it reads every invitation's names (for a state folded from the
+   * log, each opened then) and the write is a statement on the store's connections (on the embedded
+   * store, its only one): neither is the answer's business. Returns the revision of the newest
+   * snapshot now known. A failure costs nothing but a longer fold after the next restart.
    */
-  takeIfDue(streamId: string, evolve: unknown, fold: FoldAt): number {
+  takeIfDue(streamId: string, evolve: unknown, fold: FoldAt, answered: Promise<unknown>): number {
     const codec = SNAPSHOTTED.get(evolve);
     const write = this.store.writeSnapshot?.bind(this.store);
     if (codec === undefined || write === undefined) return fold.snapshotRevision;
     if (fold.revision - fold.snapshotRevision < Math.max(SNAPSHOT_MIN_EVENTS, fold.revision / SNAPSHOT_TAIL_SHARE)) return fold.snapshotRevision;
     const scope = codec.scopeOf(fold.state as never);
     if (scope === null) return fold.snapshotRevision;
-    let value: unknown;
+    let value: (() => unknown) | null;
     try {
-      value = codec.encode(fold.state as never);
+      value = codec.capture(fold.state as never);
     } catch (error) {
       this.logger.warn({ err: error, streamId, fold: codec.name }, 'state not snapshotted');
       return fold.snapshotRevision;
     }
-    const snapshot = { revision: fold.revision, version: codec.version, value, scope, takenAt: Date.now() };
+    if (value === null) return fold.snapshotRevision;
+    const made = value;
+    const takenAt = Date.now();
     this.writes = this.writes
-      .then(() => write(streamId, codec.name, snapshot))
+      .then(() => answered)
+      .then(() => new Promise((turn) => setImmediate(turn)))
+      .then(() => write(streamId, codec.name, { revision: fold.revision, version: codec.version, value: made(), scope, takenAt }))
       .catch((error: unknown) => this.logger.warn({ err: error, streamId, fold: codec.name, revision: fold.revision }, 'snapshot not written'));
     return fold.revision;
   }

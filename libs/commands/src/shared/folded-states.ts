@@ -75,7 +75,7 @@ export class FoldedStates {
     for (const event of events) state = evolve(state, { type: event.type, data: event.data } as Event);
     const revision = events.at(-1)?.revision ?? start?.revision;
     if (revision === undefined) return { state, revision: 'no_stream' };
-    this.remember(streamId, evolve, { revision, state, snapshotRevision: start?.snapshotRevision ?? -1 });
+    this.remember(streamId, evolve, { revision, state, snapshotRevision: start?.snapshotRevision ?? -1 }, null);
     return { state, revision };
   }
 
@@ -146,9 +146,13 @@ export class FoldedStates {
     return true;
   }
 
-  /** A batch's append committed: the states it holds are the log's at these revisions. */
-  committed(streamId: string, evolve: AnyEvolve, revision: number, state: unknown): void {
-    this.remember(streamId, evolve, { revision, state, snapshotRevision: -1 });
+  /**
+   * A batch's append committed: the states it holds are the log's at these revisions. A snapshot due
+   * is taken here, and written once the batch is `answered` (FoldSnapshots.takeIfDue); a load takes
+   * none, so that a first decision after a restart is not held up by it.
+   */
+  committed(streamId: string, evolve: AnyEvolve, revision: number, state: unknown, answered: Promise<unknown>): void {
+    this.remember(streamId, evolve, { revision, state, snapshotRevision: -1 }, answered);
   }
 
   /** A batch ended: what it still holds lent never committed and goes. */
@@ -166,7 +170,7 @@ export class FoldedStates {
     return this.snapshots.flush();
   }
 
-  private remember(streamId: string, evolve: AnyEvolve, fold: FoldAt): void {
+  private remember(streamId: string, evolve: AnyEvolve, fold: FoldAt, answered: Promise<unknown> | null): void {
     const lent = this.lent.get(streamId);
     this.lent.delete(streamId);
     const known = this.states.get(streamId);
@@ -174,7 +178,7 @@ export class FoldedStates {
     if (known !== undefined && known.evolve === evolve && known.revision > fold.revision) return;
     const snapshotRevision = Math.max(fold.snapshotRevision, known?.evolve === evolve ? known.snapshotRevision : -1, lent?.evolve === evolve ? lent.snapshotRevision : -1);
     const entry: CachedFold = { revision: fold.revision, state: fold.state, snapshotRevision, evolve, checkedAt: performance.now() };
-    entry.snapshotRevision = this.snapshots.takeIfDue(streamId, evolve, entry);
+    if (answered !== null) entry.snapshotRevision = this.snapshots.takeIfDue(streamId, evolve, entry, answered);
     shareState(entry.state);
     this.states.delete(streamId);
     this.states.set(streamId, entry);

@@ -16,7 +16,13 @@ export interface StateSnapshots<State> {
    * unreadable (it holds their clear address). Null: no snapshot is kept of this state.
    */
   scopeOf(state: State): string | null;
-  encode(state: State): unknown;
+  /**
+   * Takes what the state holds now, at its revision (a later decision may change its records in
+   * place), without reading what a fold leaves unread (an invitation's names, each opened from the
+   * log when first read); the function returned makes the JSON value from that, later and once, off
+   * the decision that made the state. Null: no snapshot is kept of this state.
+   */
+  capture(state: State): (() => unknown) | null;
   /** Throws on a value it cannot read: the caller then folds the stream in full. */
   decode(value: unknown): State;
 }
