@@ -33,6 +33,8 @@ describe('workers as a cluster (e2e, PostgreSQL)', () => {
   let receiverUrl = '';
   /** Envelope ids received per invited address (a repeat of one id is at-least-once; two ids would be a double). */
   const received = new Map<string, string[]>();
+  /** Requests per envelope id, whatever the event: each must be an attempt in the delivery log. */
+  const requestsPerId = new Map<string, number>();
   const queuePrefix = `cluster-${Date.now().toString(36)}`;
   let env: Record<string, string> = {};
   let workspaceId = '';
@@ -80,6 +82,7 @@ describe('workers as a cluster (e2e, PostgreSQL)', () => {
       req.on('data', (chunk: Buffer) => { body += chunk.toString(); });
       req.on('end', () => {
         const envelope = JSON.parse(body) as { id: string; event: string; data: { invitation?: { email?: string } } };
+        requestsPerId.set(envelope.id, (requestsPerId.get(envelope.id) ?? 0) + 1);
         const email = envelope.data.invitation?.email;
         if (envelope.event === 'candidateInvited' && email) received.set(email, [...(received.get(email) ?? []), envelope.id]);
         // Slow enough that a kill -9 finds deliveries in flight.
@@ -148,6 +151,12 @@ describe('workers as a cluster (e2e, PostgreSQL)', () => {
     await Promise.all(loops);
     expect(emails.length).toBeGreaterThan(30);
     await expectDelivered(emails);
+    // Each request the receiver got is an attempt in the delivery log, those cut short by the kill
+    // included (logged as interrupted once another worker takes their job up, within ~20 s).
+    const deliveries = await eventually(async () => (await internal('GET', `/internal/workspaces/${workspaceId}/webhook-deliveries`)).body.data as { eventId: string; status: string; attemptLog: unknown[] }[],
+      (rows) => rows.length >= emails.length && rows.every((row) => row.status === 'succeeded'), 90_000, 'every delivery succeeded');
+    const logged = new Map(deliveries.map((row) => [row.eventId, row.attemptLog.length]));
+    for (const [id, requests] of requestsPerId) expect({ id, requests, logged: Math.max(requests, logged.get(id) ?? 0) }).toEqual({ id, requests, logged: logged.get(id) });
     // Read models followed by the new holder: the assessment counts every invitation.
     const assessment = await request(`${apiUrl}/v1/assessments/${assessmentId}`, { headers: keys[0]! });
     expect(assessment.status).toBe(200);
