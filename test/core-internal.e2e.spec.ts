@@ -573,8 +573,10 @@ describe('internal application: write routes, audit streams, read-your-writes', 
       const workspaceEvents = await stream(`workspace-${ws.id}`);
       const used = workspaceEvents.filter((event) => event.type === 'SandboxPlacesUsed');
       expect(used).toHaveLength(1);
-      expect(used[0]?.data).toMatchObject({ count: 2, assessmentId });
+      expect(used[0]?.data).toMatchObject({ places: 2, assessmentId });
       expect(used[0]?.metadata.requestId).toBe('req-invite-123');
+      // Written at its schema version 2 (libs/domain/src/shared/event-schema.ts), which it records.
+      expect(used[0]?.metadata.schemaVersion).toBe(2);
       expect(workspaceEvents.map((event) => event.revision)).toEqual(workspaceEvents.map((_, index) => index));
     });
 

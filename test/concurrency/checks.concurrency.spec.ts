@@ -71,7 +71,7 @@ describe('the concurrency tier\'s checks', () => {
 
   it('see 26 sandbox invitations within 30 days, not 26 over two months', () => {
     const day = (n: number) => new Date(Date.UTC(2026, 9, 1 + n)).toISOString();
-    const places = event('SandboxPlacesUsed', 'workspace-ws', { count: 26 });
+    const places = event('SandboxPlacesUsed', 'workspace-ws', { places: 26 });
     const crowded = foldLog([...Array.from({ length: 26 }, (_, n) => invited(`i${n}`, `p${n}@e.com`, 'sandbox', 'a1', day(0))), places]);
     expect(run((f) => checkSandboxAllowance(workspace, crowded, null, f))).toEqual(['the sandbox allowance is never exceeded']);
     const spread = foldLog([...Array.from({ length: 26 }, (_, n) => invited(`i${n}`, `p${n}@e.com`, 'sandbox', 'a1', day(n < 13 ? 0 : 40))), places]);

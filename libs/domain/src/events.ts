@@ -19,7 +19,8 @@ export type WebhookSecretRotated = Event<'WebhookSecretRotated', { workspaceId: 
 export type WebhookDisabled = Event<'WebhookDisabled', { workspaceId: string; url: string; reason: 'gone' | 'failing'; disabledAt: string }>;
 export type CustomTestCreated = Event<'CustomTestCreated', { workspaceId: string; slug: string; name: string; minutes: number; questionCount: number; createdAt: string }>;
 /** Sandbox allowance: places used by new sandbox invitations (rolling 30-day window). */
-export type SandboxPlacesUsed = Event<'SandboxPlacesUsed', { workspaceId: string; assessmentId: string; count: number; usedAt: string }>;
+/** Schema version 2: `places` (version 1 called it `count`; libs/domain/src/shared/event-schema.ts upcasts it). */
+export type SandboxPlacesUsed = Event<'SandboxPlacesUsed', { workspaceId: string; assessmentId: string; places: number; usedAt: string }>;
 /** Billing: the first unlock of a live candidate either uses the free allowance or charges them. */
 export type FreeAllowanceUsed = Event<'FreeAllowanceUsed', { workspaceId: string; candidateId: string; resultId: string; usedAt: string }>;
 export type CandidateCharged = Event<'CandidateCharged', { workspaceId: string; candidateId: string; resultId: string; chargedAt: string }>;

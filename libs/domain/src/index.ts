@@ -21,3 +21,4 @@ export * from './catalogue/catalogue.data.js';
 export * from './shared/links.js';
 export * from './shared/owned-record.js';
 export * from './shared/snapshots.js';
+export * from './shared/event-schema.js';

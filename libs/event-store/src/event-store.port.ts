@@ -12,6 +12,8 @@ export interface EventMetadata {
   requestId: string;
   /** ISO 8601 time of the domain clock when the command was decided. */
   time: string;
+  /** The schema version of the event's data as written; omitted for version 1. Reads bring older versions up to date. */
+  schemaVersion?: number;
 }
 
 export interface NewEvent<Type extends string = string, Data extends object = Record<string, unknown>> {

@@ -2,7 +2,8 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import { IntegrityEventStore, LogSealer, SealStore, integrityKeys, type IntegrityKeys } from '#event-store';
 import { PersonKeyStore, PersonalDataEventStore, SnapshotStore } from '#event-store';
-import type { EventStore } from '#event-store';
+import type { EventStore, RecordedEvent } from '#event-store';
+import { upcastData } from '#domain';
 import type { ServiceConfig } from '#platform';
 import { resolveServiceSecret } from '#platform';
 import { PERSON_ENDING_TYPES } from './personal-data-erasure.js';
@@ -33,8 +34,18 @@ export const openAuditStores = async (config: ServiceConfig, sqlPool: pg.Pool, a
   // An adapter that runs statements in its appends is the SQL log on sqlPool itself (openStores): the
   // person keys are in its database, and a new person's key is stored in the append that first uses it.
   // A deleted person's key is retired with their deletion (see personal-data-erasure.ts).
-  const eventStore = new PersonalDataEventStore(logStore, personKeys, snapshots, { keysInAppend: adapter.runsStatements === true, endingTypes: PERSON_ENDING_TYPES });
+  // Outermost on the way out: every reader (folds, projections, dispatcher, rebuilds, audit views)
+  // gets events in the current schema (libs/domain/src/shared/event-schema.ts); the log keeps them as written.
+  const eventStore = new PersonalDataEventStore(logStore, personKeys, snapshots, {
+    keysInAppend: adapter.runsStatements === true, endingTypes: PERSON_ENDING_TYPES, upcast: upcastEvent,
+  });
   return { audit: { keys, seals, personKeys, logStore }, eventStore };
+};
+
+/** An event as written, in the current schema: the same object unless its type changed shape since. */
+export const upcastEvent = (event: RecordedEvent): RecordedEvent => {
+  const data = upcastData(event.type, event.data, event.metadata.schemaVersion ?? 1);
+  return data === event.data ? event : { ...event, data };
 };
 
 export const createSealer = (stores: { audit: AuditStores }, config: ServiceConfig, logger: Logger): LogSealer =>

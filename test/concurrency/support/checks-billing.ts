@@ -86,7 +86,8 @@ export const checkSandboxAllowance = (workspace: WorkspaceWorld, facts: LogFacts
   findings.expect(worst <= SANDBOX_LIMIT, 'the sandbox allowance is never exceeded', () => `${where}: ${worst} sandbox invitations within 30 days`);
   const places = facts.workspaceEvents
     .filter((event) => event.type === 'SandboxPlacesUsed' && event.data.workspaceId === workspace.id)
-    .reduce((sum, event) => sum + (event.data.count as number), 0);
+    // Read from the log as stored: version 1 of the event called it `count`, version 2 `places`.
+    .reduce((sum, event) => sum + ((event.data.places ?? event.data.count) as number), 0);
   findings.expect(places === times.length, 'each new sandbox invitation uses one place', () => `${where}: ${places} places used for ${times.length} sandbox invitations`);
   if (remaining !== null) {
     findings.expect(remaining === Math.max(0, SANDBOX_LIMIT - times.length), 'GET /v1/me shows the places left', () => `${where}: remaining ${remaining} after ${times.length} sandbox invitations`);

@@ -69,7 +69,7 @@ export class InviteCandidatesHandler implements ICommandHandler<InviteCandidates
         knownCandidates, newInvitation: () => ({ invitationId: ids.invitation(), invitationToken: ids.token() }), metadata: { now },
       }, assessment);
       const placesUsed: WorkspaceEvent[] = mode === 'sandbox' && decision.events.length > 0
-        ? [{ type: 'SandboxPlacesUsed', data: { workspaceId, assessmentId, count: decision.events.length, usedAt: now } }]
+        ? [{ type: 'SandboxPlacesUsed', data: { workspaceId, assessmentId, places: decision.events.length, usedAt: now } }]
         : [];
       batch.append([
         { streamId, expectedRevision: assessmentLoaded.revision, events: decision.events },

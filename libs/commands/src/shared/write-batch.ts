@@ -1,5 +1,5 @@
 import type { DomainEvent } from '#domain';
-import { PERSON_ENDING_EVENTS, ownState, shareState } from '#domain';
+import { PERSON_ENDING_EVENTS, ownState, schemaVersionOf, shareState } from '#domain';
 import { type ExpectedRevision, type NewEvent, type StreamAppend, WrongExpectedRevisionError } from '#event-store';
 import { ids } from '#platform';
 import { assertStorable } from './assert-storable.js';
@@ -149,7 +149,9 @@ export class WriteBatch {
         stream.state = state;
         stream.private = true;
       }
-      for (const event of append.events) stream.events.push({ id: ids.event(), type: event.type, data: event.data as unknown as Record<string, unknown>, metadata });
+      for (const event of append.events) {
+        stream.events.push({ id: ids.event(), type: event.type, data: event.data as unknown as Record<string, unknown>, metadata: versioned(metadata, event.type) });
+      }
     }
   }
 
@@ -184,3 +186,19 @@ export class WriteBatch {
     return stream;
   }
 }
+
+/**
+ * The metadata of an event of `type`: the batch's own for a type still at schema version 1 (nearly
+ * every type: no version recorded means 1, so their metadata is what it always was), a copy with the
+ * type's version where it changed (one per type and batch: never a spread per event).
+ */
+const versionedCopies = new WeakMap<NewEvent['metadata'], Map<number, NewEvent['metadata']>>();
+const versioned = (metadata: NewEvent['metadata'], type: string): NewEvent['metadata'] => {
+  const version = schemaVersionOf(type);
+  if (version === 1) return metadata;
+  let copies = versionedCopies.get(metadata);
+  if (copies === undefined) versionedCopies.set(metadata, (copies = new Map()));
+  let copy = copies.get(version);
+  if (copy === undefined) copies.set(version, (copy = { ...metadata, schemaVersion: version }));
+  return copy;
+};

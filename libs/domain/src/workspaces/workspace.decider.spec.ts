@@ -296,7 +296,7 @@ describe('workspace decider', () => {
 
 describe('sandbox allowance', () => {
   const placesUsed = (count: number, usedAt: string): WorkspaceEvent =>
-    ({ type: 'SandboxPlacesUsed', data: { workspaceId: WORKSPACE_ID, assessmentId: 'as-1', count, usedAt } });
+    ({ type: 'SandboxPlacesUsed', data: { workspaceId: WORKSPACE_ID, assessmentId: 'as-1', places: count, usedAt } });
   const placesLeft = (events: WorkspaceEvent[], now = NOW): number => sandboxPlacesLeft(existing(given(workspaceDecider, [created, ...events]).state), now);
 
   it('starts with 25 places', () => {

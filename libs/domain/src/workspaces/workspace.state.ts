@@ -78,7 +78,7 @@ export const evolveWorkspace = (state: WorkspaceState, event: WorkspaceEvent): W
       return { ...state, customTests: { ...state.customTests, [slug]: { slug, name, minutes, questionCount } } };
     }
     case 'SandboxPlacesUsed':
-      return { ...state, sandboxUsage: [...state.sandboxUsage, { usedAt: event.data.usedAt, count: event.data.count }] };
+      return { ...state, sandboxUsage: [...state.sandboxUsage, { usedAt: event.data.usedAt, count: event.data.places }] };
     case 'FreeAllowanceUsed':
       return { ...state, freeUsed: state.freeUsed + 1, countedCandidates: { ...state.countedCandidates, [event.data.candidateId]: 'free' } };
     case 'CandidateCharged':

@@ -27,6 +27,8 @@ export class PersonalDataEventStore implements EventStore {
   /** Whether the key statements run in the appends' own transactions (see the constructor). */
   private readonly keysInAppend: boolean;
   private readonly endingTypes: ReadonlySet<string>;
+  /** Brings an event written in an older schema version up to the current shape, on every read (the outermost layer). */
+  private readonly upcast: ((event: RecordedEvent) => RecordedEvent) | null;
 
   /**
    * `keysInAppend`: the key table lives in the inner store's database and the store runs statements
@@ -42,11 +44,12 @@ export class PersonalDataEventStore implements EventStore {
     private readonly inner: EventStore,
     private readonly keys: PersonKeyStore,
     private readonly snapshots: SnapshotStore | null = null,
-    options: { keysInAppend?: boolean; endingTypes?: readonly string[] } = {},
+    options: { keysInAppend?: boolean; endingTypes?: readonly string[]; upcast?: (event: RecordedEvent) => RecordedEvent } = {},
   ) {
     if (options.keysInAppend === true && inner.runsStatements !== true) throw new Error('this event store runs no statements in its appends');
     this.keysInAppend = options.keysInAppend === true;
     this.endingTypes = new Set(options.endingTypes ?? []);
+    this.upcast = options.upcast ?? null;
   }
 
   /** The id a stream is stored under. */
@@ -227,6 +230,12 @@ export class PersonalDataEventStore implements EventStore {
    * skips much of what it is handed); readAll (a rebuild reads every field) opens them at once.
    */
   private async open(events: RecordedEvent[], decrypt = decryptPersonalFields): Promise<RecordedEvent[]> {
+    const opened = await this.openFields(events, decrypt);
+    const upcast = this.upcast;
+    return upcast === null ? opened : opened.map((event) => upcast(event));
+  }
+
+  private async openFields(events: RecordedEvent[], decrypt: typeof decryptPersonalFields): Promise<RecordedEvent[]> {
     const keyIds = new Set<string>();
     for (const event of events) sealedKeyIds(event.data, keyIds);
     if (keyIds.size === 0) return events;

@@ -30,17 +30,26 @@ export function toRecordedEvent(row: EventRow): RecordedEvent {
 }
 
 /** The columns of a data-only read (ReadAllOptions.dataOnly). */
-export const DATA_ONLY_COLUMNS = 'position, stream_id, revision, type, data';
+export const DATA_ONLY_COLUMNS = "position, stream_id, revision, type, data, (metadata->>'schemaVersion')::int AS schema_version";
 
 /** The same, the data only where the type is one of the text[] in $3 (ReadAllOptions.dataOfTypes), NULL elsewhere. */
-export const DATA_ONLY_COLUMNS_OF_TYPES = 'position, stream_id, revision, type, CASE WHEN type = ANY($3::text[]) THEN data END AS data';
+export const DATA_ONLY_COLUMNS_OF_TYPES = "position, stream_id, revision, type, CASE WHEN type = ANY($3::text[]) THEN data END AS data, (metadata->>'schemaVersion')::int AS schema_version";
 
 const BLANK_METADATA: EventMetadata = Object.freeze({ correlationId: '', causationId: null, actor: '', requestId: '', time: '' });
 const NO_DATA: Record<string, unknown> = Object.freeze({});
 
-export function toDataOnlyEvent(row: Pick<EventRow, 'position' | 'stream_id' | 'revision' | 'type'> & { data: EventRow['data'] | null }): RecordedEvent {
+/** Blank metadata but for the schema version, which the data needs to be read (one frozen object per version). */
+const VERSIONED_BLANKS = new Map<number, EventMetadata>();
+const blankMetadata = (version: number | null | undefined): EventMetadata => {
+  if (version === null || version === undefined) return BLANK_METADATA;
+  let blank = VERSIONED_BLANKS.get(version);
+  if (blank === undefined) VERSIONED_BLANKS.set(version, (blank = Object.freeze({ ...BLANK_METADATA, schemaVersion: version })));
+  return blank;
+};
+
+export function toDataOnlyEvent(row: Pick<EventRow, 'position' | 'stream_id' | 'revision' | 'type'> & { data: EventRow['data'] | null; schema_version?: number | null }): RecordedEvent {
   return {
     id: '', streamId: row.stream_id, revision: Number(row.revision), position: BigInt(row.position), type: row.type, data: row.data ?? NO_DATA,
-    metadata: BLANK_METADATA, recordedAt: '',
+    metadata: blankMetadata(row.schema_version), recordedAt: '',
   };
 }

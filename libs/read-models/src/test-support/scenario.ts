@@ -32,7 +32,7 @@ export const busyWorkspace = (workspaceId: string, candidates: number): DomainEv
     const target = assessments[i % assessments.length] ?? assessments[0];
     if (target === undefined) continue;
     const minute = 10 + i * 20;
-    if (mode === 'sandbox') events.push(event('SandboxPlacesUsed', { workspaceId, assessmentId: target.id, count: 1, usedAt: at(minute) }));
+    if (mode === 'sandbox') events.push(event('SandboxPlacesUsed', { workspaceId, assessmentId: target.id, places: 1, usedAt: at(minute) }));
     events.push(candidateCreated(person, at(minute)));
     const firstTest = target.tests[0];
     if (i % 4 === 1 && firstTest !== undefined) {

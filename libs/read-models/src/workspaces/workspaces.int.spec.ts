@@ -12,8 +12,8 @@ describe('workspaces read model (PostgreSQL)', () => {
       workspaceCreated('w2', at(0)),
       event('WorkspaceVerified', { workspaceId: 'w1', verifiedAt: at(1) }),
       event('WebhookConfigured', { workspaceId: 'w1', url: 'https://hooks.example.com/w1', events: ['resultUnlocked'], encryptedSecret: 'enc', configuredAt: at(2) }),
-      event('SandboxPlacesUsed', { workspaceId: 'w1', assessmentId: 'a1', count: 3, usedAt: at(3) }),
-      event('SandboxPlacesUsed', { workspaceId: 'w1', assessmentId: 'a1', count: 2, usedAt: at(4) }),
+      event('SandboxPlacesUsed', { workspaceId: 'w1', assessmentId: 'a1', places: 3, usedAt: at(3) }),
+      event('SandboxPlacesUsed', { workspaceId: 'w1', assessmentId: 'a1', places: 2, usedAt: at(4) }),
     ]);
     await harness.project();
   });

@@ -78,8 +78,8 @@ export const workspacesProjection: Projection<WorkspaceDocument> = {
         return { ...document, customTests: [...others, { slug, name, minutes, questionCount }] };
       }
       case 'SandboxPlacesUsed': {
-        const { usedAt, count } = event.data;
-        return { ...document, sandboxUsage: [...withinWindow(document.sandboxUsage, usedAt), { usedAt, count }] };
+        const { usedAt, places } = event.data;
+        return { ...document, sandboxUsage: [...withinWindow(document.sandboxUsage, usedAt), { usedAt, count: places }] };
       }
       default:
         return document;

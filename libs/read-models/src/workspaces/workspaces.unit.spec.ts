@@ -48,14 +48,14 @@ describe('workspaces projection', () => {
     const day = 24 * 60;
     const doc = workspace(
       workspaceCreated(W, at(0)),
-      event('SandboxPlacesUsed', { workspaceId: W, assessmentId: 'a1', count: 10, usedAt: at(0) }),
-      event('SandboxPlacesUsed', { workspaceId: W, assessmentId: 'a1', count: 5, usedAt: at(10 * day) }),
+      event('SandboxPlacesUsed', { workspaceId: W, assessmentId: 'a1', places: 10, usedAt: at(0) }),
+      event('SandboxPlacesUsed', { workspaceId: W, assessmentId: 'a1', places: 5, usedAt: at(10 * day) }),
     );
     if (doc === null) throw new Error('workspace expected');
     expect(sandboxRemaining(doc, new Date(at(10 * day)))).toBe(10);
     expect(sandboxRemaining(doc, new Date(at(30 * day)))).toBe(20);
     expect(sandboxRemaining(doc, new Date(at(41 * day)))).toBe(25);
-    const full = workspace(workspaceCreated(W, at(0)), event('SandboxPlacesUsed', { workspaceId: W, assessmentId: 'a1', count: 30, usedAt: at(0) }));
+    const full = workspace(workspaceCreated(W, at(0)), event('SandboxPlacesUsed', { workspaceId: W, assessmentId: 'a1', places: 30, usedAt: at(0) }));
     if (full === null) throw new Error('workspace expected');
     expect(sandboxRemaining(full, new Date(at(1)))).toBe(0);
   });
@@ -64,8 +64,8 @@ describe('workspaces projection', () => {
     const day = 24 * 60;
     const doc = workspace(
       workspaceCreated(W, at(0)),
-      event('SandboxPlacesUsed', { workspaceId: W, assessmentId: 'a1', count: 1, usedAt: at(0) }),
-      event('SandboxPlacesUsed', { workspaceId: W, assessmentId: 'a1', count: 2, usedAt: at(31 * day) }),
+      event('SandboxPlacesUsed', { workspaceId: W, assessmentId: 'a1', places: 1, usedAt: at(0) }),
+      event('SandboxPlacesUsed', { workspaceId: W, assessmentId: 'a1', places: 2, usedAt: at(31 * day) }),
     );
     expect(doc?.sandboxUsage).toEqual([{ usedAt: at(31 * day), count: 2 }]);
   });
