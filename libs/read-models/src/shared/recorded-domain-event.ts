@@ -20,6 +20,15 @@ const DOMAIN_EVENT_TYPES: Record<DomainEventType, true> = {
 
 export const isDomainEventType = (type: string): type is DomainEventType => Object.hasOwn(DOMAIN_EVENT_TYPES, type);
 
+/** Written to the log by something other than a decider: the simulated clock's moves. */
+const OTHER_EVENT_TYPES = new Set(['SimulatedClockAdvanced']);
+
+/**
+ * Every type this version writes to the log. Any other was written by a newer version (a rolling
+ * deploy): the followers skip and count it, and decisions are not taken on a stream holding one.
+ */
+export const isKnownEventType = (type: string): boolean => isDomainEventType(type) || OTHER_EVENT_TYPES.has(type);
+
 /**
  * The store hands over untyped events; the type name is the only thing checked; the data is
  * trusted because only the domain appends to the store.
