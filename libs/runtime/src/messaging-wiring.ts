@@ -2,7 +2,6 @@ import { DisableWebhook, DisableWebhookHandler } from '#commands';
 import { systemContext } from '#commands';
 import { evolveWorkspace, initialWorkspaceState, workspaceStream } from '#domain';
 import type { RecordedEvent } from '#event-store';
-import { isKnownEventType } from '#read-models';
 import {
   INLINE_OUTBOX, type Messaging, type WebhookSettings, asWebhookSourceEvent, createInlineOutbox, startMessaging, webhookEventName,
 } from '#messaging';
@@ -68,7 +67,6 @@ export const startMessagingFor = async (infra: Infrastructure, options: { runWor
     outboxInline: infra.inline !== null,
     database: infra.database,
     dispatcherUnderLease: options.dispatcherUnderLease === true,
-    knownEventType: isKnownEventType,
     erasure: ({ outbox, log }) => new PersonalDataErasure({
       logStore: infra.audit.logStore, documents: infra.documents, outbox, deliveries: log, redis: infra.redis,
       personKeys: infra.audit.personKeys, redisPrefixes: [`${infra.config.queuePrefix}:`, 'idem:'], logger: infra.logger.child({ component: 'erasure' }),

@@ -2,6 +2,7 @@ import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import { type DatabaseOutage, UnknownEventTypes } from '#platform';
 import { tracing } from '#platform/instrumentation/channels.js';
+import { isKnownEventType } from '#domain';
 import type { EventStore, RecordedEvent, Subscription } from '#event-store';
 import { enqueueInvitationEmail, enqueueInvitationEmails, invitationEmailJob } from '../emails/email-jobs.js';
 import { renderInvitationEmail } from '../emails/invitation-email.js';
@@ -53,10 +54,10 @@ export interface DispatcherOptions {
    */
   erasure?: ErasureReaction;
   /**
-   * The event types this version knows (runtime: isKnownEventType). Any other was written by a newer
+   * The event types this version knows (default isKnownEventType; a test plays an older version). Any other was written by a newer
    * version during a rolling deploy: skipped (the checkpoint moves on), counted, warned about once per
    * type, and recorded beside the checkpoint; a dispatcher that knows the type dispatches the recorded
-   * events when it starts (pickUpSkipped). Without it, every type is taken as known.
+   * events when it starts (pickUpSkipped).
    */
   knownEventType?: (type: string) => boolean;
 }
@@ -114,7 +115,7 @@ export class Dispatcher {
   }
 
   private knows(type: string): boolean {
-    return this.options.knownEventType?.(type) ?? true;
+    return (this.options.knownEventType ?? isKnownEventType)(type);
   }
 
   /** Position of the last event fully dispatched (checkpoint saved). */

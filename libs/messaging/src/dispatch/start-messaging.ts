@@ -54,8 +54,6 @@ export interface StartMessagingOptions {
    * when it takes the lease, and stops it when it loses it (Messaging.dispatcher.start/stop).
    */
   dispatcherUnderLease?: boolean;
-  /** The event types this version knows (DispatcherOptions.knownEventType). */
-  knownEventType?: (type: string) => boolean;
 }
 
 export interface QueueCounts {
@@ -154,7 +152,6 @@ export const startMessaging = async (options: StartMessagingOptions): Promise<Me
       getSigningSecrets: options.getSigningSecrets, appUrl: options.appUrl, logger, catchUpOnly: options.outboxInline === true,
       ...(options.erasure === undefined ? {} : { erasure: options.erasure({ outbox, log }) }),
       ...(options.database === undefined ? {} : { database: options.database }),
-      ...(options.knownEventType === undefined ? {} : { knownEventType: options.knownEventType }),
     });
     if (options.dispatcherUnderLease !== true) await dispatcher.start();
   }
