@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { jest } from '@jest/globals';
 import { api, internal, request } from './support/client.js';
 import { ISO_TIME, type Workspace, addDays, createAssessment, domainToday, email, expectError, invite } from './support/core-helpers.js';
@@ -38,6 +39,18 @@ describe('internal application: write routes, audit streams, read-your-writes', 
     expect(answer.status).toBe(200);
     return answer.body.data as { id: string; streamId: string; revision: number; position: string; type: string; data: Record<string, any>; metadata: Record<string, any>; recordedAt: string }[];
   };
+
+  describe('version', () => {
+    const released = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+    it('GET /internal/health and the start banner name the release in package.json', async () => {
+      expect(released).toMatch(/^\d+\.\d+\.\d+/);
+      const health = await app.call('GET', '/internal/health');
+      expect(health.status).toBe(200);
+      expect(health.body.data.version).toBe(released);
+      expect(service.output()).toContain(`Hiring-test API ${released} is running`);
+    });
+  });
 
   describe('access', () => {
     const routes: [string, string][] = [

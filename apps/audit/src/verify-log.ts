@@ -3,8 +3,8 @@ import { LogVerifier, type IntegrityOptions } from '#event-store';
 import {
   type AssessmentEvent, type CandidateEmailEvent, type CandidateEvent, type DomainEvent, type WorkspaceEvent, evolveAssessment, evolveCandidate,
   evolveCandidateEmail, evolveWorkspace, initialAssessmentState, initialCandidateEmailState, initialCandidateState, initialWorkspaceState,
+  isKnownEventType,
 } from '#domain';
-import { isDomainEventType } from '#read-models';
 import { type LogSource, linkedBatches } from '#event-store';
 
 export interface VerifyReport {
@@ -16,8 +16,6 @@ export interface VerifyReport {
   /** In the order found: the first one is the first broken link. */
   problems: string[];
 }
-
-const isKnownType = (type: string): boolean => isDomainEventType(type) || type === 'SimulatedClockAdvanced';
 
 /** Folds one stream with its aggregate's evolve: a log the deciders cannot replay is a finding. */
 export const foldStream = (streamId: string, events: readonly RecordedEvent[]): unknown => {
@@ -46,7 +44,7 @@ export const verifyLog = async (source: LogSource, integrity: IntegrityOptions, 
     verifier.addLinks(links);
     for (const event of batch) {
       verifier.add(event);
-      if (!isKnownType(event.type)) problems.push(`${event.streamId} revision ${event.revision}: unknown event type ${event.type}`);
+      if (!isKnownEventType(event.type)) problems.push(`${event.streamId} revision ${event.revision}: unknown event type ${event.type}`);
       const { correlationId, actor, requestId, time } = event.metadata;
       if (!correlationId || !actor || !requestId || !time || Number.isNaN(Date.parse(time))) problems.push(`${event.streamId} revision ${event.revision}: incomplete metadata`);
       const list = byStream.get(event.streamId) ?? [];

@@ -1,4 +1,4 @@
-import type { ServiceConfig } from '#platform';
+import { type ServiceConfig, serviceVersion } from '#platform';
 import type { DemoWorkspace } from '#runtime/demo-workspace.js';
 
 /** What a newcomer needs after `npm start`: where things are, the keys, and one request to try. */
@@ -6,7 +6,7 @@ export const printBanner = (config: ServiceConfig, demo: DemoWorkspace | null): 
   const publicUrl = `http://localhost:${config.port}`;
   const lines = [
     '',
-    'Hiring-test API is running (embedded store in ' + config.dataDir + ')',
+    `Hiring-test API ${serviceVersion()} is running (embedded store in ${config.dataDir})`,
     '',
     `  Public API        ${publicUrl}/v1   (also under ${publicUrl}${config.altBasePath}/v1)`,
     `  API docs          ${publicUrl}/docs   (OpenAPI 3.1: ${publicUrl}/openapi.json)`,

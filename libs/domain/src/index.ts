@@ -2,6 +2,7 @@ export * from './events.js';
 export * from './shared/types.js';
 export * from './shared/streams.js';
 export * from './shared/errors.js';
+export * from './shared/event-types.js';
 export * from './shared/decider.js';
 export * from './shared/validation.js';
 export * from './shared/network.js';

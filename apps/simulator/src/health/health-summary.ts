@@ -1,8 +1,11 @@
 import type { Infrastructure } from '#runtime/infrastructure.js';
+import { serviceVersion } from '#platform';
 import { allProjectionNames } from '#read-models';
 
 export interface HealthSummary {
   status: 'ok' | 'degraded';
+  /** The release (package.json's version). */
+  version: string;
   eventStore: { headPosition: string | null };
   readModels: Record<string, string | null>;
   redis: 'ok' | 'unreachable';
@@ -22,6 +25,7 @@ export const healthSummary = async (infra: Infrastructure): Promise<HealthSummar
     : null;
   return {
     status: redis === 'ok' ? 'ok' : 'degraded',
+    version: serviceVersion(),
     eventStore: { headPosition: head === null ? null : head.toString() },
     readModels: Object.fromEntries([...checkpoints].map(([name, position]) => [name, position === null ? null : position.toString()])),
     redis,

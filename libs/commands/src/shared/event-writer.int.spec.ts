@@ -7,6 +7,7 @@ import { createPostgresEventStore, type PostgresEventStore } from '#event-store'
 import { systemClock } from '#platform';
 import { loadConfig } from '#platform';
 import { EventWriter } from './event-writer.js';
+import { UnreadableStreamError } from './folded-states.js';
 import { systemContext } from './ports.js';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -47,6 +48,17 @@ describe('EventWriter: one write path with group commit (PostgreSQL server)', ()
       batch.append([{ streamId: assessmentStream(assessmentId), expectedRevision: loaded.revision, events: [invited(assessmentId, person)] }], systemContext('test'), await batch.now());
       return seen;
     });
+
+  it('refuses to decide on a stream holding an event type this version does not know (a newer version wrote it), appending nothing', async () => {
+    const assessmentId = `a-${randomUUID()}`;
+    const stream = assessmentStream(assessmentId);
+    await store.appendToStream(stream, [
+      { id: randomUUID(), type: 'AssessmentCreated', data: created(assessmentId).data, metadata: systemMetadata() },
+      { id: randomUUID(), type: 'AssessmentRenamed', data: { assessmentId, name: 'Renamed' }, metadata: systemMetadata() },
+    ], { expectedRevision: 'no_stream' });
+    await expect(inviteNext(writerOf(), assessmentId, 0)).rejects.toBeInstanceOf(UnreadableStreamError);
+    expect((await store.readStream(stream)).map(({ type }) => type)).toEqual(['AssessmentCreated', 'AssessmentRenamed']);
+  });
 
   it('decides concurrent requests on one stream one after another, each seeing the ones before', async () => {
     const assessmentId = `a-${randomUUID()}`;

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { shareState } from '#domain';
+import { isKnownEventType, shareState } from '#domain';
 import type { EventStore } from '#event-store';
 import { type FoldAt, FoldSnapshots } from './fold-snapshots.js';
 import { StreamReads } from './stream-reads.js';
@@ -14,6 +14,19 @@ const STATE_CACHE_SIZE = 20_000;
 const PREFETCH_TTL_MS = 5_000;
 /** Prefetched loads kept at most (a burst of invitations to new addresses). */
 const PREFETCH_MAX = 10_000;
+
+/**
+ * A stream holds an event this version cannot read: a newer version wrote it during a rolling
+ * deploy. Folding past it would decide on a state that misses what it recorded (a withdrawal, a
+ * closing), so the decision is refused (500 server_error, nothing appended) until a process of the
+ * newer version takes the request; the followers of the log, which decide nothing, skip it instead.
+ */
+export class UnreadableStreamError extends Error {
+  constructor(readonly streamId: string, readonly eventType: string, readonly revision: number) {
+    super(`stream ${streamId} holds at revision ${revision} an event of type ${eventType}, unknown to this version: no decision is taken on it`);
+    this.name = 'UnreadableStreamError';
+  }
+}
 
 interface CachedFold extends FoldAt {
   evolve: AnyEvolve;
@@ -72,7 +85,10 @@ export class FoldedStates {
     const start = usable ?? (snapshot && await snapshot);
     const events = await this.reads.since(streamId, start ? start.revision + 1 : 0);
     let state = start ? (start.state as State) : initial();
-    for (const event of events) state = evolve(state, { type: event.type, data: event.data } as Event);
+    for (const event of events) {
+      if (!isKnownEventType(event.type)) throw new UnreadableStreamError(streamId, event.type, event.revision);
+      state = evolve(state, { type: event.type, data: event.data } as Event);
+    }
     const revision = events.at(-1)?.revision ?? start?.revision;
     if (revision === undefined) return { state, revision: 'no_stream' };
     this.remember(streamId, evolve, { revision, state, snapshotRevision: start?.snapshotRevision ?? -1 }, null);

@@ -52,4 +52,36 @@ export class DispatchCheckpoints {
     );
     if ((result.rows[0] as { held: boolean } | undefined)?.held !== true) throw new FencedOutError(fence);
   }
+
+  /**
+   * An event of a type this version does not know was skipped (a rolling deploy: a newer version
+   * wrote it). Kept beside the checkpoint, as a row named `<name>:skipped:<type>` holding the lowest
+   * such position, so that a version that knows the type dispatches it when it starts (see
+   * Dispatcher.pickUpSkipped). The lowest position is enough: every event of that type between it and
+   * the checkpoint is dispatched then, and dispatching one twice sends nothing twice.
+   */
+  async recordSkipped(name: string, type: string, position: bigint): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO ${this.table} (name, position) VALUES ($1, $2::bigint)
+       ON CONFLICT (name) DO UPDATE SET position = LEAST(${this.table}.position, EXCLUDED.position)`,
+      [skippedName(name, type), position.toString()],
+    );
+  }
+
+  /** The types skipped by this dispatcher, each with the lowest position skipped. */
+  async skipped(name: string): Promise<{ type: string; position: bigint }[]> {
+    const prefix = skippedName(name, '');
+    const result = await this.pool.query(
+      `SELECT name, position::text AS position FROM ${this.table} WHERE starts_with(name, $1) ORDER BY position`,
+      [prefix],
+    );
+    return (result.rows as { name: string; position: string }[]).map((row) => ({ type: row.name.slice(prefix.length), position: BigInt(row.position) }));
+  }
+
+  /** Done with a skipped type up to the checkpoint; a lower position recorded since is kept. */
+  async clearSkipped(name: string, type: string, position: bigint): Promise<void> {
+    await this.pool.query(`DELETE FROM ${this.table} WHERE name = $1 AND position >= $2::bigint`, [skippedName(name, type), position.toString()]);
+  }
 }
+
+const skippedName = (name: string, type: string): string => `${name}:skipped:${type}`;

@@ -1,7 +1,8 @@
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
-import type { DatabaseOutage } from '#platform';
+import { type DatabaseOutage, UnknownEventTypes } from '#platform';
 import { tracing } from '#platform/instrumentation/channels.js';
+import { isKnownEventType } from '#domain';
 import type { EventStore, RecordedEvent, Subscription } from '#event-store';
 import { enqueueInvitationEmail, enqueueInvitationEmails, invitationEmailJob } from '../emails/email-jobs.js';
 import { renderInvitationEmail } from '../emails/invitation-email.js';
@@ -52,6 +53,13 @@ export interface DispatcherOptions {
    * (retried from the checkpoint) rather than skip it.
    */
   erasure?: ErasureReaction;
+  /**
+   * The event types this version knows (default isKnownEventType; a test plays an older version). Any other was written by a newer
+   * version during a rolling deploy: skipped (the checkpoint moves on), counted, warned about once per
+   * type, and recorded beside the checkpoint; a dispatcher that knows the type dispatches the recorded
+   * events when it starts (pickUpSkipped).
+   */
+  knownEventType?: (type: string) => boolean;
 }
 
 /** What the dispatcher calls for each event that ends a person (see DispatcherOptions.erasure). */
@@ -61,6 +69,8 @@ export interface ErasureReaction {
 }
 
 const SAVE_EVERY = 100;
+/** Events read at a time when dispatching recorded skipped events. */
+const PICK_UP_BATCH = 500;
 /** Past this many e-mails recorded inline and not yet followed, the hints start again (see recordedInline). */
 const MAX_INLINE_HINTS = 50_000;
 /** How long a catch-up-only dispatcher may take at stop to reach the head of the log. */
@@ -97,9 +107,15 @@ export class Dispatcher {
   private batchSettings: Map<string, Promise<WebhookSettings | null>> | null = null;
   private readonly name: string;
   private fence: CheckpointFence | null = null;
+  private readonly unknownEvents: UnknownEventTypes;
 
   constructor(private readonly options: DispatcherOptions) {
     this.name = options.name ?? DISPATCHER_NAME;
+    this.unknownEvents = new UnknownEventTypes('dispatcher', options.logger, 'recorded, and dispatched when a version that knows it starts');
+  }
+
+  private knows(type: string): boolean {
+    return (this.options.knownEventType ?? isKnownEventType)(type);
   }
 
   /** Position of the last event fully dispatched (checkpoint saved). */
@@ -230,7 +246,7 @@ export class Dispatcher {
    * so a crash in between repeats them harmlessly; each event is then handled as usual, minus its e-mail.
    */
   private async emailBatch(events: readonly RecordedEvent[]): Promise<void> {
-    const invitations = events.map(asWebhookSourceEvent).filter((source) => source?.type === 'CandidateInvited').filter((source) => !this.recordedWithAppend.has(source.id));
+    const invitations = events.filter((event) => this.knows(event.type)).map(asWebhookSourceEvent).filter((source) => source?.type === 'CandidateInvited').filter((source) => !this.recordedWithAppend.has(source.id));
     if (invitations.length < 2) return;
     const recorded = new Map(events.map((event) => [event.id, event.metadata.time]));
     const jobs = invitations.map((source) => this.emailJob(source));
@@ -241,6 +257,7 @@ export class Dispatcher {
 
   private async follow(): Promise<void> {
     const after = await this.options.checkpoints.read(this.name);
+    await this.pickUpSkipped(after);
     this.handled = after;
     this.unsaved = 0;
     this.emailed.clear();
@@ -268,7 +285,12 @@ export class Dispatcher {
 
   private async handle(event: RecordedEvent): Promise<void> {
     const work = (async () => {
-      await this.dispatch(event);
+      if (this.knows(event.type)) await this.dispatch(event);
+      else {
+        this.unknownEvents.skipped(event);
+        // Recorded before the checkpoint can pass it: a crash in between repeats the event, not loses it.
+        await this.options.checkpoints.recordSkipped(this.name, event.type, event.position);
+      }
       this.handled = event.position;
       this.unsaved += 1;
       this.releaseWaiters();
@@ -280,6 +302,37 @@ export class Dispatcher {
     } finally {
       this.inFlight = null;
     }
+  }
+
+  /**
+   * Events an older version skipped for not knowing their type (recorded beside the checkpoint), of
+   * types this version knows: dispatched now, before following the log, then their records dropped.
+   * Late and out of the log's order, but each once: every side effect has a stable id, so an event a
+   * version that knew it dispatched already sends nothing again. Runs where the dispatcher runs
+   * (under its lease in a cluster), so no older dispatcher records more meanwhile.
+   */
+  private async pickUpSkipped(checkpoint: bigint | null): Promise<void> {
+    if (checkpoint === null) return;
+    const skipped = (await this.options.checkpoints.skipped(this.name)).filter(({ type }) => this.knows(type));
+    const lowest = skipped[0]?.position;
+    if (lowest === undefined) return;
+    const types = new Set(skipped.map(({ type }) => type));
+    let after = lowest - 1n;
+    let dispatched = 0;
+    while (after < checkpoint) {
+      const events = await this.options.eventStore.readAll({ after, maxCount: PICK_UP_BATCH });
+      for (const event of events) {
+        if (event.position > checkpoint) break;
+        if (!types.has(event.type)) continue;
+        await this.dispatch(event);
+        dispatched += 1;
+      }
+      const last = events.at(-1);
+      if (last === undefined) break;
+      after = last.position;
+    }
+    for (const { type, position } of skipped) await this.options.checkpoints.clearSkipped(this.name, type, position);
+    this.options.logger?.info({ types: [...types], from: lowest.toString(), to: checkpoint.toString(), dispatched }, 'events skipped by an older version dispatched');
   }
 
   /**

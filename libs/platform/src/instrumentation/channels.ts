@@ -82,3 +82,21 @@ export const reportStage = (stage: StageTraced['stage'], requestIds: Iterable<st
   const ids = [...new Set(requestIds)].filter((id) => id !== '');
   if (ids.length > 0) TRACE_CHANNEL.publish({ stage, requestIds: ids, startTime, endTime: Date.now(), attributes } satisfies StageTraced);
 };
+
+/**
+ * An event a follower of the log (`projections`, `dispatcher`) skipped because this version does not
+ * know its type: written by a newer version during a rolling deploy. `type` is the literal type only
+ * when it looks like one of ours (a PascalCase word), else `other`; the listener caps how many it keeps.
+ */
+export interface UnknownEventObserved {
+  follower: 'projections' | 'dispatcher';
+  type: string;
+}
+
+export const UNKNOWN_EVENT_CHANNEL = channel('hiring:log:unknown-event');
+
+const EVENT_TYPE_SHAPE = /^[A-Z][A-Za-z]{0,63}$/;
+
+export const reportUnknownEvent = (follower: UnknownEventObserved['follower'], type: string): void => {
+  if (UNKNOWN_EVENT_CHANNEL.hasSubscribers) UNKNOWN_EVENT_CHANNEL.publish({ follower, type: EVENT_TYPE_SHAPE.test(type) ? type : 'other' } satisfies UnknownEventObserved);
+};

@@ -35,4 +35,10 @@ export interface ProjectionRunnerOptions {
    * does not back off: the runner follows again as soon as the database answers.
    */
   database?: DatabaseOutage;
+  /**
+   * The event types this version knows (default isKnownEventType). Any other type was written by a
+   * newer version during a rolling deploy: skipped (the checkpoint moves past it), counted, warned
+   * about once per type; the read models take it in at the rebuild that follows the deploy.
+   */
+  knownEventType?: (type: string) => boolean;
 }

@@ -1,9 +1,10 @@
 import { pino, type Logger } from 'pino';
 import type { RecordedEvent, Subscription } from '#event-store';
+import { UnknownEventTypes } from '#platform';
 import { reportStage, tracing } from '#platform/instrumentation/channels.js';
 import { CheckpointConflictError, assertCheckpointsUnchanged } from '../shared/document-store.port.js';
 import { handles } from '../shared/projection.js';
-import { asDomainEvent } from '../shared/recorded-domain-event.js';
+import { asDomainEvent, isKnownEventType } from '../shared/recorded-domain-event.js';
 import { DocumentCache, type ProjectionTarget } from './document-cache.js';
 import { PositionWaiters, lowestCheckpoint } from './position-waiters.js';
 import type { ProjectionRunnerOptions } from './projection-runner.options.js';
@@ -37,12 +38,16 @@ export class ProjectionRunner {
   private cancelRetryDelay: (() => void) | null = null;
   private stopped = false;
   private startAfter: bigint | null | undefined;
+  private readonly knownEventType: (type: string) => boolean;
+  private readonly unknownEvents: UnknownEventTypes;
 
   constructor(private readonly options: ProjectionRunnerOptions) {
     this.names = options.projections.map(({ name }) => name);
     this.logger = (options.logger ?? pino({ level: process.env['LOG_LEVEL'] ?? 'info' })).child({ component: 'projection-runner' });
     this.cache = new DocumentCache(options.documentStore, options.maxCachedDocuments ?? 10_000);
     this.startAfter = options.startAfter;
+    this.knownEventType = options.knownEventType ?? isKnownEventType;
+    this.unknownEvents = new UnknownEventTypes('projections', this.logger, 'the read models take it in at a rebuild (npm run projections:rebuild) once every process runs the version that wrote it');
   }
 
   async start(): Promise<void> {
@@ -150,7 +155,10 @@ export class ProjectionRunner {
   private async handle(event: RecordedEvent, generation: number): Promise<void> {
     const lowest = lowestCheckpoint(this.checkpoints);
     if (lowest !== null && event.position <= lowest) return;
-    const domainEvent = asDomainEvent(event);
+    // An unknown type moves the checkpoint like any event: waiting for it would stop every read model.
+    const known = this.knownEventType(event.type);
+    if (!known) this.unknownEvents.skipped(event);
+    const domainEvent = known ? asDomainEvent(event) : null;
     if (domainEvent !== null) {
       const targets = this.targetsOf(event);
       if (targets.length > 0) await this.cache.apply(domainEvent, targets);

@@ -1,4 +1,4 @@
-import type { DomainEvent, DomainEventType } from '#domain';
+import { type DomainEvent, isDomainEventType } from '#domain';
 import type { RecordedEvent } from '#event-store';
 
 type ToRecorded<E> = E extends { type: infer T extends string; data: infer D extends object } ? RecordedEvent<T, D> : never;
@@ -6,19 +6,7 @@ type ToRecorded<E> = E extends { type: infer T extends string; data: infer D ext
 /** A recorded event whose `type` narrows its `data`, one member per domain event. */
 export type RecordedDomainEvent = ToRecorded<DomainEvent>;
 
-// A record rather than a list so that adding an event type to the domain fails to compile here.
-const DOMAIN_EVENT_TYPES: Record<DomainEventType, true> = {
-  WorkspaceCreated: true, WorkspaceVerified: true, ApiKeyIssued: true, ApiKeyRegenerated: true,
-  WebhookConfigured: true, WebhookSecretRotated: true, WebhookDisabled: true, CustomTestCreated: true,
-  SandboxPlacesUsed: true, FreeAllowanceUsed: true, CandidateCharged: true,
-  AssessmentCreated: true, CandidateInvited: true, AssessmentTestAdded: true, AssessmentClosed: true,
-  AssessmentCandidateAdded: true, AssessmentCandidateRemoved: true, InvitationWithdrawn: true,
-  CandidateCreated: true, CandidateRegistered: true, AssessmentStarted: true, TestCompleted: true,
-  AssessmentCompleted: true, ResultUnlocked: true, CandidateDeleted: true,
-  CandidateEmailClaimed: true, CandidateEmailReleased: true,
-};
-
-export const isDomainEventType = (type: string): type is DomainEventType => Object.hasOwn(DOMAIN_EVENT_TYPES, type);
+export { isDomainEventType, isKnownEventType } from '#domain';
 
 /**
  * The store hands over untyped events; the type name is the only thing checked; the data is

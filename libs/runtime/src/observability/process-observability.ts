@@ -1,13 +1,16 @@
 import { subscribe } from 'node:diagnostics_channel';
 import { Counter, Gauge, Histogram, type Metric, Registry, collectDefaultMetrics } from 'prom-client';
 import {
-  APPEND_CHANNEL, type AppendObserved, JOB_CHANNEL, type JobObserved, REFUSAL_CHANNEL, type RefusalReason, WEBHOOK_ATTEMPT_CHANNEL,
-  type WebhookAttemptObserved,
+  APPEND_CHANNEL, type AppendObserved, JOB_CHANNEL, type JobObserved, REFUSAL_CHANNEL, type RefusalReason, UNKNOWN_EVENT_CHANNEL,
+  type UnknownEventObserved, WEBHOOK_ATTEMPT_CHANNEL, type WebhookAttemptObserved,
 } from '#platform/instrumentation/channels.js';
 import type { Infrastructure } from '../infrastructure.js';
 import { type FollowerLag, type ReadSideLag, readSideLag } from './read-side-lag.js';
 import { Readiness, type ReadinessReport, within } from './readiness.js';
 import { RequestDurations } from './request-durations.js';
+
+/** Distinct `type` labels of hiring_unknown_events_total; the rest count as `other`. */
+const MAX_UNKNOWN_TYPE_LABELS = 20;
 
 /** Where the process's one SQL pool points, named as create-infrastructure.ts names it in its logs. */
 const poolName = (infra: Infrastructure): string => {
@@ -67,6 +70,17 @@ export class ProcessObservability {
     });
     for (const reason of ['rate_limited', 'auth_failed', 'auth_throttled'] as const) refusals.inc({ reason }, 0);
     subscribe(REFUSAL_CHANNEL.name, (message) => refusals.inc({ reason: message as RefusalReason }));
+    const unknownEvents = new Counter({
+      name: 'hiring_unknown_events_total', help: 'Events skipped by a follower of the log because this version does not know their type (a rolling deploy)',
+      labelNames: ['follower', 'type'], registers,
+    });
+    // The type is a label only for the first few distinct ones: the log could hold any number.
+    const namedTypes = new Set<string>();
+    subscribe(UNKNOWN_EVENT_CHANNEL.name, (message) => {
+      const { follower, type } = message as UnknownEventObserved;
+      if (!namedTypes.has(type) && namedTypes.size < MAX_UNKNOWN_TYPE_LABELS) namedTypes.add(type);
+      unknownEvents.inc({ follower, type: namedTypes.has(type) ? type : 'other' });
+    });
 
     this.gauges = {
       pool: new Gauge({ name: 'hiring_db_pool_connections', help: 'Connections of the SQL pool: total open, idle, and requests waiting for one', labelNames: ['pool', 'state'], registers }),
