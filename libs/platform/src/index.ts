@@ -11,3 +11,4 @@ export * from './crypto/api-key-secrets.js';
 export * from './net/free-port.js';
 export * from './redis/redis-unavailable.js';
 export * from './database/database-unavailable.js';
+export * from './database/migrations.js';
