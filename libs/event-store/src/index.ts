@@ -2,6 +2,7 @@ export * from './event-store.port.js';
 export { createPostgresEventStore, PostgresEventStore } from './postgres/postgres-event-store.js';
 export { preparedStatement, statementName, type PreparedStatement } from './postgres/prepared-statement.js';
 export { sqlLiteral } from './postgres/sql-literal.js';
+export { auditTableMigrations, migrateAuditTables } from './migrations/audit-tables.migrations.js';
 export type { PostgresEventStoreOptions } from './postgres/postgres-event-store.js';
 export { startEmbeddedDatabase } from './embedded/embedded-database.js';
 export type { EmbeddedDatabase, EmbeddedDatabaseOptions } from './embedded/embedded-database.js';

@@ -20,4 +20,5 @@ export * from './dispatch/dispatcher.js';
 export * from './dispatch/delivery-purge.js';
 export * from './dispatch/start-messaging.js';
 export { inTransaction, runDdl } from './shared/sql.js';
+export { messagingMigrations, migrateMessagingTables } from './shared/messaging.migrations.js';
 export * from './dispatch/checkpoint-fence.js';

@@ -13,3 +13,4 @@ export * from './redis/redis-unavailable.js';
 export * from './database/database-unavailable.js';
 export * from './release/service-version.js';
 export * from './log-followers/unknown-event-types.js';
+export * from './database/migrations.js';

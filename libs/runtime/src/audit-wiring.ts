@@ -25,10 +25,9 @@ export const openAuditStores = async (config: ServiceConfig, sqlPool: pg.Pool, a
   const serviceSecret = resolveServiceSecret(config.serviceSecret, config.dataDir);
   const seals = new SealStore(sqlPool, 'public');
   const personKeys = new PersonKeyStore(sqlPool, serviceSecret, 'public', { deployment: config.deployment });
-  await seals.prepare();
+  // Runs the audit tables' migrations (once for the three stores) and learns the people (embedded store).
   await personKeys.prepare();
   const snapshots = new SnapshotStore(sqlPool, personKeys, 'public');
-  await snapshots.prepare();
   const keys = integrityKeys(serviceSecret);
   const logStore = new IntegrityEventStore(adapter, keys.eventKey);
   // An adapter that runs statements in its appends is the SQL log on sqlPool itself (openStores): the

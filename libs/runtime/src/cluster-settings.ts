@@ -2,11 +2,17 @@ import { createHmac } from 'node:crypto';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { inTransaction } from '#messaging';
+import { type Migration, runMigrations } from '#platform';
 import type { ServiceConfig } from '#platform';
 
 const TABLE = 'public.service_members';
 const TTL_MS = 6_000;
 const HEARTBEAT_EVERY_MS = 2_000;
+
+/** The members' table changes only through these (docs/operations.md, "Upgrades"); 0001 is the release before migrations' DDL. */
+const clusterMigrations: Migration[] = [
+  { name: '0001-baseline', up: async (client) => { await client.query(`CREATE TABLE IF NOT EXISTS ${TABLE} (member text COLLATE "C" PRIMARY KEY, settings jsonb NOT NULL, expires_at timestamptz NOT NULL)`); } },
+];
 
 /**
  * The settings in which the workers of one deployment must agree: a worker that disagrees would
@@ -49,9 +55,9 @@ export class ClusterMembership {
   ) {}
 
   static async join(pool: pg.Pool, member: string, settings: Record<string, string>, logger: Logger): Promise<ClusterMembership> {
+    await runMigrations(pool, { component: 'cluster', schema: 'public', migrations: clusterMigrations });
     await inTransaction(pool, async (client) => {
       await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', ['hiring-cluster-members']);
-      await client.query(`CREATE TABLE IF NOT EXISTS ${TABLE} (member text COLLATE "C" PRIMARY KEY, settings jsonb NOT NULL, expires_at timestamptz NOT NULL)`);
       await client.query(`DELETE FROM ${TABLE} WHERE expires_at < now()`);
       const live = await client.query(`SELECT settings FROM ${TABLE}`);
       const differing = new Set<string>();

@@ -28,7 +28,7 @@ export interface LeaseHandlers {
   lost(): Promise<void>;
 }
 
-/* The table is created with the dispatch checkpoints it fences (DispatchCheckpoints.ensureSchema). */
+/* The table is made by the messaging migrations, with the dispatch checkpoints it fences (#messaging). */
 
 /**
  * A lease in PostgreSQL, as Marten's and Emmett's async daemons hold theirs: one row per name with its

@@ -45,14 +45,6 @@ export class LinkStore {
     this.table = `${quoteIdentifier(schema)}.audit_links`;
   }
 
-  async prepare(): Promise<void> {
-    await this.pool.query(`CREATE TABLE IF NOT EXISTS ${this.table} (position bigint PRIMARY KEY, link text NOT NULL)`).catch(async (error: unknown) => {
-      // Two processes creating the table at once: one loses the race on the catalog and finds it made.
-      const found = await this.pool.query<{ name: string | null }>('SELECT to_regclass($1)::text AS name', [this.table]);
-      if (found.rows[0]?.name == null) throw error;
-    });
-  }
-
   async latest(): Promise<StoredLink | null> {
     // Ordered by the bigint column, not by its text (an alias named like the column would order as text).
     const result = await this.pool.query<{ at: string; link: string }>(`SELECT position::text AS at, link FROM ${this.table} ORDER BY position DESC LIMIT 1`);

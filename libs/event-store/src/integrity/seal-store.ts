@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { quoteIdentifier } from '../postgres/postgres-schema.js';
 import { LinkStore } from './log-links.js';
+import { migrateAuditTables } from '../migrations/audit-tables.migrations.js';
 import type { LogSeal } from './log-seal.js';
 
 /**
@@ -13,17 +14,14 @@ export class SealStore {
   /** The links of the chain over the global order, kept beside the seals. */
   readonly links: LinkStore;
 
-  constructor(private readonly pool: pg.Pool, schema = 'public') {
+  constructor(private readonly pool: pg.Pool, private readonly schema = 'public') {
     this.table = `${quoteIdentifier(schema)}.audit_seals`;
     this.links = new LinkStore(pool, schema);
   }
 
+  /** The tables are made and changed by the audit migrations (migrations/audit-tables.migrations.ts). */
   async prepare(): Promise<void> {
-    await this.links.prepare();
-    await this.pool.query(`CREATE TABLE IF NOT EXISTS ${this.table} (sequence bigint PRIMARY KEY, seal jsonb NOT NULL)`).catch(async (error: unknown) => {
-      // Two processes creating the table at once: one loses the race on the catalog and finds it made.
-      if (!(await this.exists())) throw error;
-    });
+    await migrateAuditTables(this.pool, this.schema);
   }
 
   async latest(): Promise<LogSeal | null> {
@@ -40,10 +38,5 @@ export class SealStore {
   async add(seal: LogSeal): Promise<boolean> {
     const result = await this.pool.query(`INSERT INTO ${this.table} (sequence, seal) VALUES ($1, $2) ON CONFLICT (sequence) DO NOTHING`, [seal.sequence, seal]);
     return result.rowCount === 1;
-  }
-
-  private async exists(): Promise<boolean> {
-    const result = await this.pool.query<{ name: string | null }>('SELECT to_regclass($1)::text AS name', [this.table]);
-    return result.rows[0]?.name != null;
   }
 }

@@ -5,6 +5,7 @@ import type pg from 'pg';
 import type { Deployment } from '#platform';
 import { statementName } from '../postgres/prepared-statement.js';
 import { sqlLiteral } from '../postgres/sql-literal.js';
+import { migrateAuditTables } from '../migrations/audit-tables.migrations.js';
 
 /**
  * Keys read from the table are kept this long. Another process may so open a key for up to this long
@@ -139,7 +140,7 @@ export class PersonKeyStore {
   private readonly checkFunction: string;
 
   /** `single-process` (the embedded store): no other process stores keys in this table while this one runs. */
-  constructor(private readonly pool: pg.Pool, serviceSecret: string, schema = 'public', private readonly options: { deployment?: Deployment } = {}) {
+  constructor(private readonly pool: pg.Pool, serviceSecret: string, private readonly schema = 'public', private readonly options: { deployment?: Deployment } = {}) {
     this.sealingKey = createHash('sha256').update(`person-keys:${serviceSecret}`).digest();
     this.addressKey = createHash('sha256').update(`address-hash:${serviceSecret}`).digest();
     this.schemaName = `"${schema.replaceAll('"', '""')}"`;
@@ -150,29 +151,9 @@ export class PersonKeyStore {
   /** The name PostgreSQL gives the table's primary key (a proposal stored twice fails on it). */
   private readonly primaryKey = 'person_keys_pkey';
 
+  /** The table is made and changed by the audit migrations (migrations/audit-tables.migrations.ts), run here if not yet. */
   async prepare(): Promise<void> {
-    // A key is current (sealed_key set, retired_at NULL) until the person it belongs to is deleted:
-    // the deletion's append retires it (no new event is sealed with it from then on), and the erasure
-    // that follows from the log destroys it (sealed_key NULL). Databases from before retired_at get
-    // the column and the index that allows one CURRENT key per person (it allowed one live key).
-    const ddl = `CREATE TABLE IF NOT EXISTS ${this.table} (key_id text PRIMARY KEY, workspace_id text NOT NULL, address_hash text NOT NULL,
-        sealed_key text, created_at timestamptz NOT NULL DEFAULT now(), destroyed_at timestamptz);
-      ALTER TABLE ${this.table} ADD COLUMN IF NOT EXISTS retired_at timestamptz;
-      CREATE UNIQUE INDEX IF NOT EXISTS ${CURRENT_KEY_INDEX} ON ${this.table} (workspace_id, address_hash) WHERE sealed_key IS NOT NULL AND retired_at IS NULL;
-      DROP INDEX IF EXISTS ${this.schemaName}.person_keys_live;
-      CREATE INDEX IF NOT EXISTS person_keys_destroyed ON ${this.table} (workspace_id, destroyed_at) WHERE sealed_key IS NULL;
-      CREATE INDEX IF NOT EXISTS person_keys_retired ON ${this.table} (workspace_id, retired_at) WHERE retired_at IS NOT NULL;
-      CREATE OR REPLACE FUNCTION ${this.checkFunction}(key_ids text[]) RETURNS void LANGUAGE plpgsql AS $check$
-      BEGIN
-        IF (SELECT count(*) FROM ${this.table} WHERE key_id = ANY(key_ids) AND sealed_key IS NOT NULL AND retired_at IS NULL) <> cardinality(key_ids) THEN
-          RAISE EXCEPTION 'a person key used by this append was retired or destroyed meanwhile' USING ERRCODE = '23505', CONSTRAINT = '${CURRENT_KEY_INDEX}';
-        END IF;
-      END $check$`;
-    await this.pool.query(ddl).catch(async (error: unknown) => {
-      // Two processes creating the table at once: the loser finds it made.
-      const found = await this.pool.query<{ name: string | null }>('SELECT to_regclass($1)::text AS name', [this.table]);
-      if (found.rows[0]?.name == null) throw error;
-    });
+    await migrateAuditTables(this.pool, this.schema);
     if (this.options.deployment === 'single-process') await this.learnPeople();
   }
 

@@ -3,6 +3,7 @@ import { openAesGcm, sealAesGcm } from '#platform/crypto/aes-gcm.js';
 import type pg from 'pg';
 import type { FoldSnapshotRead as FoldSnapshot } from '../event-store.port.js';
 import type { PersonKeyStore } from './person-keys.js';
+import { migrateAuditTables } from '../migrations/audit-tables.migrations.js';
 
 /**
  * Snapshots of folds, beside the log in SQL: a cache that spares a decision folding a long stream in
@@ -15,18 +16,13 @@ import type { PersonKeyStore } from './person-keys.js';
 export class SnapshotStore {
   private readonly table: string;
 
-  constructor(private readonly pool: pg.Pool, private readonly keys: PersonKeyStore, schema = 'public') {
+  constructor(private readonly pool: pg.Pool, private readonly keys: PersonKeyStore, private readonly schema = 'public') {
     this.table = `"${schema.replaceAll('"', '""')}".state_snapshots`;
   }
 
+  /** The table is made and changed by the audit migrations (migrations/audit-tables.migrations.ts). */
   async prepare(): Promise<void> {
-    const ddl = `CREATE TABLE IF NOT EXISTS ${this.table} (stream_id text NOT NULL, fold text NOT NULL, revision integer NOT NULL,
-      version integer NOT NULL, key_id text NOT NULL, body text NOT NULL, taken_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (stream_id, fold))`;
-    await this.pool.query(ddl).catch(async (error: unknown) => {
-      // Two processes creating the table at once: the loser finds it made.
-      const found = await this.pool.query<{ name: string | null }>('SELECT to_regclass($1)::text AS name', [this.table]);
-      if (found.rows[0]?.name == null) throw error;
-    });
+    await migrateAuditTables(this.pool, this.schema);
   }
 
   /** The stream's snapshot of the fold, or null: none, its key destroyed, or not readable (tampered, or of another secret). */

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { runMigrations } from '#platform/database/migrations.js';
 
 /** Names of everything the adapter touches in one PostgreSQL schema, quoted once. */
 export interface PostgresTables {
@@ -7,7 +8,6 @@ export interface PostgresTables {
   /** The function that fails a transaction in which some of these event ids were not inserted (see postgres-group-append.ts). */
   appendedCheck: string;
   notifyChannel: string;
-  migrateLock: readonly [number, number];
   appendLock: readonly [number, number];
 }
 
@@ -15,7 +15,6 @@ export interface PostgresTables {
 // with another library's single-key (bigint) locks; the second key separates schemas, so isolated
 // stores (one per test file) do not serialize each other's appends.
 const LOCK_NAMESPACE = 0x45535452;
-const MIGRATE_PURPOSE = 1;
 const APPEND_PURPOSE = 2;
 
 export function quoteIdentifier(name: string): string {
@@ -40,7 +39,6 @@ export function postgresTables(schema: string): PostgresTables {
     appendedCheck: `${quoted}.events_assert_appended`,
     // Channel names are identifiers (max 63 bytes); the schema keeps processes on other schemas quiet.
     notifyChannel: quoteIdentifier(`es_${schema}`.slice(0, 63)),
-    migrateLock: [LOCK_NAMESPACE, lockKey(schema, MIGRATE_PURPOSE)],
     appendLock: [LOCK_NAMESPACE, lockKey(schema, APPEND_PURPOSE)],
   };
 }
@@ -88,23 +86,15 @@ export const STREAM_REVISION_CONSTRAINT = 'events_stream_revision_unique';
 export const APPEND_REFUSED_STATE = 'ES409';
 
 /**
- * Idempotent, and safe when several processes start at once: CREATE ... IF NOT EXISTS alone still
- * races on the catalog's unique indexes, so the DDL runs under a transaction-scoped advisory lock
- * (released by COMMIT or ROLLBACK, even if this process dies, unlike a session lock on a pooled
- * connection).
+ * The log's schema, through the numbered migrations of the tables that are not derived (see
+ * #platform/database/migrations.ts: one transaction under an advisory lock, so several processes may
+ * start at once). Migration 1 is the DDL of the release before migrations, IF NOT EXISTS throughout:
+ * it adopts a log that release wrote. A change of the log's tables is a new migration here, never an
+ * edit of `ddl`.
  */
 export async function migratePostgresSchema(pool: pg.Pool, tables: PostgresTables): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${tables.migrateLock[0]}, ${tables.migrateLock[1]})`);
-    await client.query(ddl(tables));
-    await client.query('COMMIT');
-    client.release();
-  } catch (error) {
-    await client.query('ROLLBACK').then(
-      () => client.release(),
-      (rollbackError: unknown) => client.release(rollbackError instanceof Error ? rollbackError : true),
-    );
-    throw error;
-  }
+  await runMigrations(pool, {
+    component: 'log', schema: tables.schema,
+    migrations: [{ name: '0001-baseline', up: async (client) => { await client.query(ddl(tables)); } }],
+  });
 }

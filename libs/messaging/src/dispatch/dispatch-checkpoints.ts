@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
-import { qualified, runDdl } from '../shared/sql.js';
-import { type CheckpointFence, FencedOutError, LEASES_TABLE, fenceHolds } from './checkpoint-fence.js';
+import { qualified } from '../shared/sql.js';
+import { migrateMessagingTables } from '../shared/messaging.migrations.js';
+import { type CheckpointFence, FencedOutError, fenceHolds } from './checkpoint-fence.js';
 
 export const CHECKPOINTS_TABLE = 'dispatch_checkpoints';
 
@@ -15,12 +16,9 @@ export class DispatchCheckpoints {
     this.table = qualified(schema, CHECKPOINTS_TABLE);
   }
 
+  /** The messaging migrations (shared/messaging.migrations.ts) make and change this table and the leases. */
   async ensureSchema(): Promise<void> {
-    await runDdl(this.pool, this.schema, [
-      `CREATE TABLE IF NOT EXISTS ${this.table} (name text COLLATE "C" PRIMARY KEY, position bigint NOT NULL)`,
-      // The leases of the loops that must run once (libs/runtime/src/lease.ts), which fence these checkpoints.
-      `CREATE TABLE IF NOT EXISTS public.${LEASES_TABLE} (name text COLLATE "C" PRIMARY KEY, holder text NOT NULL, fence bigint NOT NULL, expires_at timestamptz NOT NULL)`,
-    ]);
+    await migrateMessagingTables(this.pool, this.schema);
   }
 
   async read(name: string): Promise<bigint | null> {

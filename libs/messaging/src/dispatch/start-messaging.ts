@@ -14,6 +14,7 @@ import { DeliverySweeper } from '../webhooks/delivery-sweeper.js';
 import type { DisableWebhook, GetSigningSecrets } from '../webhooks/webhook-settings.js';
 import { createPurgeWorker, schedulePurge } from './delivery-purge.js';
 import { DispatchCheckpoints } from './dispatch-checkpoints.js';
+import { migrateMessagingTables } from '../shared/messaging.migrations.js';
 import { logQueueError } from '../shared/redis-errors.js';
 import { DISPATCHER_NAME, Dispatcher, type ErasureReaction } from './dispatcher.js';
 
@@ -88,9 +89,7 @@ export const startMessaging = async (options: StartMessagingOptions): Promise<Me
   const log = new DeliveryLog(options.pool, schema);
   const outbox = new EmailOutbox(options.pool, schema);
   const checkpoints = new DispatchCheckpoints(options.pool, schema);
-  await log.ensureSchema();
-  await outbox.ensureSchema();
-  await checkpoints.ensureSchema();
+  await migrateMessagingTables(options.pool, schema);
 
   // BullMQ workers need connections that retry forever; one per user keeps blocking calls apart.
   const connections: Redis[] = [];

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Pool } from 'pg';
 import { type PreparedStatement, preparedStatement, sqlLiteral } from '#event-store';
-import { isoTime, qualified, runDdl } from '../shared/sql.js';
+import { isoTime, qualified } from '../shared/sql.js';
+import { migrateMessagingTables } from '../shared/messaging.migrations.js';
 import type { RenderedEmail } from './invitation-email.js';
 
 export interface OutboxEmail {
@@ -57,14 +58,9 @@ export class EmailOutbox {
     await this.pool.query(`UPDATE ${this.table} SET recipient = $2, body_text = $2, body_html = $2 WHERE event_id = ANY($1)`, [[...eventIds], erased]);
   }
 
+  /** The messaging migrations (shared/messaging.migrations.ts) make and change the table. */
   async ensureSchema(): Promise<void> {
-    await runDdl(this.pool, this.schema, [
-      `CREATE TABLE IF NOT EXISTS ${this.table} (
-        id text COLLATE "C" PRIMARY KEY, seq bigserial NOT NULL, event_id text COLLATE "C" NOT NULL UNIQUE,
-        recipient text NOT NULL, subject text NOT NULL, body_text text NOT NULL, body_html text NOT NULL,
-        sent_at timestamptz NOT NULL, smtp_accepted_at timestamptz)`,
-      `CREATE INDEX IF NOT EXISTS ${OUTBOX_TABLE}__recipient ON ${this.table} (recipient, sent_at DESC, seq DESC)`,
-    ]);
+    await migrateMessagingTables(this.pool, this.schema);
   }
 
   /** Idempotent on the event id: the first record wins, a second run returns it unchanged. */

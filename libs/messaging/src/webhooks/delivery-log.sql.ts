@@ -2,34 +2,6 @@ import { qualified } from '../shared/sql.js';
 
 export const DELIVERIES_TABLE = 'webhook_deliveries';
 
-export const deliveryLogDdl = (schema: string): string[] => {
-  const table = qualified(schema, DELIVERIES_TABLE);
-  return [
-    // `envelope` is json, not jsonb: json keeps the exact text, so every retry signs and sends the same bytes.
-    `CREATE TABLE IF NOT EXISTS ${table} (
-      id text COLLATE "C" PRIMARY KEY,
-      seq bigserial NOT NULL,
-      workspace_id text COLLATE "C" NOT NULL,
-      event_id text COLLATE "C" NOT NULL,
-      event text NOT NULL,
-      url text NOT NULL,
-      envelope json NOT NULL,
-      status text NOT NULL CHECK (status IN ('pending', 'succeeded', 'failed')),
-      attempts integer NOT NULL DEFAULT 0,
-      attempt_log jsonb NOT NULL DEFAULT '[]'::jsonb,
-      last_response_status integer,
-      last_error text,
-      sandbox boolean NOT NULL DEFAULT false,
-      created_at timestamptz NOT NULL,
-      updated_at timestamptz NOT NULL
-    )`,
-    `CREATE INDEX IF NOT EXISTS ${DELIVERIES_TABLE}__workspace ON ${table} (workspace_id, created_at DESC, seq DESC)`,
-    `CREATE INDEX IF NOT EXISTS ${DELIVERIES_TABLE}__address ON ${table} (workspace_id, url)`,
-    `CREATE INDEX IF NOT EXISTS ${DELIVERIES_TABLE}__created ON ${table} (created_at)`,
-    `CREATE INDEX IF NOT EXISTS ${DELIVERIES_TABLE}__pending ON ${table} (updated_at, seq) WHERE status = 'pending'`,
-  ];
-};
-
 export const DELIVERY_COLUMNS = `id, workspace_id, event_id, event, url, envelope::text AS body, status, attempts, attempt_log,
   last_response_status, last_error, sandbox, created_at, updated_at`;
 

@@ -1,8 +1,9 @@
 import type { Pool } from 'pg';
 import type { WebhookEventName } from '#domain';
-import { isoTime, qualified, runDdl } from '../shared/sql.js';
+import { isoTime, qualified } from '../shared/sql.js';
+import { migrateMessagingTables } from '../shared/messaging.migrations.js';
 import { type AttemptWrite, attemptWrites, deliveryReads } from './delivery-log.batches.js';
-import { DELIVERIES_TABLE, DELIVERY_COLUMNS, addressHealthSql, deliveryLogDdl } from './delivery-log.sql.js';
+import { DELIVERIES_TABLE, DELIVERY_COLUMNS, addressHealthSql } from './delivery-log.sql.js';
 import { type Row, deliveryOf } from './delivery-rows.js';
 import type { WebhookEnvelope } from './envelopes.js';
 import type { MicroBatcher } from './micro-batcher.js';
@@ -101,8 +102,9 @@ export class DeliveryLog {
     );
   }
 
+  /** The messaging migrations (shared/messaging.migrations.ts) make and change the table. */
   async ensureSchema(): Promise<void> {
-    await runDdl(this.pool, this.schema, deliveryLogDdl(this.schema));
+    await migrateMessagingTables(this.pool, this.schema);
   }
 
   /** Insert-if-absent on the delivery id: a dispatcher that runs an event twice creates one row. */
