@@ -1,4 +1,5 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { jest } from '@jest/globals';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +21,9 @@ import { WebhookDeliveries } from '../webhooks/webhook-deliveries.js';
 import type { WebhookSettings } from '../webhooks/webhook-settings.js';
 import { DispatchCheckpoints } from './dispatch-checkpoints.js';
 import { Dispatcher } from './dispatcher.js';
+
+// An embedded PGlite starts in seconds on a loaded machine (the default hook timeout is 5 s).
+jest.setTimeout(60_000);
 
 interface Backend { store: EventStore; pool: Pool; schema: string; close(): Promise<void> }
 
@@ -62,7 +66,7 @@ describe.each([['PostgreSQL', onPostgres], ['embedded PGlite', onEmbedded]])('di
     queues = { webhooks: new Queue(WEBHOOK_QUEUE, { connection: redis, prefix }), email: new Queue(EMAIL_QUEUE, { connection: redis, prefix }) };
   });
   afterAll(async () => {
-    await Promise.all([queues.webhooks.close(), queues.email.close()]);
+    await Promise.all([queues?.webhooks.close(), queues?.email.close()]);
     await deleteKeys(redis, prefix);
     await redis.quit();
     await backend.close();
