@@ -19,6 +19,6 @@ export * from './dispatch/dispatch-checkpoints.js';
 export * from './dispatch/dispatcher.js';
 export * from './dispatch/delivery-purge.js';
 export * from './dispatch/start-messaging.js';
-export { inTransaction, runDdl } from './shared/sql.js';
+export { runDdl } from './shared/sql.js';
 export { messagingMigrations, migrateMessagingTables } from './shared/messaging.migrations.js';
 export * from './dispatch/checkpoint-fence.js';

@@ -14,3 +14,4 @@ export * from './database/database-unavailable.js';
 export * from './release/service-version.js';
 export * from './log-followers/unknown-event-types.js';
 export * from './database/migrations.js';
+export * from './database/in-transaction.js';

@@ -1,8 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { inTransaction } from '#messaging';
-import { type Migration, runMigrations } from '#platform';
+import { type Migration, inTransaction, runMigrations } from '#platform';
 import type { ServiceConfig } from '#platform';
 
 const TABLE = 'public.service_members';

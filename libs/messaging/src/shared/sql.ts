@@ -1,6 +1,5 @@
-import type { Pool, PoolClient } from 'pg';
-
-export const quoteIdent = (name: string): string => `"${name.replaceAll('"', '""')}"`;
+import type { Pool } from 'pg';
+import { inTransaction, quoteIdent } from '#platform';
 
 /** A table of the messaging schema, quoted; the schema name comes from configuration, never from a request. */
 export const qualified = (schema: string, table: string): string => `${quoteIdent(schema)}.${quoteIdent(table)}`;
@@ -15,22 +14,6 @@ export const runDdl = (pool: Pool, schema: string, statements: readonly string[]
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
     for (const statement of statements) await client.query(statement);
   });
-
-/** Runs `work` in one transaction on a client of its own: committed if it returns, rolled back if it throws. */
-export const inTransaction = async <T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> => {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
-};
 
 /** pg returns timestamptz as Date; every time leaves this library as `YYYY-MM-DDTHH:mm:ss.sssZ`. */
 export const isoTime = (value: unknown): string => (value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString());

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { Umzug, type UmzugStorage } from 'umzug';
+import { inTransaction, quoteIdent } from './in-transaction.js';
 
 /**
  * One numbered, forward-only change of the tables that are not derived from the log (the log itself,
@@ -21,11 +22,9 @@ export interface MigrationSet {
   migrations: readonly Migration[];
 }
 
-const quote = (name: string): string => `"${name.replaceAll('"', '""')}"`;
-
 /** Umzug keeps its history in the history table of the set's schema, in the migrating transaction. */
 const historyStorage = (set: MigrationSet): UmzugStorage<pg.PoolClient> => {
-  const table = `${quote(set.schema)}.schema_migrations`;
+  const table = `${quoteIdent(set.schema)}.schema_migrations`;
   const prefix = `${set.component}/`;
   return {
     executed: async ({ context }) => {
@@ -46,29 +45,17 @@ const historyStorage = (set: MigrationSet): UmzugStorage<pg.PoolClient> => {
  * nothing pending; a process that dies mid-run leaves nothing half-applied (PostgreSQL's DDL is
  * transactional) and its lock goes with its connection. On the embedded store the lock never waits.
  */
-export const runMigrations = async (pool: pg.Pool, set: MigrationSet): Promise<string[]> => {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
+export const runMigrations = (pool: pg.Pool, set: MigrationSet): Promise<string[]> =>
+  inTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`schema-migrations:${set.schema}`]);
     // The one piece of bookkeeping umzug leaves to its storage: where the history is kept.
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${quote(set.schema)}`);
-    await client.query(`CREATE TABLE IF NOT EXISTS ${quote(set.schema)}.schema_migrations (name text COLLATE "C" PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(set.schema)}`);
+    await client.query(`CREATE TABLE IF NOT EXISTS ${quoteIdent(set.schema)}.schema_migrations (name text COLLATE "C" PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
     const umzug = new Umzug<pg.PoolClient>({
       migrations: set.migrations.map((migration) => ({ name: migration.name, up: ({ context }) => migration.up(context) })),
       context: client,
       storage: historyStorage(set),
       logger: undefined,
     });
-    const applied = await umzug.up();
-    await client.query('COMMIT');
-    client.release();
-    return applied.map((migration) => migration.name);
-  } catch (error) {
-    await client.query('ROLLBACK').then(
-      () => client.release(),
-      (rollbackError: unknown) => client.release(rollbackError instanceof Error ? rollbackError : true),
-    );
-    throw error;
-  }
-};
+    return (await umzug.up()).map((migration) => migration.name);
+  });

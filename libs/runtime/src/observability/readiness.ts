@@ -43,7 +43,8 @@ export class Readiness {
 
   private async run(): Promise<ReadinessReport> {
     const [database, redis, readSide] = await Promise.all([
-      answers(this.infra.sidePool.query('SELECT 1')),
+      // Known down (its watcher probes every second): not ready without adding a probe of its own.
+      this.infra.database.isUp ? answers(this.infra.sidePool.query('SELECT 1')) : Promise.resolve(false),
       this.infra.redisHealth.isUp ? answers(this.infra.redis.ping()) : Promise.resolve(false),
       within(this.lag(), READINESS_TIMEOUT_MS).then(
         (lag) => [...lag.projections.values()].every((projection) => projection.seconds <= READY_MAX_LAG_SECONDS),
