@@ -11,6 +11,7 @@ import { ApiKeyGuard } from './auth/api-key.guard.js';
 import { RateLimitGuard } from './auth/rate-limit.guard.js';
 import { CandidatesController } from './candidates/candidates.controller.js';
 import { CompletionsController } from './completions/completions.controller.js';
+import { EventsController } from './events/events.controller.js';
 import { InvitationsController } from './invitations/invitations.controller.js';
 import { InvitationIdempotency } from './invitations/invitation-idempotency.interceptor.js';
 import { LegacyCandidatesController } from './legacy/legacy-candidates.controller.js';
@@ -22,7 +23,7 @@ import { TestsController } from './tests/tests.controller.js';
 @Module({
   controllers: [
     MeController, TestsController, AssessmentsController, InvitationsController, CandidatesController, ResultsController, CompletionsController,
-    LegacyCandidatesController,
+    EventsController, LegacyCandidatesController,
   ],
   providers: [
     ApiKeyGuard,

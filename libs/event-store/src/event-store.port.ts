@@ -150,15 +150,16 @@ export interface ReadAllOptions {
   after?: bigint | null;
   maxCount: number;
   /**
-   * Optional: the caller reads only each event's position, stream, revision, type and data (what
-   * projections read: a rebuild). An adapter may then leave `id` and `recordedAt` empty, `metadata`
-   * blank and `hash` absent, and read less (PostgreSQL, PGlite); others return whole events.
+   * Optional: the caller reads only each event's position, id, stream, revision, type, data and
+   * time (`metadata.time`): what projections read (a rebuild). An adapter may then leave
+   * `recordedAt` empty, the rest of `metadata` blank and `hash` absent, and read less (PostgreSQL,
+   * PGlite); others return whole events.
    */
   dataOnly?: boolean;
   /**
    * Optional, with `dataOnly`: the caller reads the data of events of these types only (a rebuild:
    * the types its projections handle). An adapter may then return the others with empty data
-   * (PostgreSQL, PGlite: their data is neither sent nor parsed); the events, their order and
+   * (PostgreSQL, PGlite: their data, id and time are neither sent nor parsed); the events, their order and
    * `maxCount` are as without it.
    */
   dataOfTypes?: readonly string[];

@@ -58,7 +58,7 @@ export { ALT_BASE_MARK, BODY_LIMIT_BYTES, cameThroughAltBase, configureFastify, 
 
 export { EdgeValidationPipe } from './validation/edge-validation.pipe.js';
 export { JsonBody, OptionalJsonBody, RequiredJsonBody } from './validation/json-body.interceptor.js';
-export { CursorParam, OneOfParam, TextParam, TimeParam, WholeNumberParam } from './validation/query-params.js';
+export { CursorParam, NameListParam, OneOfParam, TextParam, TimeParam, WholeNumberParam } from './validation/query-params.js';
 export { IdempotencyInterceptor, type IdempotencyOwner } from './idempotency/idempotency.interceptor.js';
 export { fixOpenApi30Schemas, toJsonSchema2020 } from './openapi/openapi-31.js';
 export { mountPublicDocs } from './openapi/docs-routes.js';

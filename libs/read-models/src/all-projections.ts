@@ -2,6 +2,7 @@ import { apiKeysProjection } from './api-keys/api-keys.projection.js';
 import { assessmentsProjection } from './assessments/assessments.projection.js';
 import { billingProjection } from './billing/billing.projection.js';
 import { candidatesProjection } from './candidates/candidates.projection.js';
+import { eventsProjection } from './events/events.projection.js';
 import { completionsProjection } from './completions/completions.projection.js';
 import { invitationsProjection } from './invitations/invitations.projection.js';
 import { resultsProjection } from './results/results.projection.js';
@@ -18,6 +19,7 @@ export const allProjections: readonly AnyProjection[] = [
   completionsProjection,
   billingProjection,
   invitationsProjection,
+  eventsProjection,
 ];
 
 export const allProjectionNames: readonly string[] = allProjections.map(({ name }) => name);

@@ -35,4 +35,7 @@ export * from './billing/billing.projection.js';
 export * from './billing/billing.queries.js';
 export * from './invitations/invitations.projection.js';
 export * from './invitations/invitations.queries.js';
+export * from './events/webhook-envelope.js';
+export * from './events/events.projection.js';
+export * from './events/events.queries.js';
 export * from './as-of/document-as-of.js';

@@ -118,6 +118,10 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
   }),
   CatalogueMeta: object({ total: { type: 'integer', description: 'Number of tests in the list' } }),
   PageMeta: object({ nextCursor: nullable('string', 'Pass unchanged as `cursor` for the next page; null at the end') }),
+  EventPageMeta: object({
+    nextCursor: text('Always a string: the place after the last row returned (or where the request stood when none came). Store it; pass it unchanged as `cursor` to read on, now or later'),
+    hasMore: { type: 'boolean', description: 'Whether more rows exist now (read on at once); false: poll later with `nextCursor`' },
+  }),
   LegacyResult: object({
     id: text(), test_slug: text(), test_name: text(), completed_at: { type: 'string', format: 'date-time' }, unlocked: { type: 'boolean' },
     score_percentage: nullable('number', 'null until unlocked'),

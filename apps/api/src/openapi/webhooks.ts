@@ -18,8 +18,19 @@ const DATA: Record<WebhookEventName, { when: string; data: Schema }> = {
 
 const envelopeName = (event: WebhookEventName): string => `${event[0]?.toUpperCase()}${event.slice(1)}Envelope`;
 
-/** One envelope schema per event: the common fields, `event` fixed, and the event's `data`. */
-export const webhookSchemas = (): Record<string, Schema> =>
+/** Any envelope: what the events feed lists (one of the six, told apart by `event`). */
+export const ENVELOPE_SCHEMA_NAME = 'Envelope';
+
+const anyEnvelope = (): Schema => ({
+  description: 'An event as webhooks carry it: the same id, body and `sandbox` flag in the feed as in a delivery',
+  oneOf: WEBHOOK_EVENT_NAMES.map((event) => ref(envelopeName(event))),
+  discriminator: { propertyName: 'event', mapping: Object.fromEntries(WEBHOOK_EVENT_NAMES.map((event) => [event, `#/components/schemas/${envelopeName(event)}`])) },
+});
+
+/** One envelope schema per event: the common fields, `event` fixed, and the event's `data`; and `Envelope`, any of them. */
+export const webhookSchemas = (): Record<string, Schema> => ({ ...envelopeSchemas(), [ENVELOPE_SCHEMA_NAME]: anyEnvelope() });
+
+const envelopeSchemas = (): Record<string, Schema> =>
   Object.fromEntries(WEBHOOK_EVENT_NAMES.map((event) => [envelopeName(event), {
     type: 'object',
     required: ['id', 'event', 'createdAt', 'workspaceId', 'data'],

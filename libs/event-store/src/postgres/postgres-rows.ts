@@ -30,10 +30,10 @@ export function toRecordedEvent(row: EventRow): RecordedEvent {
 }
 
 /** The columns of a data-only read (ReadAllOptions.dataOnly). */
-export const DATA_ONLY_COLUMNS = "position, stream_id, revision, type, data, (metadata->>'schemaVersion')::int AS schema_version";
+export const DATA_ONLY_COLUMNS = "position, id, stream_id, revision, type, data, metadata->>'time' AS time, (metadata->>'schemaVersion')::int AS schema_version";
 
 /** The same, the data only where the type is one of the text[] in $3 (ReadAllOptions.dataOfTypes), NULL elsewhere. */
-export const DATA_ONLY_COLUMNS_OF_TYPES = "position, stream_id, revision, type, CASE WHEN type = ANY($3::text[]) THEN data END AS data, (metadata->>'schemaVersion')::int AS schema_version";
+export const DATA_ONLY_COLUMNS_OF_TYPES = "position, CASE WHEN type = ANY($3::text[]) THEN id END AS id, stream_id, revision, type, CASE WHEN type = ANY($3::text[]) THEN data END AS data, CASE WHEN type = ANY($3::text[]) THEN metadata->>'time' END AS time, (metadata->>'schemaVersion')::int AS schema_version";
 
 const BLANK_METADATA: EventMetadata = Object.freeze({ correlationId: '', causationId: null, actor: '', requestId: '', time: '' });
 const NO_DATA: Record<string, unknown> = Object.freeze({});
@@ -47,9 +47,21 @@ const blankMetadata = (version: number | null | undefined): EventMetadata => {
   return blank;
 };
 
-export function toDataOnlyEvent(row: Pick<EventRow, 'position' | 'stream_id' | 'revision' | 'type'> & { data: EventRow['data'] | null; schema_version?: number | null }): RecordedEvent {
+type DataOnlyRow = Pick<EventRow, 'position' | 'stream_id' | 'revision' | 'type'> & {
+  id?: string | null; data: EventRow['data'] | null; time?: string | null; schema_version?: number | null;
+};
+
+/** Metadata of a data-only read: blank but for the event's time and schema version (a plain literal: a spread costs per property). */
+const dataOnlyMetadata = (time: string | null | undefined, version: number | null | undefined): EventMetadata => {
+  if (time === null || time === undefined) return blankMetadata(version);
+  return version === null || version === undefined
+    ? { correlationId: '', causationId: null, actor: '', requestId: '', time }
+    : { correlationId: '', causationId: null, actor: '', requestId: '', time, schemaVersion: version };
+};
+
+export function toDataOnlyEvent(row: DataOnlyRow): RecordedEvent {
   return {
-    id: '', streamId: row.stream_id, revision: Number(row.revision), position: BigInt(row.position), type: row.type, data: row.data ?? NO_DATA,
-    metadata: blankMetadata(row.schema_version), recordedAt: '',
+    id: row.id ?? '', streamId: row.stream_id, revision: Number(row.revision), position: BigInt(row.position), type: row.type, data: row.data ?? NO_DATA,
+    metadata: dataOnlyMetadata(row.time, row.schema_version), recordedAt: '',
   };
 }

@@ -3,7 +3,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ValidateBy } from 'class-validator';
 import { wholeNumberMessage, wholeNumberWithin } from '../query/limit.js';
-import { oneOfMessage, singleTextMessage } from '../query/params.js';
+import { nameListMessage, oneOfMessage, parseNameList, singleTextMessage } from '../query/params.js';
 import { formatTime, parseIsoTime, timeMessage } from '../query/time.js';
 
 /*
@@ -57,6 +57,21 @@ export const OneOfParam = <T extends string>(allowed: readonly T[], description:
       validator: {
         validate: (value: unknown) => value === undefined || (typeof value === 'string' && (allowed as readonly string[]).includes(value)),
         defaultMessage: (args) => oneOfMessage(args?.property ?? 'value', allowed),
+      },
+    }),
+  );
+
+/** One name of a closed set or several separated by commas (`type=a,b`), read as the list of distinct names. */
+export const NameListParam = <T extends string>(allowed: readonly T[], description: string) =>
+  applyDecorators(
+    ApiPropertyOptional({ type: 'string', description, example: allowed.slice(0, 2).join(','), pattern: `^\\s*(${allowed.join('|')})\\s*(,\\s*(${allowed.join('|')})\\s*)*$` }),
+    // Read as the list of names; anything else stays text (a repeated parameter, which arrives as a list, too), which validation refuses.
+    Transform(({ value }: { value: unknown }) => (value === undefined ? undefined : parseNameList(value, allowed) ?? String(value))),
+    ValidateBy({
+      name: 'nameList',
+      validator: {
+        validate: (value: unknown) => value === undefined || (Array.isArray(value) && value.length > 0),
+        defaultMessage: (args) => nameListMessage(args?.property ?? 'value', allowed),
       },
     }),
   );

@@ -83,7 +83,7 @@ export const documentStoreContract = (adapter: string, open: () => Promise<Opene
       expect(await store.checkpoint(name)).toBe(9n);
     });
 
-    it('filters with eq, gte, lte, isNull, notNull and contains, and counts', async () => {
+    it('filters with eq, gte, lte, isNull, notNull, contains and in, and counts', async () => {
       await store.applyBatch([], put(
         person('a', 1, { tags: ['x', 'y'] }),
         person('b', 2, { team: 'blue', tags: ['y'], active: false }),
@@ -99,6 +99,9 @@ export const documentStoreContract = (adapter: string, open: () => Promise<Opene
       expect(await find([{ field: 'leftAt', op: 'notNull' }])).toEqual(['c']);
       expect(await find([{ field: 'tags', op: 'contains', value: 'x' }])).toEqual(['a', 'd']);
       expect(await find([{ field: 'id', op: 'eq', value: 'd' }])).toEqual(['d']);
+      expect(await find([{ field: 'team', op: 'in', values: ['blue'] }])).toEqual(['b']);
+      expect(await find([{ field: 'id', op: 'in', values: ['d', 'b', 'zz'] }])).toEqual(['b', 'd']);
+      expect(await find([{ field: 'team', op: 'in', values: ['blue', 'red'] }, { field: 'leftAt', op: 'isNull' }])).toEqual(['a', 'b', 'd']);
       expect(await store.count('people', [{ field: 'tags', op: 'contains', value: 'y' }])).toBe(2);
       expect(await store.count('people', [])).toBe(4);
     });

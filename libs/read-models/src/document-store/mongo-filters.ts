@@ -28,6 +28,8 @@ const conditionFilter = (condition: Condition): Filter<StoredDocument> => {
     case 'contains':
       // Equality on an array field matches any element (and uses the multikey index).
       return { [field]: condition.value };
+    case 'in':
+      return { [field]: { $in: [...condition.values] } };
   }
 };
 

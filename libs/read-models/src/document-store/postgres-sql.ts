@@ -101,6 +101,8 @@ const conditionSql = (condition: Condition, params: SqlParameters): string => {
       return `${field} IS NOT NULL`;
     case 'contains':
       return `doc->'${assertFieldName(condition.field)}' @> ${params.add(JSON.stringify([condition.value]))}::jsonb`;
+    case 'in':
+      return `${field} = ANY(${params.add(condition.values.map(scalarText))}::text[])`;
   }
 };
 

@@ -34,7 +34,7 @@ export class ReadAhead {
   private pump(): void {
     if (this.reading || this.ended || this.buffered.length >= this.depth) return;
     this.reading = true;
-    // Projections read position, type and data only: the store may leave the rest out (dataOnly).
+    // Projections read position, id, type, data and time only: the store may leave the rest out (dataOnly).
     const batch = this.eventStore.readAll({ after: this.after, maxCount: this.batchSize, dataOnly: true, dataOfTypes: this.dataOfTypes });
     this.buffered.push(batch);
     batch.then(

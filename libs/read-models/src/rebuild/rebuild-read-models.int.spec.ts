@@ -114,11 +114,11 @@ describe('rebuildReadModels', () => {
       readBack.set(collection, (readBack.get(collection) ?? 0) + ids.length);
       return getForUpdate(collection, ids);
     };
-    // Past 100 documents, a collection holding at most 1 stays: the two workspaces and their
+    // Past 200 documents, a collection holding at most 2 stays: the two workspaces and their
     // billing, touched all along each workspace's events, are never read back.
     const result = await rebuildReadModels({
       eventStore: harness.eventStore, documentStore: counted, projections: allProjections,
-      batchSize: 7, flushDocuments: 5, maxCachedDocuments: 100,
+      batchSize: 7, flushDocuments: 5, maxCachedDocuments: 200,
     });
     expect(result).toMatchObject({ phase: 'done', position: head });
     expect(readBack.get('candidates__rebuild')).toBeGreaterThan(0);

@@ -11,7 +11,9 @@ export type Condition =
   | { field: string; op: 'eq'; value: FieldValue }
   | { field: string; op: 'gte' | 'lte'; value: string }
   | { field: string; op: 'isNull' | 'notNull' }
-  | { field: string; op: 'contains'; value: FieldValue };
+  | { field: string; op: 'contains'; value: FieldValue }
+  /** The field equals one of `values` (at least one). */
+  | { field: string; op: 'in'; values: readonly FieldValue[] };
 
 export interface OrderBy {
   field: string;

@@ -1,0 +1,122 @@
+import type { Mode, WebhookEventName } from '#domain';
+import type { Condition, DocumentQuery, DocumentStore } from '../shared/document-store.port.js';
+import { eventsProjection, servedEnvelopeJson, type EventFeedDocument } from './events.projection.js';
+
+/** Events are listed for 30 days after they happened (domain time), as the delivery log keeps deliveries. */
+export const FEED_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+
+/**
+ * The oldest `createdAt` still listed at `now`. Taken to the whole second below (rows at most a
+ * second past 30 days may still show), so that a page read again within a second is the same query.
+ */
+export const feedCutoff = (now: string): string => {
+  const cutoff = Date.parse(now) - FEED_RETENTION_MS;
+  return new Date(cutoff - (((cutoff % 1000) + 1000) % 1000)).toISOString();
+};
+
+export interface ListEventsOptions {
+  workspaceId: string;
+  /** One mode (the public feed), or both (a webhook recovery: the address gets both). */
+  mode: Mode | null;
+  /** Only these event names; absent: every one. */
+  types?: readonly WebhookEventName[];
+  /** Inclusive lower bound on createdAt (the retention cutoff already folded in by the caller). */
+  since: string;
+  /** Inclusive upper bound on createdAt. */
+  until?: string;
+  limit: number;
+  /** The last row seen: [seq, id]. */
+  after?: readonly string[];
+}
+
+const render = (doc: object): string => {
+  const envelope = (doc as EventFeedDocument).envelope;
+  return envelope === null ? 'null' : servedEnvelopeJson(envelope);
+};
+
+const eventsQuery = (options: ListEventsOptions): DocumentQuery => {
+  const where: Condition[] = [{ field: 'workspaceId', op: 'eq', value: options.workspaceId }];
+  if (options.mode !== null) where.push({ field: 'mode', op: 'eq', value: options.mode });
+  where.push({ field: 'seq', op: 'notNull' });
+  if (options.types !== undefined) where.push({ field: 'event', op: 'in', values: options.types });
+  where.push({ field: 'createdAt', op: 'gte', value: options.since });
+  if (options.until !== undefined) where.push({ field: 'createdAt', op: 'lte', value: options.until });
+  return { where, orderBy: [{ field: 'seq', direction: 'asc' }, { field: 'id', direction: 'asc' }], after: options.after, limit: options.limit };
+};
+
+/** A page of the feed: served JSON rows, the place of the last one ([seq, id]) and whether more rows exist now. */
+export interface FeedPage {
+  rows: string[];
+  last: readonly string[] | null;
+  hasMore: boolean;
+}
+
+/** One page of the feed in the log's order, as served JSON (links on APP_URL_MARK). */
+export const listServedEvents = async (store: DocumentStore, options: ListEventsOptions): Promise<FeedPage> => {
+  // One row more than asked says whether more exist.
+  const found = await store.findServed(eventsProjection.name, eventsQuery({ ...options, limit: options.limit + 1 }), render);
+  const shown = found.length > options.limit ? found.slice(0, options.limit) : found;
+  return { rows: shown.map(({ json }) => json), last: shown.at(-1)?.keys ?? null, hasMore: found.length > options.limit };
+};
+
+/** One row of the feed by its event id, as served JSON; another workspace's or mode's, older than `since` or unknown: null. */
+export const getServedEvent = async (
+  store: DocumentStore,
+  options: { workspaceId: string; mode: Mode; eventId: string; since: string },
+): Promise<string | null> => {
+  const [found] = await store.findServed(eventsProjection.name, {
+    where: [
+      { field: 'eventId', op: 'eq', value: options.eventId },
+      { field: 'workspaceId', op: 'eq', value: options.workspaceId },
+      { field: 'mode', op: 'eq', value: options.mode },
+      { field: 'seq', op: 'notNull' },
+      { field: 'createdAt', op: 'gte', value: options.since },
+    ],
+    orderBy: [{ field: 'eventId', direction: 'asc' }, { field: 'id', direction: 'asc' }],
+    limit: 1,
+  }, render);
+  return found?.json ?? null;
+};
+
+/** A row of a window of the feed, as the JSON it is served as (links on APP_URL_MARK). */
+export interface FeedRow {
+  seq: string;
+  json: string;
+}
+
+const WINDOW_PAGE = 500;
+
+async function* oneMode(store: DocumentStore, options: Omit<ListEventsOptions, 'limit' | 'after'>): AsyncGenerator<FeedRow> {
+  let after: readonly string[] | undefined;
+  for (;;) {
+    const rows = await store.findServed(eventsProjection.name, eventsQuery({ ...options, limit: WINDOW_PAGE, after }), render);
+    for (const row of rows) yield { seq: row.keys[0] ?? '', json: row.json };
+    const last = rows.at(-1);
+    if (rows.length < WINDOW_PAGE || last === undefined) return;
+    after = last.keys;
+  }
+}
+
+/**
+ * Every row of a window of a workspace's feed, both modes, in the log's order (a webhook recovery):
+ * each mode read along its own index in pages, the two merged by position.
+ */
+export async function* feedWindow(
+  store: DocumentStore,
+  options: { workspaceId: string; types: readonly WebhookEventName[]; since: string; until: string },
+): AsyncGenerator<FeedRow> {
+  if (options.types.length === 0) return;
+  const live = oneMode(store, { ...options, mode: 'live' });
+  const sandbox = oneMode(store, { ...options, mode: 'sandbox' });
+  let a = await live.next();
+  let b = await sandbox.next();
+  while (a.done !== true || b.done !== true) {
+    if (b.done === true || (a.done !== true && a.value.seq < b.value.seq)) {
+      yield (a as IteratorYieldResult<FeedRow>).value;
+      a = await live.next();
+    } else {
+      yield b.value;
+      b = await sandbox.next();
+    }
+  }
+}
