@@ -175,6 +175,43 @@ describe('separate processes on PostgreSQL', () => {
     }
   }, 60_000);
 
+  it('pages the events feed through one process while two append at once, without skipping or repeating an event', async () => {
+    const workspace = (await internal('POST', '/internal/workspaces', { name: 'Feed' })).body.data;
+    await internal('POST', `/internal/workspaces/${workspace.id}/verify`);
+    const key = (await internal('POST', `/internal/workspaces/${workspace.id}/api-keys`, { mode: 'live' })).body.data;
+    const auth = { authorization: `Bearer ${key.key}:${key.secret}` };
+    const [first, second] = apiUrls as [string, string];
+    const created = await request(`${first}/v1/assessments`, { method: 'POST', headers: auth, body: { name: 'Feed', tests: ['numerical-reasoning'] } });
+    const assessmentId: string = created.body.data.id;
+    // Two writers, one per API process, their appends interleaving in the log; within 120 requests a minute.
+    const perWriter = 20;
+    const writers = [first, second].map(async (url, writer) => {
+      for (let i = 0; i < perWriter; i += 1) {
+        const answer = await request(`${url}/v1/assessments/${assessmentId}/invitations`, { method: 'POST', headers: auth, body: { candidates: [{ email: `feed-${writer}-${i}@example.com` }] } });
+        expect(answer.status).toBe(200);
+      }
+    });
+    let written = false;
+    void Promise.all(writers).then(() => { written = true; });
+    const seen: string[] = [];
+    let cursor = '';
+    for (;;) {
+      const finished = written;
+      const page = await request(`${first}/v1/events?limit=5${cursor === '' ? '' : `&cursor=${cursor}`}`, { headers: auth });
+      expect(page.status).toBe(200);
+      seen.push(...(page.body.data as { id: string }[]).map((envelope) => envelope.id));
+      cursor = page.body.meta.nextCursor;
+      if (!page.body.meta.hasMore && finished) break;
+      if (!page.body.meta.hasMore) await new Promise((resolve) => setTimeout(resolve, 30));
+    }
+    await Promise.all(writers);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen).toHaveLength(2 * perWriter);
+    // The same feed, read at once afterwards through the other process.
+    const whole = await request(`${second}/v1/events?limit=100`, { headers: auth });
+    expect((whole.body.data as { id: string }[]).map((envelope) => envelope.id)).toStrictEqual(seen);
+  }, 60_000);
+
   // Last: it stops the remaining worker.
   it('records an invitation\'s e-mails with it in an API process, with no worker running, when no webhook is due', async () => {
     const workspace = (await internal('POST', '/internal/workspaces', { name: 'No worker' })).body.data;
