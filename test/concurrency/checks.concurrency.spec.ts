@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ReceivedWebhook } from '../support/messaging-receivers.js';
 import { checkBilling, checkSandboxAllowance } from './support/checks-billing.js';
+import { checkFeed } from './support/checks-feed.js';
 import { Redis } from 'ioredis';
 import { REDIS_URL } from '#messaging/test-support/redis.js';
 import { checkRedisErasure, erasedPeople } from './support/checks-erasure.js';
@@ -104,6 +105,25 @@ describe('the concurrency tier\'s checks', () => {
     checkWebhooks(log, [delivery('ev-' + String(log.events[0]?.position)), delivery('ev-' + String(log.events[0]?.position))], findings);
     expect(invariants(findings)).toEqual(['every event\'s webhook is delivered']);
     expect(findings.notes.join()).toContain('1 events delivered more than once');
+  });
+
+  it('see a feed that misses an event, lists a deleted person\'s, is out of order or shows another body than delivered', () => {
+    const log = foldLog([
+      invited('i1', 'a@e.com'), created('c1', 'a@e.com'), invited('i2', 'gone@e.com', 'sandbox'), created('c2', 'gone@e.com', 'sandbox'),
+      event('CandidateDeleted', 'candidate-c2', { candidateId: 'c2', email: 'gone@e.com', mode: 'sandbox', assessmentIds: [], resultIds: [] }),
+      event('AssessmentCandidateRemoved', 'assessment-a1', { assessmentId: 'a1', candidateId: 'c2', email: 'gone@e.com', mode: 'sandbox', invitationId: 'i2' }),
+    ]);
+    const [i1, c1, i2, c2] = log.events.map((logged) => ({ id: logged.id, event: logged.type, workspaceId: 'ws' }));
+    const feedOf = (live: unknown[], sandbox: unknown[]) => new Map([
+      ['0:live:/v1/events', { status: 200, body: { data: live } }], ['0:sandbox:/v1/events', { status: 200, body: { data: sandbox } }],
+    ]);
+    const delivered = [i1, c1].map((body) => ({ body }) as unknown as ReceivedWebhook);
+    expect(run((f) => checkFeed(workspace, feedOf([i1, c1], []), log, delivered, f))).toEqual([]);
+    const order = 'the events feed lists the log\'s events, in its order, but a deleted person\'s';
+    expect(run((f) => checkFeed(workspace, feedOf([i1], []), log, delivered, f))).toEqual([order]);
+    expect(run((f) => checkFeed(workspace, feedOf([c1, i1], []), log, delivered, f))).toEqual([order]);
+    expect(run((f) => checkFeed(workspace, feedOf([i1, c1], [i2, c2]), log, delivered, f))).toEqual([order]);
+    expect(run((f) => checkFeed(workspace, feedOf([i1, { ...c1, data: 'other' }], []), log, delivered, f))).toEqual(['the feed\'s envelope is the body its webhook delivered']);
   });
 
   it('see the addresses of deleted people nobody holds again, with the names their invitations sent', () => {

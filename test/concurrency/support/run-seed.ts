@@ -10,6 +10,7 @@ import { checkIdempotency } from './checks-idempotency.js';
 import {
   checkAcknowledgedWrites, checkInvitationUniqueness, checkNothingAfterDeletion, checkOneCandidatePerAddress, checkStandingInvitationsReadable,
 } from './checks-log.js';
+import { checkFeed } from './checks-feed.js';
 import { checkReads } from './checks-reads.js';
 import { checkDeliveryLog, checkEmails, checkWebhooks, webhookEventIds } from './checks-side-effects.js';
 import { checkStoredLog } from './checks-stored-log.js';
@@ -80,6 +81,7 @@ export const runSeed = async (seed: number, settings: TierSettings, deployment: 
     checkDeliveryLog(workspace.id, deliveries.body?.data ?? [], findings);
   }
   checkWebhooks(facts, receiver.requests, findings);
+  for (const workspace of world.workspaces) checkFeed(workspace, before, facts, receiver.requests, findings);
 
   const needles = erasedPeople(facts, knowledge);
   await checkRedisErasure(deployment.queuePrefix, workspaceIds, needles, knowledge, findings);

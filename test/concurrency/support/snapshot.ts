@@ -34,7 +34,7 @@ export class Reader {
     }
   }
 
-  /** Every page of a list (`limit=100`), as one `data` array. */
+  /** Every page of a list (`limit=100`), as one `data` array (to the end: no `nextCursor`, or the feed's `hasMore: false`). */
   async list(workspace: WorkspaceWorld, mode: Mode, path: string): Promise<Read> {
     const rows: unknown[] = [];
     let cursor: string | null = null;
@@ -44,7 +44,7 @@ export class Reader {
       if (answer.status !== 200) return { status: answer.status, body: answer.body };
       rows.push(...(answer.body.data as unknown[]));
       cursor = answer.body.meta?.nextCursor ?? null;
-      if (cursor === null) return { status: 200, body: { data: rows } };
+      if (cursor === null || answer.body.meta?.hasMore === false) return { status: 200, body: { data: rows } };
     }
   }
 }
@@ -61,7 +61,7 @@ export const takeSnapshot = async (world: World, facts: LogFacts, deployment: De
       keep(path, { status: answer.status, body: answer.body });
     };
     await single('/v1/me');
-    for (const list of ['/v1/assessments', '/v1/candidates', '/v1/results', '/v1/completions']) keep(list, await reader.list(workspace, mode, list));
+    for (const list of ['/v1/assessments', '/v1/candidates', '/v1/results', '/v1/completions', '/v1/events']) keep(list, await reader.list(workspace, mode, list));
     for (const { id } of workspace.assessments) {
       await single(`/v1/assessments/${id}`);
       keep(`/v1/candidates?assessment=${id}`, await reader.list(workspace, mode, `/v1/candidates?assessment=${id}`));
