@@ -141,6 +141,38 @@ describe('inline read models (PostgreSQL)', () => {
     expect(await served(harness)).toEqual(want.served);
   }, SLOW);
 
+  it('applies the read models at the head at once while the runner builds one new in this release from the log under appends', async () => {
+    // A log an older release wrote: every read model it knew is at the head, the new one has no checkpoint.
+    const older = allProjections.filter((projection) => projection.name !== 'events');
+    const before = [...busyWorkspace('w1', 6), ...busyWorkspace('w2', 3)];
+    await harness.append(before);
+    await harness.project({ projections: older });
+    expect(await harness.documentStore.checkpoint('events')).toBeNull();
+
+    harness.eventStore.useInlineProjectors?.([inline()]);
+    const during = busyWorkspace('w3', 2);
+    const applied = await appendOneByOne(harness.eventStore, during);
+    // The others show each write at once; the new one is left to the runner.
+    expect(applied.every((result) => result.inline.includes(INLINE_READ_MODELS))).toBe(true);
+    expect(await harness.documentStore.checkpoint('candidates')).toBe(applied.at(-1)?.position);
+    expect(await harness.documentStore.checkpoint('events')).toBeNull();
+
+    // The runner builds it while appends go on, every one of them inline for the others.
+    const runner = await harness.startRunner({ followsInline: true, checkpointCheckMs: 20, batchSize: 20 });
+    const meanwhile = [...busyWorkspace('w4', 3), ...busyWorkspace('w5', 3)];
+    const concurrent = await appendOneByOne(harness.eventStore, meanwhile);
+    expect(concurrent.every((result) => result.inline.includes(INLINE_READ_MODELS))).toBe(true);
+    const head = concurrent.at(-1)?.position ?? 0n;
+    expect(await runner.waitForPosition(head, 20_000)).toBe(true);
+    // Once it is at the head, the next append applies it inline too.
+    const last = await appendOneByOne(harness.eventStore, busyWorkspace('w6', 1));
+    expect(await harness.documentStore.checkpoint('events')).toBe(last.at(-1)?.position);
+
+    const want = await expected([...before, ...during, ...meanwhile, ...busyWorkspace('w6', 1)]);
+    expect(await snapshot(harness)).toEqual(want.docs);
+    expect(await served(harness)).toEqual(want.served);
+  }, SLOW);
+
   it('a following runner does not read the log that the inline work has already projected', async () => {
     // A store of its own on the same schema that never polls: the runner reads only when kicked, so
     // what it reads does not depend on when its polls fall between the appends.

@@ -40,11 +40,13 @@ const pendingAsRecorded = (event: PendingEvent): RecordedEvent => ({
  * readable the moment it commits and its answer waits for nobody. The same pure projections the
  * runner applies, the same rows (document, served JSON, position) and the same checkpoints.
  *
- * It applies only when every read model is exactly at the head of the log before this transaction
- * (its checkpoint = the head, read under the append lock): then nothing between them is missing
- * and the documents it reads are current. Otherwise (a follower is behind: first start on an old
- * log, a rebuild switching over, an append that ran without it) it does nothing and the
- * runner catches up from the log; the next transaction finding them at the head applies again.
+ * It applies to each read model exactly at the head of the log before this transaction (its
+ * checkpoint = the head, read under the append lock): nothing between is missing and the documents
+ * it reads are current. A read model behind (a follower is behind: a rebuild switching over, an
+ * append that ran without it, or one new in this release that the runner is building from the
+ * log) is left to the runner, which catches it up; the next transaction finding it at the head
+ * applies it again. With none at the head it does nothing. So a read model being built from the
+ * log on a first start never holds up the writes the others show at once.
  * It takes the read models' lock after the append lock, so a runner's batch or a rebuild's
  * switch-over never interleaves with it.
  */
@@ -126,7 +128,8 @@ export const createInlineReadModels = ({ schema, projections, announce, deployme
         statements,
         finish: (rows: InlineResults, head: bigint | null, recorded: readonly RecordedEvent[]) => {
           const stored = new Map(rows('checkpoints').map((row) => [String(row.name), BigInt(String(row.position))]));
-          if (names.some((name) => (stored.get(name) ?? null) !== head)) return null;
+          const current = new Set(names.filter((name) => (stored.get(name) ?? null) === head));
+          if (current.size === 0) return null;
           const docs = new Map<string, Fetched>();
           for (const [collection, ids] of reads) for (const id of ids) docs.set(keyOf(collection, id), { collection, id, doc: null, position: null });
           for (const row of rows('documents')) {
@@ -139,6 +142,7 @@ export const createInlineReadModels = ({ schema, projections, announce, deployme
             const event = asDomainEvent(recordedEvent);
             if (event === null) continue;
             for (const { projection, ids } of touched(event)) {
+              if (!current.has(projection.name)) continue;
               for (const id of ids) {
                 const fetched = docs.get(keyOf(projection.name, id));
                 // A document the reads did not cover (its id depends on more than type and data): leave it all to the runner.
@@ -156,7 +160,10 @@ export const createInlineReadModels = ({ schema, projections, announce, deployme
           const last = recorded.at(-1)?.position;
           if (last === undefined) return null;
           const statements = [...changed].flatMap(([collection, changedDocs]) => writeSql(collection, changedDocs, last));
-          statements.push(`EXECUTE ${writeCheckpoints.name}(${last})`);
+          statements.push(current.size === names.length
+            ? `EXECUTE ${writeCheckpoints.name}(${last})`
+            : `INSERT INTO ${checkpoints} (name, position) SELECT name, ${last} FROM unnest(ARRAY[${[...current].map(sqlLiteral).join(', ')}]::text[]) AS name
+              ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position`);
           // Before the commit as well as after: on one connection (embedded) nobody reads in between.
           const collections = [...changed.keys()];
           if (collections.length > 0) announce(collections);

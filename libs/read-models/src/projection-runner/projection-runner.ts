@@ -177,7 +177,12 @@ export class ProjectionRunner {
     const position = this.pendingPosition;
     if (position === null) return;
     const changes = this.cache.takeChanges();
-    await this.options.documentStore.applyBatch(this.names, changes, position, { expectedCheckpoints: new Map(this.checkpoints) });
+    // Only the read models this batch moves are expected where the runner left them: it wrote no
+    // document of the others, whose checkpoints never move back. Inline work that keeps them at the
+    // head meanwhile (while this runner builds a read model new in this release) is no conflict.
+    const moved = new Map([...this.checkpoints].filter(([, checkpoint]) => isAbove(position, checkpoint)));
+    for (const name of this.names) if (!this.checkpoints.has(name)) moved.set(name, null);
+    await this.options.documentStore.applyBatch(this.names, changes, position, { expectedCheckpoints: moved });
     for (const name of this.names) {
       const checkpoint = this.checkpoints.get(name) ?? null;
       if (isAbove(position, checkpoint)) this.checkpoints.set(name, position);
