@@ -1,6 +1,10 @@
 // Writes apps/api/src/openapi/examples.ts from real answers of a running service, so the examples
-// of docs/openapi.json are answers the service really gave. Usage (service started with npm start):
+// of docs/openapi.json are answers the service really gave. Usage, on a fresh service of its own
+// (the examples show its only workspace and its app links on app.example.com):
+//   npm run build:all && DATA_DIR=$(mktemp -d) PORT=3000 INTERNAL_PORT=3100 INTERNAL_TOKEN=… APP_URL=https://app.example.com \
+//     DEMO_WORKSPACE=false QUEUE_PREFIX=capture node dist/apps/standalone/src/main.js
 //   BASE_URL=http://localhost:3000 INTERNAL_URL=http://localhost:3100 INTERNAL_TOKEN=… node scripts/capture-openapi-examples.mjs
+// then `npm run openapi:write` and `npm run examples:types`.
 import { writeFileSync } from 'node:fs';
 
 const base = process.env.BASE_URL ?? 'http://localhost:3000';
@@ -32,10 +36,12 @@ const { candidateId } = registered;
 await internal('POST', `/internal/candidates/${candidateId}/assessments/${assessmentId}/start`);
 const score = { scorePercentage: 82.5, speedCompleted: 1260, questionsAnswered: 24, questionsCorrect: 20, questionsIncorrect: 4, questionsTotal: 24 };
 const first = (await internal('POST', `/internal/candidates/${candidateId}/assessments/${assessmentId}/tests/numerical-reasoning/complete`, { ...score, result: 'pass' })).data;
+// Unlocked before the second test is finished, so the first page of the feed shows a locked testCompleted and its resultUnlocked.
+await internal('POST', `/internal/results/${first.resultId}/unlock`);
 await internal('POST', `/internal/candidates/${candidateId}/assessments/${assessmentId}/tests/big-five-personality/complete`, {
   ...score, scorePercentage: 64, result: null, scores: { openness: 0.71, conscientiousness: 0.64, extraversion: 0.38, agreeableness: 0.59, neuroticism: 0.22 },
 });
-await internal('POST', `/internal/results/${first.resultId}/unlock`);
+const completed = (await api('GET', '/v1/events?type=assessmentCompleted')).data[0];
 
 const examples = {
   me: await api('GET', '/v1/me'),
@@ -48,6 +54,9 @@ const examples = {
   results: await api('GET', '/v1/results?limit=2'),
   completions: await api('GET', '/v1/completions?limit=1'),
   legacyCandidates: await api('GET', '/candidates?per_page=1'),
+  // candidateInvited, candidateCreated, assessmentStarted, testCompleted (locked), resultUnlocked; more follow.
+  events: await api('GET', '/v1/events?limit=5'),
+  event: await api('GET', `/v1/events/${completed.id}`),
 };
 examples.tests.data = examples.tests.data.slice(0, 2);
 examples.tests.meta.total = examples.tests.data.length;

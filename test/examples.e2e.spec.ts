@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { jest } from '@jest/globals';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { hiringApi } from '../examples/integration/client.js';
+import { type Envelope, type HiringApi, hiringApi } from '../examples/integration/client.js';
+import { applyEvent, readEvents } from '../examples/integration/events.js';
 import { createAssessment, inviteCandidates } from '../examples/integration/invite.js';
 import { emptySyncState, syncOnce } from '../examples/integration/sync.js';
 import { verifyWebhook } from '../examples/integration/verify-webhook.js';
-import { api } from './support/client.js';
+import { api, checkAnswer } from './support/client.js';
 import { ALL_EVENTS, uniqueEmail, world } from './support/messaging-world.js';
 import { type WebhookReceiver, startWebhookReceiver } from './support/messaging-receivers.js';
 import { type RunningService, startService } from './support/service.js';
@@ -27,6 +28,17 @@ describe('examples/: a typed client generated from docs/openapi.json', () => {
     await receiver?.close();
   });
 
+  /** The typed client, its answers checked against docs/openapi.json like every answer of the suites. */
+  const typedClient = (credential: string): HiringApi => {
+    const [key, secret] = credential.split(':') as [string, string];
+    const client = hiringApi(service.baseUrl, key, secret);
+    client.use({ onResponse: async ({ request, response }) => { await checkAnswer(request.method, request.url, response); } });
+    return client;
+  };
+
+  const listedIds = async (credential: string): Promise<string[]> =>
+    ((await api(service, credential).get('/v1/events?limit=100')).body.data as Envelope[]).map((envelope) => envelope.id);
+
   it('commits the client types exactly as openapi-typescript writes them from docs/openapi.json', async () => {
     const generated = astToString(await openapiTS(new URL('../docs/openapi.json', import.meta.url)));
     const committed = readFileSync(new URL('../examples/generated/hiring-api.ts', import.meta.url), 'utf8');
@@ -37,8 +49,7 @@ describe('examples/: a typed client generated from docs/openapi.json', () => {
   it('creates an assessment, invites with an Idempotency-Key, syncs results and candidates, and verifies webhooks', async () => {
     const w = world(service);
     const ws = await w.workspace({ url: receiver.url, events: ALL_EVENTS });
-    const [key, secret] = ws.liveCredential.split(':') as [string, string];
-    const client = hiringApi(service.baseUrl, key, secret);
+    const client = typedClient(ws.liveCredential);
 
     const assessment = await createAssessment(client, 'Example integration', ['numerical-reasoning', 'verbal-reasoning']);
     expect(assessment).toMatchObject({ name: 'Example integration', status: 'active' });
@@ -71,13 +82,73 @@ describe('examples/: a typed client generated from docs/openapi.json', () => {
     const everything = (await api(service, ws.liveCredential).get('/v1/results?limit=100')).body.data as { id: string }[];
     expect([...state.results.keys()].sort()).toEqual(everything.map((row) => row.id).sort());
 
-    const hook = await receiver.waitFor((requests) => requests.some((request) => request.body?.event === 'resultUnlocked' && request.body.workspaceId === ws.id));
-    const unlocked = hook.find((request) => request.body?.event === 'resultUnlocked' && request.body.workspaceId === ws.id);
-    if (!unlocked || !ws.secret) throw new Error('no resultUnlocked delivery');
+    const aboutAnnFirst = (event: string) => (request: { body?: any }) =>
+      request.body?.event === event && request.body.workspaceId === ws.id && request.body.data.result.id === annFirst.resultId;
+    const hook = await receiver.waitFor((requests) => ['testCompleted', 'resultUnlocked'].every((event) => requests.some(aboutAnnFirst(event))));
+    const unlocked = hook.find(aboutAnnFirst('resultUnlocked'));
+    const completed = hook.find(aboutAnnFirst('testCompleted'));
+    if (!unlocked || !completed || !ws.secret) throw new Error('no testCompleted or resultUnlocked delivery');
     const signature = unlocked.headers['x-webhook-signature'] as string;
     expect(verifyWebhook(unlocked.raw, signature, ws.secret)).toMatchObject({ event: 'resultUnlocked', data: { result: { id: annFirst.resultId, unlocked: true } } });
     expect(verifyWebhook(unlocked.raw.replace('"unlocked":true', '"unlocked":false'), signature, ws.secret)).toBeNull();
     expect(verifyWebhook(unlocked.raw, signature, 'another-secret')).toBeNull();
     expect(verifyWebhook(unlocked.raw, signature, ws.secret, Math.floor(Date.now() / 1000) + 3600)).toBeNull();
+
+    // Webhooks are not ordered, and share their ids with the feed: the unlock handled before the locked
+    // testCompleted leaves the copy unlocked, and the feed then hands over only what no webhook brought.
+    const unlockedEnvelope = verifyWebhook(unlocked.raw, signature, ws.secret);
+    const completedEnvelope = verifyWebhook(completed.raw, completed.headers['x-webhook-signature'] as string, ws.secret);
+    if (!unlockedEnvelope || !completedEnvelope) throw new Error('a delivery failed verification');
+    const copy = emptySyncState();
+    expect(await applyEvent(copy, unlockedEnvelope)).toBe(true);
+    expect(await applyEvent(copy, completedEnvelope)).toBe(true);
+    expect(await applyEvent(copy, completedEnvelope)).toBe(false);
+    expect(copy.results.get(annFirst.resultId)).toMatchObject({ unlocked: true, scorePercentage: 75 });
+    const handed: string[] = [];
+    await readEvents(client, copy, { onEvent: (envelope) => { handed.push(envelope.id); } });
+    expect(handed).toEqual((await listedIds(ws.liveCredential)).filter((id) => id !== unlockedEnvelope.id && id !== completedEnvelope.id));
+    expect(copy.results.get(annFirst.resultId)).toMatchObject({ unlocked: true, scorePercentage: 75 });
+  });
+
+  it('without a webhook, syncs from the events feed: every envelope once, in order, then from the stored cursor only what is new', async () => {
+    const w = world(service);
+    const ws = await w.workspace();
+    const client = typedClient(ws.liveCredential);
+    const seen: Envelope[] = [];
+    const onEvent = (envelope: Envelope) => { seen.push(envelope); };
+    const names = () => seen.map((envelope) => envelope.event);
+
+    const assessment = await createAssessment(client, 'Feed fallback', ['numerical-reasoning', 'verbal-reasoning']);
+    const [cyInvitation] = (await inviteCandidates(client, assessment.id, [{ email: uniqueEmail('cy'), firstName: 'Cy' }])).entries;
+    const cy = await w.register({ invitationUrl: cyInvitation?.invitationUrl });
+    await w.start(cy.candidateId, assessment.id);
+    const numerical = await w.complete(cy.candidateId, assessment.id, 'numerical-reasoning');
+    await w.complete(cy.candidateId, assessment.id, 'verbal-reasoning');
+    await w.unlock(numerical.resultId);
+
+    // Two envelopes a page: the loop reads on while meta.hasMore.
+    const state = await syncOnce(client, emptySyncState(), { pageSize: 2, onEvent });
+    expect(names()).toEqual(['candidateInvited', 'candidateCreated', 'assessmentStarted', 'testCompleted', 'testCompleted', 'assessmentCompleted', 'resultUnlocked']);
+    expect(seen.map((envelope) => envelope.id)).toEqual(await listedIds(ws.liveCredential));
+    // The testCompleted envelope stays as delivered (locked); the stored result has the unlock.
+    expect(seen[3]).toMatchObject({ data: { result: { id: numerical.resultId, unlocked: false, scorePercentage: null } } });
+    expect(seen[6]).toMatchObject({ data: { result: { id: numerical.resultId, unlocked: true, scorePercentage: 75 } } });
+    expect(state.results.get(numerical.resultId)).toMatchObject({ unlocked: true, scorePercentage: 75, candidate: { id: cy.candidateId } });
+    expect(state.appliedEvents.size).toBe(7);
+
+    // Polled again from the stored cursor: nothing new.
+    seen.length = 0;
+    await syncOnce(client, state, { pageSize: 2, onEvent });
+    expect(seen).toEqual([]);
+    expect(state.eventsCursor).toEqual(expect.any(String));
+
+    // What happens afterwards is picked up from there, and only that.
+    const [dyInvitation] = (await inviteCandidates(client, assessment.id, [{ email: uniqueEmail('dy'), firstName: 'Dy' }])).entries;
+    const dy = await w.register({ invitationUrl: dyInvitation?.invitationUrl });
+    const dyResult = await w.complete(dy.candidateId, assessment.id, 'numerical-reasoning');
+    await syncOnce(client, state, { pageSize: 2, onEvent });
+    expect(names()).toEqual(['candidateInvited', 'candidateCreated', 'assessmentStarted', 'testCompleted']);
+    expect(seen.map((envelope) => envelope.id)).toEqual((await listedIds(ws.liveCredential)).slice(7));
+    expect(state.results.get(dyResult.resultId)).toMatchObject({ unlocked: false, scorePercentage: null, candidate: { id: dy.candidateId } });
   });
 });

@@ -182,6 +182,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description The workspace's events for the mode of the key, as the envelopes webhooks carry, oldest first (the log's order), whether or not a webhook address is saved. `meta.nextCursor` is always a string: store it and poll from it later; `meta.hasMore` says whether more rows exist now. Events are listed for 30 days.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events/{eventId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an event
+         * @description One envelope, as listed. An event of another workspace or mode, or older than 30 days, is 404.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/candidates": {
         parameters: {
             query?: never;
@@ -598,6 +638,12 @@ export interface components {
             /** @description Pass unchanged as `cursor` for the next page; null at the end */
             nextCursor: string | null;
         };
+        EventPageMeta: {
+            /** @description Always a string: the place after the last row returned (or where the request stood when none came). Store it; pass it unchanged as `cursor` to read on, now or later */
+            nextCursor: string;
+            /** @description Whether more rows exist now (read on at once); false: poll later with `nextCursor` */
+            hasMore: boolean;
+        };
         LegacyResult: {
             id: string;
             test_slug: string;
@@ -657,7 +703,10 @@ export interface components {
         CandidateCreatedEnvelope: {
             /** @description The event id: the same across retries and resends; de-duplicate on it */
             id: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             event: "candidateCreated";
             /**
              * Format: date-time
@@ -677,7 +726,10 @@ export interface components {
         CandidateInvitedEnvelope: {
             /** @description The event id: the same across retries and resends; de-duplicate on it */
             id: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             event: "candidateInvited";
             /**
              * Format: date-time
@@ -698,7 +750,10 @@ export interface components {
         AssessmentStartedEnvelope: {
             /** @description The event id: the same across retries and resends; de-duplicate on it */
             id: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             event: "assessmentStarted";
             /**
              * Format: date-time
@@ -721,7 +776,10 @@ export interface components {
         TestCompletedEnvelope: {
             /** @description The event id: the same across retries and resends; de-duplicate on it */
             id: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             event: "testCompleted";
             /**
              * Format: date-time
@@ -743,7 +801,10 @@ export interface components {
         AssessmentCompletedEnvelope: {
             /** @description The event id: the same across retries and resends; de-duplicate on it */
             id: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             event: "assessmentCompleted";
             /**
              * Format: date-time
@@ -761,7 +822,10 @@ export interface components {
         ResultUnlockedEnvelope: {
             /** @description The event id: the same across retries and resends; de-duplicate on it */
             id: string;
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             event: "resultUnlocked";
             /**
              * Format: date-time
@@ -780,6 +844,8 @@ export interface components {
              */
             sandbox?: true;
         };
+        /** @description An event as webhooks carry it: the same id, body and `sandbox` flag in the feed as in a delivery */
+        Envelope: components["schemas"]["CandidateCreatedEnvelope"] | components["schemas"]["CandidateInvitedEnvelope"] | components["schemas"]["AssessmentStartedEnvelope"] | components["schemas"]["TestCompletedEnvelope"] | components["schemas"]["AssessmentCompletedEnvelope"] | components["schemas"]["ResultUnlockedEnvelope"];
     };
     responses: never;
     parameters: never;
@@ -822,7 +888,7 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "workspace": {
-                     *           "id": "ws_6w8VYxVyo0euWrLv",
+                     *           "id": "ws_ug1MgsFPOUc5vOcw",
                      *           "name": "Acme Recruiting"
                      *         },
                      *         "mode": "live",
@@ -1086,10 +1152,10 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "asm_0dgJMGNLZxjNa159",
+                     *           "id": "asm_meEdDa2ILKB8jl3Z",
                      *           "name": "Backend engineer, autumn intake",
                      *           "status": "active",
-                     *           "createdAt": "2026-11-23T19:33:18.947Z",
+                     *           "createdAt": "2026-11-27T18:37:05.882Z",
                      *           "deadline": null,
                      *           "tests": [
                      *             {
@@ -1104,7 +1170,7 @@ export interface operations {
                      *             }
                      *           ],
                      *           "candidateCount": 1,
-                     *           "inviteUrl": "https://app.example.com/join/asm_0dgJMGNLZxjNa159/aX6lAxG9AEDjmSP9RMceb24UBz_fpYKw"
+                     *           "inviteUrl": "https://app.example.com/join/asm_meEdDa2ILKB8jl3Z/jFPFgnRIx-Rh1SrAmLb-IjA52iZUHYg8"
                      *         }
                      *       ],
                      *       "meta": {
@@ -1224,10 +1290,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "asm_0dgJMGNLZxjNa159",
+                     *         "id": "asm_meEdDa2ILKB8jl3Z",
                      *         "name": "Backend engineer, autumn intake",
                      *         "status": "active",
-                     *         "createdAt": "2026-11-23T19:33:18.947Z",
+                     *         "createdAt": "2026-11-27T18:37:05.882Z",
                      *         "deadline": null,
                      *         "tests": [
                      *           {
@@ -1242,7 +1308,7 @@ export interface operations {
                      *           }
                      *         ],
                      *         "candidateCount": 1,
-                     *         "inviteUrl": "https://app.example.com/join/asm_0dgJMGNLZxjNa159/aX6lAxG9AEDjmSP9RMceb24UBz_fpYKw"
+                     *         "inviteUrl": "https://app.example.com/join/asm_meEdDa2ILKB8jl3Z/jFPFgnRIx-Rh1SrAmLb-IjA52iZUHYg8"
                      *       }
                      *     }
                      */
@@ -1395,10 +1461,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "asm_0dgJMGNLZxjNa159",
+                     *         "id": "asm_meEdDa2ILKB8jl3Z",
                      *         "name": "Backend engineer, autumn intake",
                      *         "status": "active",
-                     *         "createdAt": "2026-11-23T19:33:18.947Z",
+                     *         "createdAt": "2026-11-27T18:37:05.882Z",
                      *         "deadline": null,
                      *         "tests": [
                      *           {
@@ -1413,7 +1479,7 @@ export interface operations {
                      *           }
                      *         ],
                      *         "candidateCount": 1,
-                     *         "inviteUrl": "https://app.example.com/join/asm_0dgJMGNLZxjNa159/aX6lAxG9AEDjmSP9RMceb24UBz_fpYKw"
+                     *         "inviteUrl": "https://app.example.com/join/asm_meEdDa2ILKB8jl3Z/jFPFgnRIx-Rh1SrAmLb-IjA52iZUHYg8"
                      *       }
                      *     }
                      */
@@ -1562,7 +1628,7 @@ export interface operations {
                      *           "status": "invited",
                      *           "reason": null,
                      *           "candidateId": null,
-                     *           "invitationUrl": "https://app.example.com/invitations/asm_0dgJMGNLZxjNa159/6Ek48wD-opnk8s16uH11WRM2omaLRaj5"
+                     *           "invitationUrl": "https://app.example.com/invitations/asm_meEdDa2ILKB8jl3Z/6zq0NJwc-iyATRBeePND_1kMBfyBI7Lu"
                      *         },
                      *         {
                      *           "email": "not-an-address",
@@ -1575,7 +1641,7 @@ export interface operations {
                      *         }
                      *       ],
                      *       "meta": {
-                     *         "assessmentId": "asm_0dgJMGNLZxjNa159",
+                     *         "assessmentId": "asm_meEdDa2ILKB8jl3Z",
                      *         "invited": 1,
                      *         "alreadyInvited": 0,
                      *         "failed": 1
@@ -1803,29 +1869,29 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "cand_dxwlWEg6RYxxhXxZ",
+                     *           "id": "cand_vm1njgK3IgAiDsMl",
                      *           "email": "ann.lee@example.com",
                      *           "firstName": "Ann",
                      *           "surname": "Lee",
-                     *           "createdAt": "2026-11-23T19:33:19.013Z",
-                     *           "updatedAt": "2026-11-23T19:33:19.131Z",
-                     *           "reportUrl": "https://app.example.com/candidates/cand_dxwlWEg6RYxxhXxZ/report",
+                     *           "createdAt": "2026-11-27T18:37:05.947Z",
+                     *           "updatedAt": "2026-11-27T18:37:06.008Z",
+                     *           "reportUrl": "https://app.example.com/candidates/cand_vm1njgK3IgAiDsMl/report",
                      *           "assessments": [
                      *             {
-                     *               "id": "asm_0dgJMGNLZxjNa159",
+                     *               "id": "asm_meEdDa2ILKB8jl3Z",
                      *               "name": "Backend engineer, autumn intake",
                      *               "status": "completed",
-                     *               "completedAt": "2026-11-23T19:33:19.098Z",
+                     *               "completedAt": "2026-11-27T18:37:06.008Z",
                      *               "unlocked": false,
                      *               "results": [
                      *                 {
-                     *                   "id": "res_SRxtxUCfkBSSXKpq",
+                     *                   "id": "res_xodPcZBb3xIoEMwJ",
                      *                   "testSlug": "numerical-reasoning",
                      *                   "testName": "Numerical Reasoning",
                      *                   "testType": "library",
-                     *                   "completedAt": "2026-11-23T19:33:19.053Z",
+                     *                   "completedAt": "2026-11-27T18:37:05.974Z",
                      *                   "unlocked": true,
-                     *                   "unlockedAt": "2026-11-23T19:33:19.131Z",
+                     *                   "unlockedAt": "2026-11-27T18:37:05.991Z",
                      *                   "scorePercentage": 82.5,
                      *                   "speedCompleted": 1260,
                      *                   "questionsAnswered": 24,
@@ -1836,11 +1902,11 @@ export interface operations {
                      *                   "scores": null
                      *                 },
                      *                 {
-                     *                   "id": "res_fxYtB2f2xxkxBJt0",
+                     *                   "id": "res_BxSMoxqlm45P9fEm",
                      *                   "testSlug": "big-five-personality",
                      *                   "testName": "Big Five Personality (OCEAN)",
                      *                   "testType": "library",
-                     *                   "completedAt": "2026-11-23T19:33:19.098Z",
+                     *                   "completedAt": "2026-11-27T18:37:06.008Z",
                      *                   "unlocked": false,
                      *                   "unlockedAt": null,
                      *                   "scorePercentage": null,
@@ -1993,29 +2059,29 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "cand_dxwlWEg6RYxxhXxZ",
+                     *         "id": "cand_vm1njgK3IgAiDsMl",
                      *         "email": "ann.lee@example.com",
                      *         "firstName": "Ann",
                      *         "surname": "Lee",
-                     *         "createdAt": "2026-11-23T19:33:19.013Z",
-                     *         "updatedAt": "2026-11-23T19:33:19.131Z",
-                     *         "reportUrl": "https://app.example.com/candidates/cand_dxwlWEg6RYxxhXxZ/report",
+                     *         "createdAt": "2026-11-27T18:37:05.947Z",
+                     *         "updatedAt": "2026-11-27T18:37:06.008Z",
+                     *         "reportUrl": "https://app.example.com/candidates/cand_vm1njgK3IgAiDsMl/report",
                      *         "assessments": [
                      *           {
-                     *             "id": "asm_0dgJMGNLZxjNa159",
+                     *             "id": "asm_meEdDa2ILKB8jl3Z",
                      *             "name": "Backend engineer, autumn intake",
                      *             "status": "completed",
-                     *             "completedAt": "2026-11-23T19:33:19.098Z",
+                     *             "completedAt": "2026-11-27T18:37:06.008Z",
                      *             "unlocked": false,
                      *             "results": [
                      *               {
-                     *                 "id": "res_SRxtxUCfkBSSXKpq",
+                     *                 "id": "res_xodPcZBb3xIoEMwJ",
                      *                 "testSlug": "numerical-reasoning",
                      *                 "testName": "Numerical Reasoning",
                      *                 "testType": "library",
-                     *                 "completedAt": "2026-11-23T19:33:19.053Z",
+                     *                 "completedAt": "2026-11-27T18:37:05.974Z",
                      *                 "unlocked": true,
-                     *                 "unlockedAt": "2026-11-23T19:33:19.131Z",
+                     *                 "unlockedAt": "2026-11-27T18:37:05.991Z",
                      *                 "scorePercentage": 82.5,
                      *                 "speedCompleted": 1260,
                      *                 "questionsAnswered": 24,
@@ -2026,11 +2092,11 @@ export interface operations {
                      *                 "scores": null
                      *               },
                      *               {
-                     *                 "id": "res_fxYtB2f2xxkxBJt0",
+                     *                 "id": "res_BxSMoxqlm45P9fEm",
                      *                 "testSlug": "big-five-personality",
                      *                 "testName": "Big Five Personality (OCEAN)",
                      *                 "testType": "library",
-                     *                 "completedAt": "2026-11-23T19:33:19.098Z",
+                     *                 "completedAt": "2026-11-27T18:37:06.008Z",
                      *                 "unlocked": false,
                      *                 "unlockedAt": null,
                      *                 "scorePercentage": null,
@@ -2190,13 +2256,13 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "res_SRxtxUCfkBSSXKpq",
+                     *           "id": "res_xodPcZBb3xIoEMwJ",
                      *           "testSlug": "numerical-reasoning",
                      *           "testName": "Numerical Reasoning",
                      *           "testType": "library",
-                     *           "completedAt": "2026-11-23T19:33:19.053Z",
+                     *           "completedAt": "2026-11-27T18:37:05.974Z",
                      *           "unlocked": true,
-                     *           "unlockedAt": "2026-11-23T19:33:19.131Z",
+                     *           "unlockedAt": "2026-11-27T18:37:05.991Z",
                      *           "scorePercentage": 82.5,
                      *           "speedCompleted": 1260,
                      *           "questionsAnswered": 24,
@@ -2206,23 +2272,23 @@ export interface operations {
                      *           "result": "pass",
                      *           "scores": null,
                      *           "candidate": {
-                     *             "id": "cand_dxwlWEg6RYxxhXxZ",
+                     *             "id": "cand_vm1njgK3IgAiDsMl",
                      *             "email": "ann.lee@example.com",
                      *             "firstName": "Ann",
                      *             "surname": "Lee"
                      *           },
                      *           "assessment": {
-                     *             "id": "asm_0dgJMGNLZxjNa159",
+                     *             "id": "asm_meEdDa2ILKB8jl3Z",
                      *             "name": "Backend engineer, autumn intake"
                      *           },
-                     *           "reportUrl": "https://app.example.com/candidates/cand_dxwlWEg6RYxxhXxZ/report"
+                     *           "reportUrl": "https://app.example.com/candidates/cand_vm1njgK3IgAiDsMl/report"
                      *         },
                      *         {
-                     *           "id": "res_fxYtB2f2xxkxBJt0",
+                     *           "id": "res_BxSMoxqlm45P9fEm",
                      *           "testSlug": "big-five-personality",
                      *           "testName": "Big Five Personality (OCEAN)",
                      *           "testType": "library",
-                     *           "completedAt": "2026-11-23T19:33:19.098Z",
+                     *           "completedAt": "2026-11-27T18:37:06.008Z",
                      *           "unlocked": false,
                      *           "unlockedAt": null,
                      *           "scorePercentage": null,
@@ -2234,16 +2300,16 @@ export interface operations {
                      *           "result": null,
                      *           "scores": null,
                      *           "candidate": {
-                     *             "id": "cand_dxwlWEg6RYxxhXxZ",
+                     *             "id": "cand_vm1njgK3IgAiDsMl",
                      *             "email": "ann.lee@example.com",
                      *             "firstName": "Ann",
                      *             "surname": "Lee"
                      *           },
                      *           "assessment": {
-                     *             "id": "asm_0dgJMGNLZxjNa159",
+                     *             "id": "asm_meEdDa2ILKB8jl3Z",
                      *             "name": "Backend engineer, autumn intake"
                      *           },
-                     *           "reportUrl": "https://app.example.com/candidates/cand_dxwlWEg6RYxxhXxZ/report"
+                     *           "reportUrl": "https://app.example.com/candidates/cand_vm1njgK3IgAiDsMl/report"
                      *         }
                      *       ],
                      *       "meta": {
@@ -2390,28 +2456,28 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "cand_dxwlWEg6RYxxhXxZ:asm_0dgJMGNLZxjNa159",
+                     *           "id": "cand_vm1njgK3IgAiDsMl:asm_meEdDa2ILKB8jl3Z",
                      *           "candidate": {
-                     *             "id": "cand_dxwlWEg6RYxxhXxZ",
+                     *             "id": "cand_vm1njgK3IgAiDsMl",
                      *             "email": "ann.lee@example.com",
                      *             "firstName": "Ann",
                      *             "surname": "Lee"
                      *           },
                      *           "assessment": {
-                     *             "id": "asm_0dgJMGNLZxjNa159",
+                     *             "id": "asm_meEdDa2ILKB8jl3Z",
                      *             "name": "Backend engineer, autumn intake"
                      *           },
-                     *           "completedAt": "2026-11-23T19:33:19.098Z",
+                     *           "completedAt": "2026-11-27T18:37:06.008Z",
                      *           "unlocked": false,
                      *           "results": [
                      *             {
-                     *               "id": "res_SRxtxUCfkBSSXKpq",
+                     *               "id": "res_xodPcZBb3xIoEMwJ",
                      *               "testSlug": "numerical-reasoning",
                      *               "testName": "Numerical Reasoning",
                      *               "testType": "library",
-                     *               "completedAt": "2026-11-23T19:33:19.053Z",
+                     *               "completedAt": "2026-11-27T18:37:05.974Z",
                      *               "unlocked": true,
-                     *               "unlockedAt": "2026-11-23T19:33:19.131Z",
+                     *               "unlockedAt": "2026-11-27T18:37:05.991Z",
                      *               "scorePercentage": 82.5,
                      *               "speedCompleted": 1260,
                      *               "questionsAnswered": 24,
@@ -2422,11 +2488,11 @@ export interface operations {
                      *               "scores": null
                      *             },
                      *             {
-                     *               "id": "res_fxYtB2f2xxkxBJt0",
+                     *               "id": "res_BxSMoxqlm45P9fEm",
                      *               "testSlug": "big-five-personality",
                      *               "testName": "Big Five Personality (OCEAN)",
                      *               "testType": "library",
-                     *               "completedAt": "2026-11-23T19:33:19.098Z",
+                     *               "completedAt": "2026-11-27T18:37:06.008Z",
                      *               "unlocked": false,
                      *               "unlockedAt": null,
                      *               "scorePercentage": null,
@@ -2439,7 +2505,7 @@ export interface operations {
                      *               "scores": null
                      *             }
                      *           ],
-                     *           "reportUrl": "https://app.example.com/candidates/cand_dxwlWEg6RYxxhXxZ/report"
+                     *           "reportUrl": "https://app.example.com/candidates/cand_vm1njgK3IgAiDsMl/report"
                      *         }
                      *       ]
                      *     }
@@ -2450,6 +2516,443 @@ export interface operations {
                 };
             };
             /** @description invalid_parameter (invalid_parameter also: a query string over 8,192 characters or 100 parameters) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Requests allowed per minute with this key (120) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_parameter";
+                            /** @description For people; may change */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description For people; may change */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Requests allowed per minute with this key (120) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            /** @description For people; may change */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            /** @description For people; may change */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description server_error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Requests allowed per minute with this key (120) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "server_error";
+                            /** @description For people; may change */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Rows per page */
+                limit?: number;
+                /** @description Omit for the first page; otherwise the previous `meta.nextCursor`, unchanged. */
+                cursor?: string;
+                /** @description Only events that happened at or after this time (inclusive, on `createdAt`) */
+                since?: string;
+                /** @description Only events of this name, or of any of several names separated by commas */
+                type?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of envelopes */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "f925757d-e044-472d-818c-07a70dff190f",
+                     *           "event": "candidateInvited",
+                     *           "createdAt": "2026-11-27T18:37:05.918Z",
+                     *           "workspaceId": "ws_ug1MgsFPOUc5vOcw",
+                     *           "data": {
+                     *             "assessment": {
+                     *               "id": "asm_meEdDa2ILKB8jl3Z",
+                     *               "name": "Backend engineer, autumn intake"
+                     *             },
+                     *             "invitation": {
+                     *               "email": "ann.lee@example.com",
+                     *               "firstName": "Ann",
+                     *               "surname": "Lee",
+                     *               "status": "invited",
+                     *               "reason": null,
+                     *               "candidateId": null,
+                     *               "invitationUrl": "https://app.example.com/invitations/asm_meEdDa2ILKB8jl3Z/6zq0NJwc-iyATRBeePND_1kMBfyBI7Lu"
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "237e0f41-4d79-42ec-b4d3-8a566a310345",
+                     *           "event": "candidateCreated",
+                     *           "createdAt": "2026-11-27T18:37:05.947Z",
+                     *           "workspaceId": "ws_ug1MgsFPOUc5vOcw",
+                     *           "data": {
+                     *             "candidate": {
+                     *               "id": "cand_vm1njgK3IgAiDsMl",
+                     *               "email": "ann.lee@example.com",
+                     *               "firstName": "Ann",
+                     *               "surname": "Lee"
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "98cd0b41-2b3b-4ca4-8b1b-1ba390f4b49f",
+                     *           "event": "assessmentStarted",
+                     *           "createdAt": "2026-11-27T18:37:05.964Z",
+                     *           "workspaceId": "ws_ug1MgsFPOUc5vOcw",
+                     *           "data": {
+                     *             "candidate": {
+                     *               "id": "cand_vm1njgK3IgAiDsMl",
+                     *               "email": "ann.lee@example.com",
+                     *               "firstName": "Ann",
+                     *               "surname": "Lee"
+                     *             },
+                     *             "assessment": {
+                     *               "id": "asm_meEdDa2ILKB8jl3Z",
+                     *               "name": "Backend engineer, autumn intake"
+                     *             },
+                     *             "startedAt": "2026-11-27T18:37:05.964Z"
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "1b8af1d3-5b60-416b-9332-dcba0a8530fa",
+                     *           "event": "testCompleted",
+                     *           "createdAt": "2026-11-27T18:37:05.974Z",
+                     *           "workspaceId": "ws_ug1MgsFPOUc5vOcw",
+                     *           "data": {
+                     *             "candidate": {
+                     *               "id": "cand_vm1njgK3IgAiDsMl",
+                     *               "email": "ann.lee@example.com",
+                     *               "firstName": "Ann",
+                     *               "surname": "Lee"
+                     *             },
+                     *             "assessment": {
+                     *               "id": "asm_meEdDa2ILKB8jl3Z",
+                     *               "name": "Backend engineer, autumn intake"
+                     *             },
+                     *             "result": {
+                     *               "id": "res_xodPcZBb3xIoEMwJ",
+                     *               "testSlug": "numerical-reasoning",
+                     *               "testName": "Numerical Reasoning",
+                     *               "testType": "library",
+                     *               "completedAt": "2026-11-27T18:37:05.974Z",
+                     *               "unlocked": false,
+                     *               "unlockedAt": null,
+                     *               "scorePercentage": null,
+                     *               "speedCompleted": null,
+                     *               "questionsAnswered": null,
+                     *               "questionsCorrect": null,
+                     *               "questionsIncorrect": null,
+                     *               "questionsTotal": null,
+                     *               "result": null,
+                     *               "scores": null
+                     *             }
+                     *           }
+                     *         },
+                     *         {
+                     *           "id": "51d5b98e-c12a-4610-8b3a-08385ed3fb67",
+                     *           "event": "resultUnlocked",
+                     *           "createdAt": "2026-11-27T18:37:05.991Z",
+                     *           "workspaceId": "ws_ug1MgsFPOUc5vOcw",
+                     *           "data": {
+                     *             "candidate": {
+                     *               "id": "cand_vm1njgK3IgAiDsMl",
+                     *               "email": "ann.lee@example.com",
+                     *               "firstName": "Ann",
+                     *               "surname": "Lee"
+                     *             },
+                     *             "assessment": {
+                     *               "id": "asm_meEdDa2ILKB8jl3Z",
+                     *               "name": "Backend engineer, autumn intake"
+                     *             },
+                     *             "result": {
+                     *               "id": "res_xodPcZBb3xIoEMwJ",
+                     *               "testSlug": "numerical-reasoning",
+                     *               "testName": "Numerical Reasoning",
+                     *               "testType": "library",
+                     *               "completedAt": "2026-11-27T18:37:05.974Z",
+                     *               "unlocked": true,
+                     *               "unlockedAt": "2026-11-27T18:37:05.991Z",
+                     *               "scorePercentage": 82.5,
+                     *               "speedCompleted": 1260,
+                     *               "questionsAnswered": 24,
+                     *               "questionsCorrect": 20,
+                     *               "questionsIncorrect": 4,
+                     *               "questionsTotal": 24,
+                     *               "result": "pass",
+                     *               "scores": null
+                     *             }
+                     *           }
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "nextCursor": "qnkvSjaShSp071JPvfs6gn9uJ1so7TDiu8zvUuGSizV7InMiOiIwMDAwMDAwMDAwMDAwMDAwMDAxMiIsImkiOiJ1bmxvY2tlZDpyZXNfeG9kUGNaQmIzeElvRU13SiIsImtpbmQiOiJldmVudHMiLCJmaWx0ZXJzIjoiUkJOdm8xV3paNG9SUnEwVzktaGtucCIsInNjb3BlIjoiV1JkdWZpWDlvcnBjVVJ6RjY1VXBPVyJ9",
+                     *         "hasMore": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Envelope"][];
+                        meta: components["schemas"]["EventPageMeta"];
+                    };
+                };
+            };
+            /** @description invalid_parameter, invalid_cursor (invalid_parameter also: a query string over 8,192 characters or 100 parameters) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Requests allowed per minute with this key (120) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_parameter" | "invalid_cursor";
+                            /** @description For people; may change */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description For people; may change */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            /** @description For people; may change */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description server_error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Requests allowed per minute with this key (120) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "server_error";
+                            /** @description For people; may change */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The envelope */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "8f33682f-ae42-4e60-9046-e4b55e0d8213",
+                     *         "event": "assessmentCompleted",
+                     *         "createdAt": "2026-11-27T18:37:06.008Z",
+                     *         "workspaceId": "ws_ug1MgsFPOUc5vOcw",
+                     *         "data": {
+                     *           "id": "cand_vm1njgK3IgAiDsMl:asm_meEdDa2ILKB8jl3Z",
+                     *           "candidate": {
+                     *             "id": "cand_vm1njgK3IgAiDsMl",
+                     *             "email": "ann.lee@example.com",
+                     *             "firstName": "Ann",
+                     *             "surname": "Lee"
+                     *           },
+                     *           "assessment": {
+                     *             "id": "asm_meEdDa2ILKB8jl3Z",
+                     *             "name": "Backend engineer, autumn intake"
+                     *           },
+                     *           "completedAt": "2026-11-27T18:37:06.008Z",
+                     *           "unlocked": false,
+                     *           "results": [
+                     *             {
+                     *               "id": "res_xodPcZBb3xIoEMwJ",
+                     *               "testSlug": "numerical-reasoning",
+                     *               "testName": "Numerical Reasoning",
+                     *               "testType": "library",
+                     *               "completedAt": "2026-11-27T18:37:05.974Z",
+                     *               "unlocked": true,
+                     *               "unlockedAt": "2026-11-27T18:37:05.991Z",
+                     *               "scorePercentage": 82.5,
+                     *               "speedCompleted": 1260,
+                     *               "questionsAnswered": 24,
+                     *               "questionsCorrect": 20,
+                     *               "questionsIncorrect": 4,
+                     *               "questionsTotal": 24,
+                     *               "result": "pass",
+                     *               "scores": null
+                     *             },
+                     *             {
+                     *               "id": "res_BxSMoxqlm45P9fEm",
+                     *               "testSlug": "big-five-personality",
+                     *               "testName": "Big Five Personality (OCEAN)",
+                     *               "testType": "library",
+                     *               "completedAt": "2026-11-27T18:37:06.008Z",
+                     *               "unlocked": false,
+                     *               "unlockedAt": null,
+                     *               "scorePercentage": null,
+                     *               "speedCompleted": null,
+                     *               "questionsAnswered": null,
+                     *               "questionsCorrect": null,
+                     *               "questionsIncorrect": null,
+                     *               "questionsTotal": null,
+                     *               "result": null,
+                     *               "scores": null
+                     *             }
+                     *           ],
+                     *           "reportUrl": "https://app.example.com/candidates/cand_vm1njgK3IgAiDsMl/report"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Envelope"];
+                    };
+                };
+            };
+            /** @description invalid_parameter: a query string over 8,192 characters or 100 parameters */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2585,33 +3088,33 @@ export interface operations {
                      *       "previous": null,
                      *       "results": [
                      *         {
-                     *           "id": "cand_dxwlWEg6RYxxhXxZ",
+                     *           "id": "cand_vm1njgK3IgAiDsMl",
                      *           "email": "ann.lee@example.com",
                      *           "first_name": "Ann",
                      *           "last_name": "Lee",
-                     *           "created_at": "2026-11-23T19:33:19.013Z",
-                     *           "updated_at": "2026-11-23T19:33:19.131Z",
-                     *           "report_url": "https://app.example.com/candidates/cand_dxwlWEg6RYxxhXxZ/report",
+                     *           "created_at": "2026-11-27T18:37:05.947Z",
+                     *           "updated_at": "2026-11-27T18:37:06.008Z",
+                     *           "report_url": "https://app.example.com/candidates/cand_vm1njgK3IgAiDsMl/report",
                      *           "assessments": [
                      *             {
-                     *               "id": "asm_0dgJMGNLZxjNa159",
+                     *               "id": "asm_meEdDa2ILKB8jl3Z",
                      *               "name": "Backend engineer, autumn intake",
                      *               "status": "completed",
-                     *               "completed_at": "2026-11-23T19:33:19.098Z",
+                     *               "completed_at": "2026-11-27T18:37:06.008Z",
                      *               "results": [
                      *                 {
-                     *                   "id": "res_SRxtxUCfkBSSXKpq",
+                     *                   "id": "res_xodPcZBb3xIoEMwJ",
                      *                   "test_slug": "numerical-reasoning",
                      *                   "test_name": "Numerical Reasoning",
-                     *                   "completed_at": "2026-11-23T19:33:19.053Z",
+                     *                   "completed_at": "2026-11-27T18:37:05.974Z",
                      *                   "unlocked": true,
                      *                   "score_percentage": 82.5
                      *                 },
                      *                 {
-                     *                   "id": "res_fxYtB2f2xxkxBJt0",
+                     *                   "id": "res_BxSMoxqlm45P9fEm",
                      *                   "test_slug": "big-five-personality",
                      *                   "test_name": "Big Five Personality (OCEAN)",
-                     *                   "completed_at": "2026-11-23T19:33:19.098Z",
+                     *                   "completed_at": "2026-11-27T18:37:06.008Z",
                      *                   "unlocked": false,
                      *                   "score_percentage": null
                      *                 }

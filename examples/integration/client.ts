@@ -6,6 +6,13 @@ export type Assessment = components['schemas']['Assessment'];
 export type Candidate = components['schemas']['Candidate'];
 export type ResultRow = components['schemas']['ResultListItem'];
 export type InvitationEntry = components['schemas']['InvitationEntry'];
+/** An event as webhooks deliver it and the events feed lists it: the same id and body in both. */
+export type Envelope = components['schemas']['Envelope'];
+/**
+ * A result as the integration keeps it: a `/v1/results` row, or what the envelopes about it carry
+ * (they have no `reportUrl` until the row or the assessmentCompleted envelope brings it).
+ */
+export type StoredResult = Omit<ResultRow, 'reportUrl'> & Partial<Pick<ResultRow, 'reportUrl'>>;
 
 /**
  * A typed client generated from docs/openapi.json (`npm run examples:types`). The key and its

@@ -1,8 +1,8 @@
-import { type Candidate, type HiringApi, type ResultRow, failure } from './client.js';
+import { type Candidate, type HiringApi, failure } from './client.js';
+import { type EventHandler, type EventsCopy, readEvents } from './events.js';
 
 /** What an integration keeps between runs: its copy of results and candidates, and where it stopped. */
-export interface SyncState {
-  results: Map<string, ResultRow>;
+export interface SyncState extends EventsCopy {
   candidates: Map<string, Candidate>;
   /** The last `completedAt` seen: the next run asks for results `since` it (inclusive). */
   resultsSince: string | null;
@@ -12,14 +12,18 @@ export interface SyncState {
 
 const CLOCK_MARGIN_MS = 60_000;
 
-export const emptySyncState = (): SyncState => ({ results: new Map(), candidates: new Map(), resultsSince: null, candidatesSince: null });
+export const emptySyncState = (): SyncState => ({
+  results: new Map(), candidates: new Map(), resultsSince: null, candidatesSince: null, eventsCursor: null, appliedEvents: new Map(),
+});
 
 /**
  * One run of the sync pattern: (a) results completed since the last stored `completedAt`, following
  * `meta.nextCursor` to the end; (b) candidates updated since the previous run, which brings later
  * unlocks. Both filters are inclusive, so a row may come twice: rows are matched on `id` and replaced.
+ * (c) The events feed from the stored cursor: every envelope a webhook brings, or would have brought
+ * (no address saved, a delivery missed), handled once by id (`onEvent`), webhooks and feed alike.
  */
-export const syncOnce = async (api: HiringApi, state: SyncState, options: { pageSize?: number } = {}): Promise<SyncState> => {
+export const syncOnce = async (api: HiringApi, state: SyncState, options: { pageSize?: number; onEvent?: EventHandler } = {}): Promise<SyncState> => {
   const limit = options.pageSize ?? 100;
   // A margin for clock skew between this machine and the service: repeats are harmless (matched on id), misses are not.
   const startedAt = new Date(Date.now() - CLOCK_MARGIN_MS).toISOString();
@@ -55,5 +59,7 @@ export const syncOnce = async (api: HiringApi, state: SyncState, options: { page
     cursor = data.meta.nextCursor ?? undefined;
   } while (cursor);
   state.candidatesSince = startedAt;
+
+  await readEvents(api, state, options);
   return state;
 };

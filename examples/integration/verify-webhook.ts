@@ -1,8 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { webhooks } from '../generated/hiring-api.js';
-
-type EnvelopeOf<Name extends keyof webhooks> = NonNullable<webhooks[Name]['post']['requestBody']>['content']['application/json'];
-export type WebhookEnvelope = { [Name in keyof webhooks]: EnvelopeOf<Name> }[keyof webhooks];
+import type { Envelope } from './client.js';
 
 /** Deliveries older than this are refused, so a captured delivery cannot be replayed later. */
 export const TOLERANCE_SECONDS = 300;
@@ -18,7 +15,7 @@ export const verifyWebhook = (
   signatureHeader: string | undefined,
   secret: string,
   nowSeconds = Math.floor(Date.now() / 1000),
-): WebhookEnvelope | null => {
+): Envelope | null => {
   if (!signatureHeader) return null;
   const parts = signatureHeader.split(',').map((part) => part.split('=', 2) as [string, string | undefined]);
   const timestamp = parts.find(([name]) => name === 't')?.[1];
@@ -26,5 +23,5 @@ export const verifyWebhook = (
   if (!timestamp || !/^\d+$/.test(timestamp) || Math.abs(nowSeconds - Number(timestamp)) > TOLERANCE_SECONDS) return null;
   const expected = createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest();
   const matches = signatures.some((hex) => /^[0-9a-f]{64}$/.test(hex) && timingSafeEqual(Buffer.from(hex, 'hex'), expected));
-  return matches ? (JSON.parse(rawBody) as WebhookEnvelope) : null;
+  return matches ? (JSON.parse(rawBody) as Envelope) : null;
 };

@@ -32,6 +32,11 @@ export const request = async (url: string, init: { method?: string; headers?: Re
   return answer;
 };
 
+/** Checks an answer another client received (its body not read yet) against the documents, as `request` does. */
+export const checkAnswer = async (method: string, url: string, response: Response): Promise<void> => {
+  checkConformance(method, url, await parse(response.clone()));
+};
+
 /** The internal application, as operators and every end-to-end test drive it. */
 export const internal = (service: RunningService) => {
   const auth = { authorization: `Bearer ${service.internalToken}` };

@@ -3,7 +3,7 @@ export const EXAMPLES: Record<string, unknown> = {
   "me": {
     "data": {
       "workspace": {
-        "id": "ws_6w8VYxVyo0euWrLv",
+        "id": "ws_ug1MgsFPOUc5vOcw",
         "name": "Acme Recruiting"
       },
       "mode": "live",
@@ -43,10 +43,10 @@ export const EXAMPLES: Record<string, unknown> = {
   },
   "assessment": {
     "data": {
-      "id": "asm_0dgJMGNLZxjNa159",
+      "id": "asm_meEdDa2ILKB8jl3Z",
       "name": "Backend engineer, autumn intake",
       "status": "active",
-      "createdAt": "2026-11-23T19:33:18.947Z",
+      "createdAt": "2026-11-27T18:37:05.882Z",
       "deadline": null,
       "tests": [
         {
@@ -61,16 +61,16 @@ export const EXAMPLES: Record<string, unknown> = {
         }
       ],
       "candidateCount": 1,
-      "inviteUrl": "https://app.example.com/join/asm_0dgJMGNLZxjNa159/aX6lAxG9AEDjmSP9RMceb24UBz_fpYKw"
+      "inviteUrl": "https://app.example.com/join/asm_meEdDa2ILKB8jl3Z/jFPFgnRIx-Rh1SrAmLb-IjA52iZUHYg8"
     }
   },
   "assessments": {
     "data": [
       {
-        "id": "asm_0dgJMGNLZxjNa159",
+        "id": "asm_meEdDa2ILKB8jl3Z",
         "name": "Backend engineer, autumn intake",
         "status": "active",
-        "createdAt": "2026-11-23T19:33:18.947Z",
+        "createdAt": "2026-11-27T18:37:05.882Z",
         "deadline": null,
         "tests": [
           {
@@ -85,7 +85,7 @@ export const EXAMPLES: Record<string, unknown> = {
           }
         ],
         "candidateCount": 1,
-        "inviteUrl": "https://app.example.com/join/asm_0dgJMGNLZxjNa159/aX6lAxG9AEDjmSP9RMceb24UBz_fpYKw"
+        "inviteUrl": "https://app.example.com/join/asm_meEdDa2ILKB8jl3Z/jFPFgnRIx-Rh1SrAmLb-IjA52iZUHYg8"
       }
     ],
     "meta": {
@@ -101,7 +101,7 @@ export const EXAMPLES: Record<string, unknown> = {
         "status": "invited",
         "reason": null,
         "candidateId": null,
-        "invitationUrl": "https://app.example.com/invitations/asm_0dgJMGNLZxjNa159/6Ek48wD-opnk8s16uH11WRM2omaLRaj5"
+        "invitationUrl": "https://app.example.com/invitations/asm_meEdDa2ILKB8jl3Z/6zq0NJwc-iyATRBeePND_1kMBfyBI7Lu"
       },
       {
         "email": "not-an-address",
@@ -114,7 +114,7 @@ export const EXAMPLES: Record<string, unknown> = {
       }
     ],
     "meta": {
-      "assessmentId": "asm_0dgJMGNLZxjNa159",
+      "assessmentId": "asm_meEdDa2ILKB8jl3Z",
       "invited": 1,
       "alreadyInvited": 0,
       "failed": 1
@@ -122,29 +122,29 @@ export const EXAMPLES: Record<string, unknown> = {
   },
   "candidate": {
     "data": {
-      "id": "cand_dxwlWEg6RYxxhXxZ",
+      "id": "cand_vm1njgK3IgAiDsMl",
       "email": "ann.lee@example.com",
       "firstName": "Ann",
       "surname": "Lee",
-      "createdAt": "2026-11-23T19:33:19.013Z",
-      "updatedAt": "2026-11-23T19:33:19.131Z",
-      "reportUrl": "https://app.example.com/candidates/cand_dxwlWEg6RYxxhXxZ/report",
+      "createdAt": "2026-11-27T18:37:05.947Z",
+      "updatedAt": "2026-11-27T18:37:06.008Z",
+      "reportUrl": "https://app.example.com/candidates/cand_vm1njgK3IgAiDsMl/report",
       "assessments": [
         {
-          "id": "asm_0dgJMGNLZxjNa159",
+          "id": "asm_meEdDa2ILKB8jl3Z",
           "name": "Backend engineer, autumn intake",
           "status": "completed",
-          "completedAt": "2026-11-23T19:33:19.098Z",
+          "completedAt": "2026-11-27T18:37:06.008Z",
           "unlocked": false,
           "results": [
             {
-              "id": "res_SRxtxUCfkBSSXKpq",
+              "id": "res_xodPcZBb3xIoEMwJ",
               "testSlug": "numerical-reasoning",
               "testName": "Numerical Reasoning",
               "testType": "library",
-              "completedAt": "2026-11-23T19:33:19.053Z",
+              "completedAt": "2026-11-27T18:37:05.974Z",
               "unlocked": true,
-              "unlockedAt": "2026-11-23T19:33:19.131Z",
+              "unlockedAt": "2026-11-27T18:37:05.991Z",
               "scorePercentage": 82.5,
               "speedCompleted": 1260,
               "questionsAnswered": 24,
@@ -155,11 +155,11 @@ export const EXAMPLES: Record<string, unknown> = {
               "scores": null
             },
             {
-              "id": "res_fxYtB2f2xxkxBJt0",
+              "id": "res_BxSMoxqlm45P9fEm",
               "testSlug": "big-five-personality",
               "testName": "Big Five Personality (OCEAN)",
               "testType": "library",
-              "completedAt": "2026-11-23T19:33:19.098Z",
+              "completedAt": "2026-11-27T18:37:06.008Z",
               "unlocked": false,
               "unlockedAt": null,
               "scorePercentage": null,
@@ -179,29 +179,29 @@ export const EXAMPLES: Record<string, unknown> = {
   "candidates": {
     "data": [
       {
-        "id": "cand_dxwlWEg6RYxxhXxZ",
+        "id": "cand_vm1njgK3IgAiDsMl",
         "email": "ann.lee@example.com",
         "firstName": "Ann",
         "surname": "Lee",
-        "createdAt": "2026-11-23T19:33:19.013Z",
-        "updatedAt": "2026-11-23T19:33:19.131Z",
-        "reportUrl": "https://app.example.com/candidates/cand_dxwlWEg6RYxxhXxZ/report",
+        "createdAt": "2026-11-27T18:37:05.947Z",
+        "updatedAt": "2026-11-27T18:37:06.008Z",
+        "reportUrl": "https://app.example.com/candidates/cand_vm1njgK3IgAiDsMl/report",
         "assessments": [
           {
-            "id": "asm_0dgJMGNLZxjNa159",
+            "id": "asm_meEdDa2ILKB8jl3Z",
             "name": "Backend engineer, autumn intake",
             "status": "completed",
-            "completedAt": "2026-11-23T19:33:19.098Z",
+            "completedAt": "2026-11-27T18:37:06.008Z",
             "unlocked": false,
             "results": [
               {
-                "id": "res_SRxtxUCfkBSSXKpq",
+                "id": "res_xodPcZBb3xIoEMwJ",
                 "testSlug": "numerical-reasoning",
                 "testName": "Numerical Reasoning",
                 "testType": "library",
-                "completedAt": "2026-11-23T19:33:19.053Z",
+                "completedAt": "2026-11-27T18:37:05.974Z",
                 "unlocked": true,
-                "unlockedAt": "2026-11-23T19:33:19.131Z",
+                "unlockedAt": "2026-11-27T18:37:05.991Z",
                 "scorePercentage": 82.5,
                 "speedCompleted": 1260,
                 "questionsAnswered": 24,
@@ -212,11 +212,11 @@ export const EXAMPLES: Record<string, unknown> = {
                 "scores": null
               },
               {
-                "id": "res_fxYtB2f2xxkxBJt0",
+                "id": "res_BxSMoxqlm45P9fEm",
                 "testSlug": "big-five-personality",
                 "testName": "Big Five Personality (OCEAN)",
                 "testType": "library",
-                "completedAt": "2026-11-23T19:33:19.098Z",
+                "completedAt": "2026-11-27T18:37:06.008Z",
                 "unlocked": false,
                 "unlockedAt": null,
                 "scorePercentage": null,
@@ -240,13 +240,13 @@ export const EXAMPLES: Record<string, unknown> = {
   "results": {
     "data": [
       {
-        "id": "res_SRxtxUCfkBSSXKpq",
+        "id": "res_xodPcZBb3xIoEMwJ",
         "testSlug": "numerical-reasoning",
         "testName": "Numerical Reasoning",
         "testType": "library",
-        "completedAt": "2026-11-23T19:33:19.053Z",
+        "completedAt": "2026-11-27T18:37:05.974Z",
         "unlocked": true,
-        "unlockedAt": "2026-11-23T19:33:19.131Z",
+        "unlockedAt": "2026-11-27T18:37:05.991Z",
         "scorePercentage": 82.5,
         "speedCompleted": 1260,
         "questionsAnswered": 24,
@@ -256,23 +256,23 @@ export const EXAMPLES: Record<string, unknown> = {
         "result": "pass",
         "scores": null,
         "candidate": {
-          "id": "cand_dxwlWEg6RYxxhXxZ",
+          "id": "cand_vm1njgK3IgAiDsMl",
           "email": "ann.lee@example.com",
           "firstName": "Ann",
           "surname": "Lee"
         },
         "assessment": {
-          "id": "asm_0dgJMGNLZxjNa159",
+          "id": "asm_meEdDa2ILKB8jl3Z",
           "name": "Backend engineer, autumn intake"
         },
-        "reportUrl": "https://app.example.com/candidates/cand_dxwlWEg6RYxxhXxZ/report"
+        "reportUrl": "https://app.example.com/candidates/cand_vm1njgK3IgAiDsMl/report"
       },
       {
-        "id": "res_fxYtB2f2xxkxBJt0",
+        "id": "res_BxSMoxqlm45P9fEm",
         "testSlug": "big-five-personality",
         "testName": "Big Five Personality (OCEAN)",
         "testType": "library",
-        "completedAt": "2026-11-23T19:33:19.098Z",
+        "completedAt": "2026-11-27T18:37:06.008Z",
         "unlocked": false,
         "unlockedAt": null,
         "scorePercentage": null,
@@ -284,16 +284,16 @@ export const EXAMPLES: Record<string, unknown> = {
         "result": null,
         "scores": null,
         "candidate": {
-          "id": "cand_dxwlWEg6RYxxhXxZ",
+          "id": "cand_vm1njgK3IgAiDsMl",
           "email": "ann.lee@example.com",
           "firstName": "Ann",
           "surname": "Lee"
         },
         "assessment": {
-          "id": "asm_0dgJMGNLZxjNa159",
+          "id": "asm_meEdDa2ILKB8jl3Z",
           "name": "Backend engineer, autumn intake"
         },
-        "reportUrl": "https://app.example.com/candidates/cand_dxwlWEg6RYxxhXxZ/report"
+        "reportUrl": "https://app.example.com/candidates/cand_vm1njgK3IgAiDsMl/report"
       }
     ],
     "meta": {
@@ -303,28 +303,28 @@ export const EXAMPLES: Record<string, unknown> = {
   "completions": {
     "data": [
       {
-        "id": "cand_dxwlWEg6RYxxhXxZ:asm_0dgJMGNLZxjNa159",
+        "id": "cand_vm1njgK3IgAiDsMl:asm_meEdDa2ILKB8jl3Z",
         "candidate": {
-          "id": "cand_dxwlWEg6RYxxhXxZ",
+          "id": "cand_vm1njgK3IgAiDsMl",
           "email": "ann.lee@example.com",
           "firstName": "Ann",
           "surname": "Lee"
         },
         "assessment": {
-          "id": "asm_0dgJMGNLZxjNa159",
+          "id": "asm_meEdDa2ILKB8jl3Z",
           "name": "Backend engineer, autumn intake"
         },
-        "completedAt": "2026-11-23T19:33:19.098Z",
+        "completedAt": "2026-11-27T18:37:06.008Z",
         "unlocked": false,
         "results": [
           {
-            "id": "res_SRxtxUCfkBSSXKpq",
+            "id": "res_xodPcZBb3xIoEMwJ",
             "testSlug": "numerical-reasoning",
             "testName": "Numerical Reasoning",
             "testType": "library",
-            "completedAt": "2026-11-23T19:33:19.053Z",
+            "completedAt": "2026-11-27T18:37:05.974Z",
             "unlocked": true,
-            "unlockedAt": "2026-11-23T19:33:19.131Z",
+            "unlockedAt": "2026-11-27T18:37:05.991Z",
             "scorePercentage": 82.5,
             "speedCompleted": 1260,
             "questionsAnswered": 24,
@@ -335,11 +335,11 @@ export const EXAMPLES: Record<string, unknown> = {
             "scores": null
           },
           {
-            "id": "res_fxYtB2f2xxkxBJt0",
+            "id": "res_BxSMoxqlm45P9fEm",
             "testSlug": "big-five-personality",
             "testName": "Big Five Personality (OCEAN)",
             "testType": "library",
-            "completedAt": "2026-11-23T19:33:19.098Z",
+            "completedAt": "2026-11-27T18:37:06.008Z",
             "unlocked": false,
             "unlockedAt": null,
             "scorePercentage": null,
@@ -352,7 +352,7 @@ export const EXAMPLES: Record<string, unknown> = {
             "scores": null
           }
         ],
-        "reportUrl": "https://app.example.com/candidates/cand_dxwlWEg6RYxxhXxZ/report"
+        "reportUrl": "https://app.example.com/candidates/cand_vm1njgK3IgAiDsMl/report"
       }
     ]
   },
@@ -362,33 +362,33 @@ export const EXAMPLES: Record<string, unknown> = {
     "previous": null,
     "results": [
       {
-        "id": "cand_dxwlWEg6RYxxhXxZ",
+        "id": "cand_vm1njgK3IgAiDsMl",
         "email": "ann.lee@example.com",
         "first_name": "Ann",
         "last_name": "Lee",
-        "created_at": "2026-11-23T19:33:19.013Z",
-        "updated_at": "2026-11-23T19:33:19.131Z",
-        "report_url": "https://app.example.com/candidates/cand_dxwlWEg6RYxxhXxZ/report",
+        "created_at": "2026-11-27T18:37:05.947Z",
+        "updated_at": "2026-11-27T18:37:06.008Z",
+        "report_url": "https://app.example.com/candidates/cand_vm1njgK3IgAiDsMl/report",
         "assessments": [
           {
-            "id": "asm_0dgJMGNLZxjNa159",
+            "id": "asm_meEdDa2ILKB8jl3Z",
             "name": "Backend engineer, autumn intake",
             "status": "completed",
-            "completed_at": "2026-11-23T19:33:19.098Z",
+            "completed_at": "2026-11-27T18:37:06.008Z",
             "results": [
               {
-                "id": "res_SRxtxUCfkBSSXKpq",
+                "id": "res_xodPcZBb3xIoEMwJ",
                 "test_slug": "numerical-reasoning",
                 "test_name": "Numerical Reasoning",
-                "completed_at": "2026-11-23T19:33:19.053Z",
+                "completed_at": "2026-11-27T18:37:05.974Z",
                 "unlocked": true,
                 "score_percentage": 82.5
               },
               {
-                "id": "res_fxYtB2f2xxkxBJt0",
+                "id": "res_BxSMoxqlm45P9fEm",
                 "test_slug": "big-five-personality",
                 "test_name": "Big Five Personality (OCEAN)",
-                "completed_at": "2026-11-23T19:33:19.098Z",
+                "completed_at": "2026-11-27T18:37:06.008Z",
                 "unlocked": false,
                 "score_percentage": null
               }
@@ -397,5 +397,197 @@ export const EXAMPLES: Record<string, unknown> = {
         ]
       }
     ]
+  },
+  "events": {
+    "data": [
+      {
+        "id": "f925757d-e044-472d-818c-07a70dff190f",
+        "event": "candidateInvited",
+        "createdAt": "2026-11-27T18:37:05.918Z",
+        "workspaceId": "ws_ug1MgsFPOUc5vOcw",
+        "data": {
+          "assessment": {
+            "id": "asm_meEdDa2ILKB8jl3Z",
+            "name": "Backend engineer, autumn intake"
+          },
+          "invitation": {
+            "email": "ann.lee@example.com",
+            "firstName": "Ann",
+            "surname": "Lee",
+            "status": "invited",
+            "reason": null,
+            "candidateId": null,
+            "invitationUrl": "https://app.example.com/invitations/asm_meEdDa2ILKB8jl3Z/6zq0NJwc-iyATRBeePND_1kMBfyBI7Lu"
+          }
+        }
+      },
+      {
+        "id": "237e0f41-4d79-42ec-b4d3-8a566a310345",
+        "event": "candidateCreated",
+        "createdAt": "2026-11-27T18:37:05.947Z",
+        "workspaceId": "ws_ug1MgsFPOUc5vOcw",
+        "data": {
+          "candidate": {
+            "id": "cand_vm1njgK3IgAiDsMl",
+            "email": "ann.lee@example.com",
+            "firstName": "Ann",
+            "surname": "Lee"
+          }
+        }
+      },
+      {
+        "id": "98cd0b41-2b3b-4ca4-8b1b-1ba390f4b49f",
+        "event": "assessmentStarted",
+        "createdAt": "2026-11-27T18:37:05.964Z",
+        "workspaceId": "ws_ug1MgsFPOUc5vOcw",
+        "data": {
+          "candidate": {
+            "id": "cand_vm1njgK3IgAiDsMl",
+            "email": "ann.lee@example.com",
+            "firstName": "Ann",
+            "surname": "Lee"
+          },
+          "assessment": {
+            "id": "asm_meEdDa2ILKB8jl3Z",
+            "name": "Backend engineer, autumn intake"
+          },
+          "startedAt": "2026-11-27T18:37:05.964Z"
+        }
+      },
+      {
+        "id": "1b8af1d3-5b60-416b-9332-dcba0a8530fa",
+        "event": "testCompleted",
+        "createdAt": "2026-11-27T18:37:05.974Z",
+        "workspaceId": "ws_ug1MgsFPOUc5vOcw",
+        "data": {
+          "candidate": {
+            "id": "cand_vm1njgK3IgAiDsMl",
+            "email": "ann.lee@example.com",
+            "firstName": "Ann",
+            "surname": "Lee"
+          },
+          "assessment": {
+            "id": "asm_meEdDa2ILKB8jl3Z",
+            "name": "Backend engineer, autumn intake"
+          },
+          "result": {
+            "id": "res_xodPcZBb3xIoEMwJ",
+            "testSlug": "numerical-reasoning",
+            "testName": "Numerical Reasoning",
+            "testType": "library",
+            "completedAt": "2026-11-27T18:37:05.974Z",
+            "unlocked": false,
+            "unlockedAt": null,
+            "scorePercentage": null,
+            "speedCompleted": null,
+            "questionsAnswered": null,
+            "questionsCorrect": null,
+            "questionsIncorrect": null,
+            "questionsTotal": null,
+            "result": null,
+            "scores": null
+          }
+        }
+      },
+      {
+        "id": "51d5b98e-c12a-4610-8b3a-08385ed3fb67",
+        "event": "resultUnlocked",
+        "createdAt": "2026-11-27T18:37:05.991Z",
+        "workspaceId": "ws_ug1MgsFPOUc5vOcw",
+        "data": {
+          "candidate": {
+            "id": "cand_vm1njgK3IgAiDsMl",
+            "email": "ann.lee@example.com",
+            "firstName": "Ann",
+            "surname": "Lee"
+          },
+          "assessment": {
+            "id": "asm_meEdDa2ILKB8jl3Z",
+            "name": "Backend engineer, autumn intake"
+          },
+          "result": {
+            "id": "res_xodPcZBb3xIoEMwJ",
+            "testSlug": "numerical-reasoning",
+            "testName": "Numerical Reasoning",
+            "testType": "library",
+            "completedAt": "2026-11-27T18:37:05.974Z",
+            "unlocked": true,
+            "unlockedAt": "2026-11-27T18:37:05.991Z",
+            "scorePercentage": 82.5,
+            "speedCompleted": 1260,
+            "questionsAnswered": 24,
+            "questionsCorrect": 20,
+            "questionsIncorrect": 4,
+            "questionsTotal": 24,
+            "result": "pass",
+            "scores": null
+          }
+        }
+      }
+    ],
+    "meta": {
+      "nextCursor": "qnkvSjaShSp071JPvfs6gn9uJ1so7TDiu8zvUuGSizV7InMiOiIwMDAwMDAwMDAwMDAwMDAwMDAxMiIsImkiOiJ1bmxvY2tlZDpyZXNfeG9kUGNaQmIzeElvRU13SiIsImtpbmQiOiJldmVudHMiLCJmaWx0ZXJzIjoiUkJOdm8xV3paNG9SUnEwVzktaGtucCIsInNjb3BlIjoiV1JkdWZpWDlvcnBjVVJ6RjY1VXBPVyJ9",
+      "hasMore": true
+    }
+  },
+  "event": {
+    "data": {
+      "id": "8f33682f-ae42-4e60-9046-e4b55e0d8213",
+      "event": "assessmentCompleted",
+      "createdAt": "2026-11-27T18:37:06.008Z",
+      "workspaceId": "ws_ug1MgsFPOUc5vOcw",
+      "data": {
+        "id": "cand_vm1njgK3IgAiDsMl:asm_meEdDa2ILKB8jl3Z",
+        "candidate": {
+          "id": "cand_vm1njgK3IgAiDsMl",
+          "email": "ann.lee@example.com",
+          "firstName": "Ann",
+          "surname": "Lee"
+        },
+        "assessment": {
+          "id": "asm_meEdDa2ILKB8jl3Z",
+          "name": "Backend engineer, autumn intake"
+        },
+        "completedAt": "2026-11-27T18:37:06.008Z",
+        "unlocked": false,
+        "results": [
+          {
+            "id": "res_xodPcZBb3xIoEMwJ",
+            "testSlug": "numerical-reasoning",
+            "testName": "Numerical Reasoning",
+            "testType": "library",
+            "completedAt": "2026-11-27T18:37:05.974Z",
+            "unlocked": true,
+            "unlockedAt": "2026-11-27T18:37:05.991Z",
+            "scorePercentage": 82.5,
+            "speedCompleted": 1260,
+            "questionsAnswered": 24,
+            "questionsCorrect": 20,
+            "questionsIncorrect": 4,
+            "questionsTotal": 24,
+            "result": "pass",
+            "scores": null
+          },
+          {
+            "id": "res_BxSMoxqlm45P9fEm",
+            "testSlug": "big-five-personality",
+            "testName": "Big Five Personality (OCEAN)",
+            "testType": "library",
+            "completedAt": "2026-11-27T18:37:06.008Z",
+            "unlocked": false,
+            "unlockedAt": null,
+            "scorePercentage": null,
+            "speedCompleted": null,
+            "questionsAnswered": null,
+            "questionsCorrect": null,
+            "questionsIncorrect": null,
+            "questionsTotal": null,
+            "result": null,
+            "scores": null
+          }
+        ],
+        "reportUrl": "https://app.example.com/candidates/cand_vm1njgK3IgAiDsMl/report"
+      }
+    }
   }
 };
