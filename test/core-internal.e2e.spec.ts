@@ -60,7 +60,7 @@ describe('internal application: write routes, audit streams, read-your-writes', 
       ['POST', '/internal/assessments/asm_x/close'], ['POST', '/internal/registrations'], ['POST', '/internal/candidates/c/assessments/a/start'],
       ['POST', '/internal/candidates/c/assessments/a/tests/s/complete'], ['POST', '/internal/results/r/unlock'], ['DELETE', '/internal/candidates/c'],
       ['GET', '/internal/workspaces/ws_x/billing'], ['GET', '/internal/emails?to=a@example.com'], ['GET', '/internal/workspaces/ws_x/webhook-deliveries'],
-      ['POST', '/internal/webhook-deliveries/d/resend'], ['POST', '/internal/clock'], ['GET', '/internal/streams/workspace-x'], ['GET', '/internal/health'],
+      ['POST', '/internal/webhook-deliveries/d/resend'], ['POST', '/internal/workspaces/ws_x/webhook/recover'], ['POST', '/internal/clock'], ['GET', '/internal/streams/workspace-x'], ['GET', '/internal/health'],
     ];
 
     it.each(routes)('%s %s answers 401 unauthorized without the internal token, with a wrong one, or with another scheme', async (method, path) => {

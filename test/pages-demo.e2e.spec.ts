@@ -155,6 +155,28 @@ describe('internal pages: a demo from the browser (e2e)', () => {
     await expect(page.locator('.card:has(#webhook-settings) .card-head .badge').textContent()).resolves.toBe('enabled');
   });
 
+  it('redelivers a window of events from the webhook page, and says how many were queued', async () => {
+    await page.goto(at(`/workspaces/${state.workspaceId}/webhook`));
+    // A refusal is the JSON route's, shown on the page.
+    await page.fill('#recover-since', 'yesterday');
+    await submit(page, 'button:has-text("Redeliver")');
+    expect(await flash(page)).toMatch(/^since must be a date .* \(validation_failed\)$/);
+
+    // The form offers the last day (domain time): every event of this demo so far.
+    const mark = receiver.requests.length;
+    const mine = (r: { body: any }) => r.body?.workspaceId === state.workspaceId;
+    const firsts = new Map(receiver.requests.filter(mine).map((r) => [r.body.id as string, r.raw]));
+    expect(firsts.size).toBe(8);
+    await submit(page, 'button:has-text("Redeliver")');
+    expect(await flash(page)).toMatch(/^8 deliveries queued for redelivery \(events from \S+ to \S+\), sent one after another in the log's order\.$/);
+    await page.evaluate('window.scrollTo(0, 0)');
+    await look('webhook-recovery', { phone: false });
+    const again = await receiver.waitFor((requests) => requests.slice(mark).filter(mine).length >= 8, 30_000, 'the redelivered events')
+      .then((requests) => requests.slice(mark).filter(mine));
+    expect(new Set(again.map((r) => r.body.id))).toStrictEqual(new Set(firsts.keys()));
+    for (const request of again) expect(request.raw).toBe(firsts.get(request.body.id));
+  });
+
   it('shows a stream as a timeline and the state as of a time', async () => {
     await page.goto(at(`/candidates/${state.candidateId}`));
     await submit(page, 'a:has-text("Timeline")');

@@ -9,6 +9,8 @@ export * from './webhooks/delivery-ids.js';
 export * from './webhooks/delivery-log.js';
 export * from './webhooks/webhook-settings.js';
 export * from './webhooks/webhook-deliveries.js';
+export * from './webhooks/recovery-log.js';
+export * from './webhooks/webhook-recovery.js';
 export * from './webhooks/webhook-delivery.worker.js';
 export * from './emails/invitation-email.js';
 export * from './emails/outbox.js';

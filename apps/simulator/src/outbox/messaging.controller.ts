@@ -1,11 +1,15 @@
-import { Controller, Get, HttpCode, Inject, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiQuery } from '@nestjs/swagger';
+import type { FastifyRequest } from 'fastify';
 import { apiError } from '#http';
 import type { Messaging } from '#messaging';
 import { getWorkspace } from '#read-models';
 import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
 import { InternalTokenGuard } from '../auth/internal-token.guard.js';
+import { requiredBody } from '../auth/internal-context.js';
+import { RecoverWebhookBody } from '../openapi/internal-bodies.js';
 import { InternalRoute } from '../openapi/internal-document.js';
+import { recoverWebhook } from './webhook-recovery.js';
 
 
 /** The e-mail outbox and the webhook delivery log, as operators read them. */
@@ -48,5 +52,13 @@ export class MessagingController {
     const id = await this.messaging().resend(deliveryId);
     if (!id) throw apiError('not_found');
     return { data: { id } };
+  }
+
+  @Post('workspaces/:workspaceId/webhook/recover')
+  @HttpCode(202)
+  @InternalRoute('Deliver the events of a window again, in the log\'s order, to the saved address (a new delivery row each)', 202, [404], RecoverWebhookBody)
+  async recover(@Req() request: FastifyRequest, @Param('workspaceId') workspaceId: string) {
+    const { recovered } = await recoverWebhook(this.infra, workspaceId, requiredBody(request));
+    return { data: { count: recovered.count } };
   }
 }

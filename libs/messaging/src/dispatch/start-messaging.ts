@@ -11,6 +11,8 @@ import { DeliveryLog, type WebhookDelivery } from '../webhooks/delivery-log.js';
 import { WebhookDeliveries } from '../webhooks/webhook-deliveries.js';
 import { createWebhookWorker } from '../webhooks/webhook-delivery.worker.js';
 import { DeliverySweeper } from '../webhooks/delivery-sweeper.js';
+import { RecoveryLog } from '../webhooks/recovery-log.js';
+import { type FeedWindow, type RecoveryResult, type RecoveryWindow, WebhookRecoveries } from '../webhooks/webhook-recovery.js';
 import type { DisableWebhook, GetSigningSecrets } from '../webhooks/webhook-settings.js';
 import { createPurgeWorker, schedulePurge } from './delivery-purge.js';
 import { DispatchCheckpoints } from './dispatch-checkpoints.js';
@@ -36,6 +38,8 @@ export interface StartMessagingOptions {
   allowInsecure: boolean;
   getSigningSecrets: GetSigningSecrets;
   disableWebhook: DisableWebhook;
+  /** The events feed, which webhook recoveries deliver again. */
+  feedWindow: FeedWindow;
   logger: Logger;
   deliveryTimeoutMs?: number;
   /** Webhook jobs one worker runs at once (WEBHOOK_CONCURRENCY, 100, by default). */
@@ -68,6 +72,8 @@ export interface Messaging {
   stop(): Promise<void>;
   /** The new delivery's id, or null for an unknown delivery. */
   resend(deliveryId: string): Promise<string | null>;
+  /** Delivers a window of events again, in the log's order (webhook-recovery.ts); null without a webhook. */
+  recover(workspaceId: string, window: RecoveryWindow): Promise<RecoveryResult | null>;
   listDeliveries(workspaceId: string): Promise<WebhookDelivery[]>;
   listEmails(to: string): Promise<OutboxEmail[]>;
   listRecentEmails(limit: number): Promise<OutboxEmail[]>;
@@ -109,6 +115,10 @@ export const startMessaging = async (options: StartMessagingOptions): Promise<Me
   };
   for (const queue of Object.values(queues)) queue.on('error', logQueueError(logger, 'queue error'));
   const deliveries = new WebhookDeliveries({ log, queue: queues.webhooks, clock, getSigningSecrets: options.getSigningSecrets });
+  const recoveries = new WebhookRecoveries({
+    log: new RecoveryLog(options.pool, schema), deliveries, clock, getSigningSecrets: options.getSigningSecrets,
+    feedWindow: options.feedWindow, appUrl: options.appUrl, logger,
+  });
   const runWorkers = options.runWorkers ?? true;
   const workers: Worker[] = [];
   const closers: (() => Promise<void>)[] = [];
@@ -117,7 +127,7 @@ export const startMessaging = async (options: StartMessagingOptions): Promise<Me
     const webhookWorker = createWebhookWorker({
       connection: connection(), prefix, log, clock, logger, backoffMs: options.backoffMs, allowInsecure: options.allowInsecure,
       getSigningSecrets: options.getSigningSecrets, disableWebhook: options.disableWebhook, timeoutMs: options.deliveryTimeoutMs,
-      concurrency: options.webhookConcurrency,
+      concurrency: options.webhookConcurrency, recoveries,
     });
     const emailWorker = createEmailWorker({ connection: connection(), prefix, outbox, clock, smtpUrl: options.smtpUrl, backoffMs: options.backoffMs, from: options.emailFrom, logger });
     const purgeWorker = createPurgeWorker({ connection: connection(), prefix, log, clock, logger });
@@ -165,6 +175,7 @@ export const startMessaging = async (options: StartMessagingOptions): Promise<Me
     dispatcher,
     outbox,
     resend: (deliveryId) => deliveries.resendDelivery(deliveryId),
+    recover: (workspaceId, window) => recoveries.recover(workspaceId, window),
     dispatchedPosition: () => checkpoints.read(DISPATCHER_NAME),
     listDeliveries: (workspaceId) => log.listDeliveries(workspaceId),
     listEmails: (to) => outbox.listEmails(to),

@@ -47,6 +47,15 @@ const baseline = (schema: string): string[] => {
   ];
 };
 
+const recoveryColumns = (schema: string): string[] => {
+  const deliveries = qualified(schema, 'webhook_deliveries');
+  return [
+    `ALTER TABLE ${deliveries} ADD COLUMN recovery_id text COLLATE "C"`,
+    `ALTER TABLE ${deliveries} ADD COLUMN recovery_turn integer`,
+    `CREATE INDEX webhook_deliveries__recovery_turn ON ${deliveries} (recovery_id, recovery_turn) WHERE status = 'pending' AND recovery_turn IS NOT NULL`,
+  ];
+};
+
 const statements = (list: readonly string[]): Migration['up'] => async (client) => {
   // One at a time: PGlite through a single-connection pool accepts no more per query.
   for (const statement of list) await client.query(statement);
@@ -57,6 +66,10 @@ export const messagingMigrations = (schema: string): Migration[] => [
   // The internal application's "recent e-mails" (EmailOutbox.listRecent: ORDER BY seq DESC LIMIT n)
   // read the whole outbox and sorted it; with this index it reads the last n rows.
   { name: '0002-outbox-recent-index', up: statements([`CREATE INDEX email_outbox__seq ON ${qualified(schema, 'email_outbox')} (seq)`]) },
+  // Webhook recoveries (webhooks/recovery-log.ts): the rows a recovery made, and each one's turn in
+  // its recovery's sequence while its first attempt is still to come (null otherwise). Both nullable:
+  // the previous release writes rows without them, and ignores them.
+  { name: '0003-webhook-recoveries', up: statements(recoveryColumns(schema)) },
 ];
 
 /** Brings the messaging tables of `schema` to this release (at start; safe when several processes start at once). */

@@ -9,6 +9,8 @@ export interface WebhookJob {
   deliveryId: string;
   /** The request that caused the event, for traces (absent on resends and repaired jobs). */
   requestId?: string;
+  /** A recovered delivery's recovery: once its attempt ends, the next delivery of the recovery is enqueued. */
+  recoveryId?: string;
 }
 
 export interface EmailJob {

@@ -8,6 +8,8 @@ import type { DeliveryLog, StoredDelivery } from '../webhooks/delivery-log.js';
 import type { WebhookEnvelope } from '../webhooks/envelopes.js';
 import { WebhookDeliveries } from '../webhooks/webhook-deliveries.js';
 import { createWebhookWorker, type DeliveryOutcome } from '../webhooks/webhook-delivery.worker.js';
+import type { RecoveryLog } from '../webhooks/recovery-log.js';
+import { type FeedWindow, WebhookRecoveries } from '../webhooks/webhook-recovery.js';
 import type { DisableReason, WebhookSettings } from '../webhooks/webhook-settings.js';
 import { TestClock, waitFor } from './clock.js';
 import { connectRedis, deleteKeys, uniquePrefix } from './redis.js';
@@ -24,6 +26,8 @@ export interface WebhookHarness {
   disabled: Array<{ workspaceId: string; url: string; reason: DisableReason }>;
   queue: Queue<WebhookJob>;
   deliveries: WebhookDeliveries;
+  /** With `recoveryLog` and `feedWindow` given; the worker passes turns through it. */
+  recoveries: WebhookRecoveries | null;
   startWorker(): Promise<Worker<WebhookJob, DeliveryOutcome>>;
   waitForStatus(id: string, status: StoredDelivery['status'], timeoutMs?: number): Promise<StoredDelivery>;
   close(): Promise<void>;
@@ -35,6 +39,7 @@ export interface WebhookHarness {
  */
 export const createWebhookHarness = async (input: {
   log: DeliveryLog; url: string; backoffMs: number; allowInsecure?: boolean; timeoutMs?: number; secrets?: string[];
+  recoveryLog?: RecoveryLog; feedWindow?: FeedWindow;
 }): Promise<WebhookHarness> => {
   const workspaceId = `ws_${randomUUID().slice(0, 8)}`;
   const prefix = uniquePrefix('webhooks');
@@ -46,13 +51,16 @@ export const createWebhookHarness = async (input: {
   const getSigningSecrets = async (id: string): Promise<WebhookSettings | null> => (id === workspaceId ? { ...settings } : null);
   const queue = new Queue<WebhookJob>(WEBHOOK_QUEUE, { connection: queueConnection, prefix });
   const deliveries = new WebhookDeliveries({ log: input.log, queue, clock, getSigningSecrets });
+  const recoveries = input.recoveryLog && input.feedWindow
+    ? new WebhookRecoveries({ log: input.recoveryLog, deliveries, clock, getSigningSecrets, feedWindow: input.feedWindow, appUrl: 'http://localhost:3100' })
+    : null;
   let worker: Worker<WebhookJob, DeliveryOutcome> | null = null;
   return {
-    workspaceId, settings, clock, disabled, queue, deliveries,
+    workspaceId, settings, clock, disabled, queue, deliveries, recoveries,
     startWorker: async () => {
       worker = createWebhookWorker({
         connection: workerConnection, prefix, log: input.log, clock, getSigningSecrets, backoffMs: input.backoffMs,
-        allowInsecure: input.allowInsecure ?? true, timeoutMs: input.timeoutMs,
+        allowInsecure: input.allowInsecure ?? true, timeoutMs: input.timeoutMs, ...(recoveries === null ? {} : { recoveries }),
         disableWebhook: async (id, url, reason) => {
           disabled.push({ workspaceId: id, url, reason });
           settings.enabled = false;

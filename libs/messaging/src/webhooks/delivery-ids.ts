@@ -10,3 +10,6 @@ export const firstDeliveryId = (eventId: string, url: string): string => `whd_${
 
 /** A resend is a new delivery on purpose: a fresh id each time. */
 export const resendDeliveryId = (): string => `whd_${randomUUID().replaceAll('-', '')}`;
+
+/** A webhook recovery: the rows it makes share it (recovery-log.ts). */
+export const newRecoveryId = (): string => `whr_${randomUUID().replaceAll('-', '')}`;

@@ -36,3 +36,14 @@ export const recordAttemptsSql = (schema: string): string => `
     AS attempt(id, record, response_status, error, status, at)
   WHERE delivery.id = attempt.id AND delivery.status = 'pending'
   RETURNING delivery.id`;
+
+/**
+ * Pending deliveries, oldest first, but for recovered rows waiting for their turn: a row holding a
+ * turn is listed only when no pending row of its recovery holds an earlier one (it is the head).
+ */
+export const pendingDeliveriesSql = (schema: string): string => `
+  SELECT id, attempts, updated_at, recovery_id FROM ${qualified(schema, DELIVERIES_TABLE)} AS delivery
+  WHERE status = 'pending' AND NOT (delivery.recovery_turn IS NOT NULL AND EXISTS (
+    SELECT 1 FROM ${qualified(schema, DELIVERIES_TABLE)} AS earlier
+    WHERE earlier.recovery_id = delivery.recovery_id AND earlier.status = 'pending' AND earlier.recovery_turn < delivery.recovery_turn))
+  ORDER BY updated_at, seq LIMIT $1`;

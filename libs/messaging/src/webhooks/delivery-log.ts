@@ -3,7 +3,7 @@ import type { WebhookEventName } from '#domain';
 import { isoTime, qualified } from '../shared/sql.js';
 import { migrateMessagingTables } from '../shared/messaging.migrations.js';
 import { type AttemptWrite, attemptWrites, deliveryReads } from './delivery-log.batches.js';
-import { DELIVERIES_TABLE, DELIVERY_COLUMNS, addressHealthSql } from './delivery-log.sql.js';
+import { DELIVERIES_TABLE, DELIVERY_COLUMNS, addressHealthSql, pendingDeliveriesSql } from './delivery-log.sql.js';
 import { type Row, deliveryOf } from './delivery-rows.js';
 import type { WebhookEnvelope } from './envelopes.js';
 import type { MicroBatcher } from './micro-batcher.js';
@@ -59,6 +59,14 @@ export interface AddressHealth {
   lastSuccessAt: string | null;
   /** First failed attempt of the current failing streak; null when the last attempt succeeded or none failed. */
   failingSince: string | null;
+}
+
+export interface PendingDelivery {
+  id: string;
+  attempts: number;
+  updatedAt: string;
+  /** A recovered delivery's recovery (its job carries it). */
+  recoveryId?: string;
 }
 
 export const ENDPOINT_DISABLED = 'endpoint_disabled';
@@ -162,13 +170,16 @@ export class DeliveryLog {
     return (result.rows as Row[]).map((row) => publicDelivery(deliveryOf(row)));
   }
 
-  /** Deliveries still to be sent (oldest first): what the sweeper checks against the queue. */
-  async listPending(limit: number): Promise<{ id: string; attempts: number; updatedAt: string }[]> {
-    const result = await this.pool.query(
-      `SELECT id, attempts, updated_at FROM ${this.table} WHERE status = 'pending' ORDER BY updated_at, seq LIMIT $1`,
-      [limit],
-    );
-    return (result.rows as Row[]).map((row) => ({ id: String(row.id), attempts: Number(row.attempts), updatedAt: isoTime(row.updated_at) }));
+  /**
+   * Deliveries still to be sent (oldest first): what the sweeper checks against the queue. A
+   * recovered row waiting for its turn (recovery-log.ts) is not one of them: its recovery's head is.
+   */
+  async listPending(limit: number): Promise<PendingDelivery[]> {
+    const result = await this.pool.query(pendingDeliveriesSql(this.schema), [limit]);
+    return (result.rows as Row[]).map((row) => ({
+      id: String(row.id), attempts: Number(row.attempts), updatedAt: isoTime(row.updated_at),
+      ...(row.recovery_id === null ? {} : { recoveryId: String(row.recovery_id) }),
+    }));
   }
 
   /** Deletes deliveries created before `before` (domain time); returns how many went. */

@@ -20,6 +20,8 @@ export interface DeliverySweeperOptions {
  * pending delivery whose job is gone is enqueued again, due when its retry schedule says (from the
  * last attempt's time and the number of attempts), at once when it never had one. A job that still
  * exists is left alone, and the job id is the delivery's, so a sweep never sends anything twice.
+ * Of a webhook recovery's rows still waiting for their turn only the head is listed (listPending):
+ * a sweep restarts the sequence where it stood, never all of it at once.
  */
 export class DeliverySweeper {
   private running: Promise<number> | null = null;
@@ -41,7 +43,8 @@ export class DeliverySweeper {
       const jobId = webhookJobId(delivery.id);
       if (await queue.getJob(jobId)) continue;
       const dueAt = delivery.attempts === 0 ? now : Date.parse(delivery.updatedAt) + retryDelayMs(delivery.attempts, backoffMs);
-      await queue.add(WEBHOOK_QUEUE, { deliveryId: delivery.id }, { jobId, delay: Math.max(0, dueAt - now), ...retryJobOptions, ...keepJobs });
+      const job: WebhookJob = delivery.recoveryId === undefined ? { deliveryId: delivery.id } : { deliveryId: delivery.id, recoveryId: delivery.recoveryId };
+      await queue.add(WEBHOOK_QUEUE, job, { jobId, delay: Math.max(0, dueAt - now), ...retryJobOptions, ...keepJobs });
       restored += 1;
     }
     if (restored > 0) logger.warn({ restored }, 'pending webhook deliveries had lost their queue jobs (Redis lost its data); enqueued again');

@@ -18,9 +18,8 @@ export class WebhookDeliveries {
   constructor(private readonly deps: WebhookDeliveriesDeps) {}
 
   /** Adding a job whose id exists is a no-op in BullMQ, so enqueueing twice sends once. */
-  async enqueue(deliveryId: string, requestId?: string): Promise<void> {
-    const job: WebhookJob = requestId === undefined ? { deliveryId } : { deliveryId, requestId };
-    await this.deps.queue.add(WEBHOOK_QUEUE, job, { jobId: webhookJobId(deliveryId), ...retryJobOptions, ...keepJobs });
+  async enqueue(job: WebhookJob): Promise<void> {
+    await this.deps.queue.add(WEBHOOK_QUEUE, job, { jobId: webhookJobId(job.deliveryId), ...retryJobOptions, ...keepJobs });
   }
 
   /**
@@ -42,7 +41,7 @@ export class WebhookDeliveries {
       status: disabled ? 'failed' : 'pending',
       lastError: disabled ? ENDPOINT_DISABLED : null,
     });
-    if (delivery.status === 'pending') await this.enqueue(delivery.id, requestId);
+    if (delivery.status === 'pending') await this.enqueue(requestId === undefined ? { deliveryId: delivery.id } : { deliveryId: delivery.id, requestId });
     return delivery;
   }
 
@@ -64,7 +63,7 @@ export class WebhookDeliveries {
       sandbox: original.sandbox,
       createdAt: await this.deps.clock.now(),
     });
-    await this.enqueue(delivery.id);
+    await this.enqueue({ deliveryId: delivery.id });
     return delivery.id;
   }
 }

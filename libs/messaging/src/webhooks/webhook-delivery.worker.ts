@@ -120,6 +120,12 @@ export const attemptDelivery = async (deps: WebhookDeliveryDeps, deliveryId: str
   throw new DeliveryAttemptFailed(delivery.id, outcome.error);
 };
 
+/** Webhook recoveries' sequences (webhook-recovery.ts). */
+export interface RecoveryTurns {
+  /** The delivery's attempt has ended (any outcome): it gives up its turn and the next of its recovery is enqueued. */
+  passTurn(deliveryId: string, recoveryId: string): Promise<void>;
+}
+
 export interface WebhookWorkerOptions extends WebhookDeliveryDeps {
   /** A connection with `maxRetriesPerRequest: null`, owned by the caller. */
   connection: Redis;
@@ -128,6 +134,7 @@ export interface WebhookWorkerOptions extends WebhookDeliveryDeps {
   backoffMs: number;
   /** Jobs run at once (WEBHOOK_CONCURRENCY by default). */
   concurrency?: number;
+  recoveries?: RecoveryTurns;
 }
 
 export const createWebhookWorker = (options: WebhookWorkerOptions): Worker<WebhookJob, DeliveryOutcome> => {
@@ -139,8 +146,18 @@ export const createWebhookWorker = (options: WebhookWorkerOptions): Worker<Webho
       const traced = (outcome: string) => {
         if (job.data.requestId !== undefined) reportStage('webhook', [job.data.requestId], startTime, { 'hiring.webhook.outcome': outcome, 'hiring.webhook.attempt': job.attemptsMade + 1 });
       };
+      // Only once the attempt has ended, failed attempts included (they go on with their own retries), and
+      // before the job completes: a crash in between runs the job again, which passes the turn then.
+      const passTurn = async (): Promise<void> => {
+        if (job.data.recoveryId !== undefined) await options.recoveries?.passTurn(job.data.deliveryId, job.data.recoveryId);
+      };
       try {
-        const outcome = await attemptDelivery(options, job.data.deliveryId, job.attemptsMade + 1 >= (job.opts.attempts ?? MAX_ATTEMPTS), job.stalledCounter);
+        const outcome = await attemptDelivery(options, job.data.deliveryId, job.attemptsMade + 1 >= (job.opts.attempts ?? MAX_ATTEMPTS), job.stalledCounter)
+          .catch(async (error: unknown) => {
+            if (error instanceof DeliveryAttemptFailed) await passTurn();
+            throw error;
+          });
+        await passTurn();
         reportWebhookAttempt(started, outcome);
         traced(outcome);
         return outcome;
@@ -170,6 +187,7 @@ export const createWebhookWorker = (options: WebhookWorkerOptions): Worker<Webho
     // The queue gave up for a reason of its own (the store was down, the job stalled too often): the log must not stay pending.
     void options.clock.now()
       .then((at) => options.log.failWithoutAttempt(job.data.deliveryId, at, 'delivery_error'))
+      .then(() => (job.data.recoveryId === undefined ? undefined : options.recoveries?.passTurn(job.data.deliveryId, job.data.recoveryId)))
       .catch((failure: unknown) => options.logger?.error({ err: failure, jobId: job.id }, 'could not end a delivery'));
   });
   worker.on('error', logQueueError(options.logger, 'webhook worker error'));

@@ -10,7 +10,7 @@ import { runMigrations } from '#platform';
 import { PREVIOUS_RELEASE_DATA, PREVIOUS_RELEASE_DDL } from './previous-release.fixture.js';
 
 const SERVER = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const ALL_MIGRATIONS = ['audit/0001-baseline', 'log/0001-baseline', 'messaging/0001-baseline', 'messaging/0002-outbox-recent-index'];
+const ALL_MIGRATIONS = ['audit/0001-baseline', 'log/0001-baseline', 'messaging/0001-baseline', 'messaging/0002-outbox-recent-index', 'messaging/0003-webhook-recoveries'];
 
 interface Database { pool: pg.Pool; url: string | null; drop(): Promise<void> }
 
@@ -90,18 +90,18 @@ describe.each([
     expect(await history(db.pool)).toEqual(ALL_MIGRATIONS);
   }, 60_000);
 
-  it('run migration 2 alone on a database that had migration 1, and leave a newer release\'s migrations alone', async () => {
+  it('run the later migrations on a database that had migration 1, and leave a newer release\'s migrations alone', async () => {
     await runMigrations(db.pool, { component: 'messaging', schema: 'messaging', migrations: messagingMigrations('messaging').slice(0, 1) });
     await db.pool.query(`INSERT INTO messaging.email_outbox (id, event_id, recipient, subject, body_text, body_html, sent_at) VALUES ('em_1', 'ev_1', 'a@example.com', 's', 't', 'h', now())`);
     expect(await applied(db.pool, 'messaging')).toEqual(['messaging/0001-baseline']);
 
-    expect(await migrateMessagingTables(db.pool, 'messaging')).toEqual(['0002-outbox-recent-index']);
-    expect(await applied(db.pool, 'messaging')).toEqual(['messaging/0001-baseline', 'messaging/0002-outbox-recent-index']);
+    expect(await migrateMessagingTables(db.pool, 'messaging')).toEqual(['0002-outbox-recent-index', '0003-webhook-recoveries']);
+    expect(await applied(db.pool, 'messaging')).toEqual(['messaging/0001-baseline', 'messaging/0002-outbox-recent-index', 'messaging/0003-webhook-recoveries']);
     expect((await db.pool.query('SELECT count(*)::int AS n FROM messaging.email_outbox')).rows[0]).toEqual({ n: 1 });
 
     // An older process started during a rolling deploy knows only migration 1: it starts, and undoes nothing.
     expect(await runMigrations(db.pool, { component: 'messaging', schema: 'messaging', migrations: messagingMigrations('messaging').slice(0, 1) })).toEqual([]);
-    expect(await applied(db.pool, 'messaging')).toHaveLength(2);
+    expect(await applied(db.pool, 'messaging')).toHaveLength(3);
   }, 60_000);
 });
 
@@ -143,7 +143,7 @@ describe('two processes starting at once on one PostgreSQL database', () => {
 
       expect(results.map((result) => result.code)).toEqual([0, 0]);
       const ran = results.flatMap((result) => JSON.parse(result.output) as string[]).sort();
-      expect(ran).toEqual(['audit/0001-baseline', 'messaging/0001-baseline', 'messaging/0002-outbox-recent-index']);
+      expect(ran).toEqual(['audit/0001-baseline', 'messaging/0001-baseline', 'messaging/0002-outbox-recent-index', 'messaging/0003-webhook-recoveries']);
       expect((await history(db.pool)).filter((name) => !name.startsWith('log/'))).toEqual(ran);
     } finally {
       holder.release();

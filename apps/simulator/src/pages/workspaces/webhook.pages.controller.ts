@@ -4,9 +4,11 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ConfigureWebhook, RotateWebhookSecret } from '#commands';
 import { apiError } from '#http';
+import type { RecoveryResult, RecoveryWindow } from '#messaging';
 import { candidatesProjection, getBilling, type CandidateDocument } from '#read-models';
 import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
 import { internalContext } from '../../auth/internal-context.js';
+import { recoverWebhook } from '../../outbox/webhook-recovery.js';
 import { pageContext } from '../shared/page-context.js';
 import { requireWorkspace } from '../shared/page-data.js';
 import { PageErrorFilter } from '../shared/page-error.filter.js';
@@ -17,7 +19,16 @@ import { billingPage } from './billing.view.js';
 import { webhookPage } from './webhook.view.js';
 import { workspacePath } from './workspace-frame.js';
 
-/** Webhook settings, the delivery log with its resends, and billing of one workspace. */
+const DAY_MS = 24 * 3600_000;
+
+const recoveryMessage = ({ count, addressDisabled }: RecoveryResult, { since, until }: RecoveryWindow): string => {
+  const deliveries = `${count} deliver${count === 1 ? 'y' : 'ies'}`;
+  if (count === 0) return `No event from ${since} to ${until} is selected by the settings: nothing was queued.`;
+  if (addressDisabled) return `The address is disabled: ${deliveries} logged as failed (endpoint_disabled). Save the settings to enable it, then redeliver.`;
+  return `${deliveries} queued for redelivery (events from ${since} to ${until}), sent one after another in the log's order.`;
+};
+
+/** Webhook settings, recovery, the delivery log with its resends, and billing of one workspace. */
 @Controller()
 @ApiExcludeController()
 @UseGuards(PageSessionGuard)
@@ -38,7 +49,8 @@ export class WebhookPagesController {
       ? { url: webhook.url, events: webhook.events, secret: this.infra.secretBox.open(webhook.encryptedSecret), enabled: webhook.enabled, disabledReason: webhook.disabledReason }
       : null;
     const deliveries = this.infra.messaging ? await this.infra.messaging.listDeliveries(workspaceId) : null;
-    this.responder.show(request, reply, webhookPage(pageContext(request), workspace, settings, deliveries));
+    const aDayAgo = new Date(Date.parse(await this.infra.clock.now()) - DAY_MS).toISOString();
+    this.responder.show(request, reply, webhookPage(pageContext(request), workspace, settings, deliveries, aDayAgo));
   }
 
   @Post('workspaces/:workspaceId/webhook')
@@ -61,6 +73,14 @@ export class WebhookPagesController {
     if (!id) throw apiError('not_found');
     const workspaceId = field(request, 'workspaceId');
     this.responder.done(reply, workspaceId ? `${workspacePath(workspaceId, 'webhook')}#deliveries` : '/', `Resent as delivery ${id}.`);
+  }
+
+  /** The JSON route's rules and answer (MessagingController.recover); a refusal comes back as the page's error message. */
+  @Post('workspaces/:workspaceId/webhook/recover')
+  async recover(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('workspaceId') workspaceId: string): Promise<void> {
+    const optional = (name: string): string | undefined => field(request, name).trim() || undefined;
+    const { window, recovered } = await recoverWebhook(this.infra, workspaceId, { since: optional('since'), until: optional('until') });
+    this.responder.done(reply, `${workspacePath(workspaceId, 'webhook')}#recovery`, recoveryMessage(recovered, window));
   }
 
   @Get('workspaces/:workspaceId/billing')

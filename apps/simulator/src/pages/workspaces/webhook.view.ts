@@ -51,6 +51,22 @@ ${settings ? html`<hr class="rule">
 </section>`;
 };
 
+/** Delivers a window of events again (POST /internal/workspaces/{id}/webhook/recover). */
+const recoveryCard = (context: PageContext, workspace: WorkspaceDocument, settings: WebhookSettingsShown, since: string): Html => html`<section class="card" aria-labelledby="recovery">
+<div class="card-head"><h2 id="recovery">Recover missed deliveries</h2></div>
+<div class="stack">
+<p class="hint">Every event of the window that the settings above select now, live and test, is delivered again to the saved address, one after another in the log's order: the original envelope (same id: receivers de-duplicate on it), signed with the current secret. Events are kept 30 days.</p>
+${settings.enabled ? '' : html`<p class="note warn">The address is disabled: recovered deliveries would be logged as failed (<code>endpoint_disabled</code>). Save the settings first (that enables it), then redeliver.</p>`}
+<form method="post" action="/workspaces/${encodeURIComponent(workspace.id)}/webhook/recover" class="form-row">
+${csrfField(context)}
+<div class="field"><label for="recover-since">Since</label><input id="recover-since" name="since" type="text" required value="${since}" aria-describedby="recover-hint"></div>
+<div class="field"><label for="recover-until">Until (optional)</label><input id="recover-until" name="until" type="text" placeholder="now" aria-describedby="recover-hint"></div>
+<button type="submit" class="button primary">Redeliver</button>
+</form>
+<p class="hint" id="recover-hint">Domain time: a date (midnight UTC) or a date-time with <code>Z</code> or an offset; both ends included.</p>
+</div>
+</section>`;
+
 const attemptLog = (delivery: WebhookDelivery): Html => delivery.attemptLog.length === 0
   ? html`<span class="muted">no attempt</span>`
   : html`<details><summary>${delivery.attempts} attempt${delivery.attempts === 1 ? '' : 's'}</summary>
@@ -73,5 +89,7 @@ ${deliveries === null
     ]), { empty: 'No delivery yet: events of this workspace are delivered once the webhook is saved.', captionHidden: true })}
 </section>`;
 
-export const webhookPage = (context: PageContext, workspace: WorkspaceDocument, settings: WebhookSettingsShown | null, deliveries: WebhookDelivery[] | null): PageShape =>
-  workspacePage(workspace, 'webhook', html`${settingsCard(context, workspace, settings)}${deliveriesCard(context, workspace, deliveries)}`);
+/** `recoverySince`: what the recovery form offers as its start (a day before now, domain time). */
+export const webhookPage = (
+  context: PageContext, workspace: WorkspaceDocument, settings: WebhookSettingsShown | null, deliveries: WebhookDelivery[] | null, recoverySince: string,
+): PageShape => workspacePage(workspace, 'webhook', html`${settingsCard(context, workspace, settings)}${settings ? recoveryCard(context, workspace, settings, recoverySince) : ''}${deliveriesCard(context, workspace, deliveries)}`);
