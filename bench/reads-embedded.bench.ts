@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { createEmbeddedEventStore } from '#event-store';
 import { allProjections, createPostgresDocumentStore, rebuildReadModels } from '#read-models';
 import { watchPid, watchRedis } from './support/cpu.js';
+import { describeFeed } from './support/events-feed.js';
 import { describeLoad } from './support/load.js';
 import { logger } from './support/log.js';
 import { deleteRedisKeys, sleep, startStandalone } from './support/processes.js';
@@ -23,7 +24,7 @@ export async function benchEmbeddedReads(candidates: number, hello: HelloBaselin
     const embedded = await createEmbeddedEventStore({ dataDir, logger });
     let seeded: Awaited<ReturnType<typeof seedWorkspace>>;
     try {
-      const keys = readKeysNeeded();
+      const keys = readKeysNeeded(candidates);
       seeded = await seedWorkspace(embedded.store, { candidates, keys, label: `${candidates} candidates, embedded` });
       apiKeyIds.push(...seeded.apiKeyIds);
       const documents = createPostgresDocumentStore({ pool: embedded.database.pool, schema: 'public', deployment: 'single-process' });
@@ -50,6 +51,7 @@ export async function benchEmbeddedReads(candidates: number, hello: HelloBaselin
       rows: measured.rows,
       details: [
         `dataset: ${seeded.candidates} candidates, ${seeded.events} events in an embedded DATA_DIR; \`npm start\` (dist/apps/standalone) in front of it`,
+        describeFeed(measured.feed, seeded.candidates),
         ...measured.loads.map((load) => `${load.name}: ${describeLoad(load)}`),
         `Nest hello world: ${describeLoad(measured.baseline)}`,
       ],

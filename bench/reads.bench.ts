@@ -2,10 +2,12 @@ import { cpus } from 'node:os';
 import pg from 'pg';
 import { createPostgresEventStore } from '#event-store';
 import {
-  type DocumentStore, allProjections, createPostgresDocumentStore, findApiKeyByKey, listServedCandidates, listServedResults, rebuildReadModels,
+  allProjections, createPostgresDocumentStore, feedCutoff, feedSeq, findApiKeyByKey, listServedCandidates, listServedEvents, listServedResults, rebuildReadModels,
 } from '#read-models';
 import { type CpuShares, describeCpu, startCpuMeter, watchPid, watchPostgresBackends, watchRedis } from './support/cpu.js';
 import { DATABASE_URL, logger, progress, randomSuffix, round } from './support/log.js';
+import { describeFeed } from './support/events-feed.js';
+import { explainQuery } from './support/explain.js';
 import { describeLoad } from './support/load.js';
 import { READ_PAGE_LIMIT, loadReadEndpoints, readKeysNeeded } from './support/read-endpoints.js';
 import { deleteRedisKeys, startApi } from './support/processes.js';
@@ -54,39 +56,6 @@ const databaseUrl = (name: string): string => {
 
 const formatCount = (value: number): string => (value >= 1_000_000 ? `${round(value / 1_000_000, 2)}M` : value >= 1_000 ? `${round(value / 1_000, 1)}k` : String(value));
 
-interface PlanNode {
-  'Node Type': string;
-  'Index Name'?: string;
-  Plans?: PlanNode[];
-}
-
-const planShape = (node: PlanNode): string => {
-  const here = `${node['Node Type']}${node['Index Name'] ? ` (${node['Index Name']})` : ''}`;
-  const children = (node.Plans ?? []).map(planShape);
-  return children.length === 0 ? here : `${here} > ${children.join(', ')}`;
-};
-
-/**
- * The SQL a read-model query runs (captured from the real query code on a spying pool), then
- * EXPLAIN ANALYZE of it: what the database's share of a request is.
- */
-const explainQuery = async (pool: pg.Pool, query: (store: DocumentStore) => Promise<unknown>): Promise<string> => {
-  let captured: { text: string; values: unknown[] } | null = null;
-  const spy = { query: (text: string | pg.QueryConfig, values?: unknown[]) => {
-    captured = typeof text === 'string' ? { text, values: values ?? [] } : { text: text.text, values: text.values ?? [] };
-    return pool.query(text, values);
-  } } as unknown as pg.Pool;
-  await query(createPostgresDocumentStore({ pool: spy, schema: 'public', deployment: 'multi-process' }));
-  const sql = captured as { text: string; values: unknown[] } | null;
-  if (sql === null) return 'no query captured';
-  const { rows } = await pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode; 'Planning Time': number; 'Execution Time': number }] }>(
-    `EXPLAIN (ANALYZE, FORMAT JSON) ${sql.text}`, sql.values,
-  );
-  const [plan] = rows[0]?.['QUERY PLAN'] ?? [];
-  if (!plan) return 'no plan';
-  return `planning ${plan['Planning Time'].toFixed(2)} ms + execution ${plan['Execution Time'].toFixed(2)} ms: ${planShape(plan.Plan)}`;
-};
-
 export interface ReadsResult {
   rows: BenchRow[];
   details: string[];
@@ -109,7 +78,7 @@ export async function benchReads(candidates: number, hello: HelloBaseline): Prom
   const apiKeyIds: string[] = [];
   try {
     const store = await createPostgresEventStore({ pool, schema: 'public', listen: false, notify: false, logger });
-    const keys = readKeysNeeded();
+    const keys = readKeysNeeded(candidates);
     const backends = [watchPostgresBackends(admin, { database })];
     const seedCpu = await startCpuMeter(backends, 'bench process');
     const seeded = await seedWorkspace(store, { candidates, keys, label: `${formatCount(candidates)} candidates` });
@@ -167,10 +136,15 @@ export async function benchReads(candidates: number, hello: HelloBaseline): Prom
     )).rows[0]?.size ?? '?';
     const [firstKey] = seeded.credentials[0]?.split(':') ?? [];
     const scope = { workspaceId: seeded.workspaceId, mode: 'live' as const, limit: READ_PAGE_LIMIT };
+    // As the controller asks: rows of the last 30 days; the middle of the log stands for a cursor there.
+    const feedScope = { ...scope, since: feedCutoff(new Date().toISOString()) };
+    const middle = [feedSeq((await store.headPosition() ?? 0n) / 2n), ''];
     const plans = [
       `API key lookup (first request of a key in a process, then cached): ${await explainQuery(pool, (docs) => findApiKeyByKey(docs, firstKey ?? ''))}`,
       `results page query: ${await explainQuery(pool, (docs) => listServedResults(docs, scope))}`,
       `candidates page query: ${await explainQuery(pool, (docs) => listServedCandidates(docs, scope))}`,
+      `events first page query: ${await explainQuery(pool, (docs) => listServedEvents(docs, feedScope))}`,
+      `events page query after a place in the middle of the log: ${await explainQuery(pool, (docs) => listServedEvents(docs, { ...feedScope, after: middle }))}`,
     ];
     await store.close();
 
@@ -201,6 +175,7 @@ export async function benchReads(candidates: number, hello: HelloBaseline): Prom
       ...describePasses(`raw readAll (batches of ${READ_BATCH})`, rawPasses, raw),
       ...describePasses('rebuildReadModels', rebuildPasses, rebuild),
       ...plans,
+      describeFeed(measured.feed, seeded.candidates),
       ...loads.map((load) => `${load.name}: ${describeLoad(load)}`),
       `Nest hello world: ${describeLoad(baseline)}`,
     ];

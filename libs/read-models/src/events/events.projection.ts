@@ -81,7 +81,10 @@ export const servedEnvelopeJson = (envelope: WebhookEnvelope): string => {
 export const eventsProjection: Projection<EventFeedDocument> = {
   name: 'events',
   indexes: [
-    ordered(['workspaceId', 'asc'], ['mode', 'asc'], ['seq', 'asc'], ['id', 'asc']),
+    // createdAt last, not for order: the 30-day cutoff and `since` are checked on the index entries,
+    // so a page passes the rows of older events without reading each one's document (still one
+    // entry each: a first page behind 125k such rows took 14 ms instead of 170).
+    ordered(['workspaceId', 'asc'], ['mode', 'asc'], ['seq', 'asc'], ['id', 'asc'], ['createdAt', 'asc']),
     ordered(['eventId', 'asc']),
   ],
   eventTypes: [
