@@ -12,7 +12,7 @@ import type { ServiceConfig } from '#platform';
 import { SecretBox, deriveKey } from '#platform';
 import { resolveServiceSecret } from '#platform';
 import {
-  CheckpointWaiter, INLINE_READ_MODELS, ProjectionRunner, allProjectionNames, allProjections, createInlineReadModels, createMongoDocumentStore,
+  CheckpointWaiter, INLINE_READ_MODELS, ProjectionRunner, allProjectionNames, allProjections, createInlineReadModels, createMongoDocumentStore, feedCutoff, pruneFeed,
   createPostgresDocumentStore, getApiKey, listAssessmentIds,
 } from '#read-models';
 import type { ResultDocument } from '#read-models';
@@ -26,6 +26,9 @@ import { DatabaseHealth, waitForDatabase } from './database-health.js';
 import { Tracing } from './observability/tracing.js';
 import { RedisHealth } from './redis-health.js';
 
+
+/** How often the events feed drops rows past its 30 days (they are no longer listed before that either). */
+const FEED_PRUNE_EVERY_MS = 60 * 60 * 1000;
 export interface InfrastructureOptions {
   /**
    * The loops that follow the log (catch-up projections, sealer): `run` in this process (standalone,
@@ -209,7 +212,17 @@ export const createInfrastructure = async (config: ServiceConfig, logger: Logger
     await redisReady(redis, REDIS_READY_WAIT_MS);
 
     const readSide = new CompositeReadSide(database);
-    const newRunner = () => new ProjectionRunner({ eventStore, documentStore: documents, projections: allProjections, logger, followsInline: stores.inline !== null, database });
+    const simulatedClock = config.simulatedClock ? new SimulatedClock(eventStore) : null;
+    const clock = simulatedClock ?? systemClock;
+    // The events feed's rows older than 30 days go where the projections run, every hour.
+    const housekeeping = {
+      everyMs: FEED_PRUNE_EVERY_MS,
+      run: async () => {
+        const pruned = await pruneFeed(documents, feedCutoff(await clock.now()));
+        if (pruned > 0) logger.info({ pruned }, 'events feed: rows older than 30 days deleted');
+      },
+    };
+    const newRunner = () => new ProjectionRunner({ eventStore, documentStore: documents, projections: allProjections, logger, followsInline: stores.inline !== null, database, housekeeping });
     if (options.followers === 'run') {
       const runner = newRunner();
       await runner.start();
@@ -240,8 +253,6 @@ export const createInfrastructure = async (config: ServiceConfig, logger: Logger
     };
 
     const serviceSecret = resolveServiceSecret(config.serviceSecret, config.dataDir);
-    const simulatedClock = config.simulatedClock ? new SimulatedClock(eventStore) : null;
-    const clock = simulatedClock ?? systemClock;
     const lookups: WriteLookups = {
       workspaceOfApiKey: async (apiKeyId) => (await getApiKey(documents, apiKeyId))?.workspaceId ?? null,
       candidateOfResult: async (resultId) => (await documents.get<ResultDocument>('results', resultId))?.candidateId ?? null,

@@ -1,5 +1,7 @@
 import type { Mode, WebhookEventName } from '#domain';
 import type { Condition, DocumentQuery, DocumentStore } from '../shared/document-store.port.js';
+import type { WorkspaceDocument } from '../workspaces/workspaces.projection.js';
+import { listWorkspaces } from '../workspaces/workspaces.queries.js';
 import { eventsProjection, servedEnvelopeJson, type EventFeedDocument } from './events.projection.js';
 
 /** Events are listed for 30 days after they happened (domain time), as the delivery log keeps deliveries. */
@@ -120,3 +122,52 @@ export async function* feedWindow(
     }
   }
 }
+
+const PRUNE_BATCH = 1_000;
+
+/** Every workspace id, a page at a time. */
+async function* workspaceIds(store: DocumentStore): AsyncGenerator<string> {
+  let after: readonly string[] | undefined;
+  for (;;) {
+    const page = await listWorkspaces(store, { limit: 500, after });
+    for (const workspace of page.items as WorkspaceDocument[]) yield workspace.id;
+    if (page.next === null) return;
+    after = page.next.map(String);
+  }
+}
+
+/**
+ * Deletes the listed rows of events that happened before `cutoff` (the feed's 30 days, domain
+ * time): no query lists them any more, and a first page no longer passes them on its way to the
+ * oldest row it shows (a year of history made it 12 times slower than a workspace's first month).
+ * Rows still keeping context for a later envelope (`seq` null) stay. A listed row never changes,
+ * so deleting it races with nothing: an event about it (a deletion) deletes it again. Rows a
+ * rebuild makes again are deleted at the next run. Returns how many went.
+ */
+export const pruneFeed = async (store: DocumentStore, cutoff: string): Promise<number> => {
+  // Strictly before the cutoff: rows at it are still listed (`createdAt >= cutoff`).
+  const before = new Date(Date.parse(cutoff) - 1).toISOString();
+  let pruned = 0;
+  for await (const workspaceId of workspaceIds(store)) {
+    for (const mode of ['live', 'sandbox'] as const) {
+      for (;;) {
+        const old = await store.find<EventFeedDocument>(eventsProjection.name, {
+          where: [
+            { field: 'workspaceId', op: 'eq', value: workspaceId },
+            { field: 'mode', op: 'eq', value: mode },
+            { field: 'seq', op: 'notNull' },
+            { field: 'createdAt', op: 'lte', value: before },
+          ],
+          orderBy: [{ field: 'seq', direction: 'asc' }, { field: 'id', direction: 'asc' }],
+          limit: PRUNE_BATCH,
+        });
+        if (old.length === 0) break;
+        // No checkpoint moves: these rows are gone by time, not by an event.
+        await store.applyBatch([], old.map(({ id }) => ({ collection: eventsProjection.name, id, doc: null })), 0n);
+        pruned += old.length;
+        if (old.length < PRUNE_BATCH) break;
+      }
+    }
+  }
+  return pruned;
+};

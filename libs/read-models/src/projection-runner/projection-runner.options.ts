@@ -41,4 +41,10 @@ export interface ProjectionRunnerOptions {
    * about once per type; the read models take it in at the rebuild that follows the deploy.
    */
   knownEventType?: (type: string) => boolean;
+  /**
+   * Work on the read models that no event asks for (the events feed's 30 days), run where the
+   * projections run: once shortly after start, then every `everyMs`, never two at once. A failure
+   * is logged and tried again at the next run.
+   */
+  housekeeping?: { everyMs: number; firstAfterMs?: number; run: () => Promise<void> };
 }

@@ -55,12 +55,32 @@ export class ProjectionRunner {
     await this.subscribe();
     this.checkTimer = setInterval(() => this.verifyCheckpoints(), this.options.checkpointCheckMs ?? 1_000);
     this.checkTimer.unref();
+    this.scheduleHousekeeping(this.options.housekeeping?.firstAfterMs ?? 10_000);
+  }
+
+  private housekeepingTimer: NodeJS.Timeout | null = null;
+  private housekeepingRun: Promise<void> = Promise.resolve();
+
+  private scheduleHousekeeping(delayMs: number): void {
+    const housekeeping = this.options.housekeeping;
+    if (housekeeping === undefined || this.stopped) return;
+    this.housekeepingTimer = setTimeout(() => {
+      this.housekeepingTimer = null;
+      this.housekeepingRun = housekeeping.run()
+        .catch((error: unknown) => {
+          if (this.options.database?.report(error) !== true) this.logger.warn({ err: error }, 'read-model housekeeping failed; tried again at the next run');
+        })
+        .finally(() => this.scheduleHousekeeping(housekeeping.everyMs));
+    }, delayMs);
+    this.housekeepingTimer.unref();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     this.clearIdleTimer();
     if (this.checkTimer !== null) clearInterval(this.checkTimer);
+    if (this.housekeepingTimer !== null) clearTimeout(this.housekeepingTimer);
+    await this.housekeepingRun;
     this.cancelRetryDelay?.();
     const generation = this.generation;
     const subscription = this.subscription;
