@@ -7,6 +7,14 @@ import type { DeliveryLog, EmailOutbox, ErasureReaction } from '#messaging';
 import { type DocumentStore, listAssessmentIds } from '#read-models';
 import { scrubRedis } from './redis-scrub.js';
 
+/**
+ * The database's clock (the deletion's recorded time), Redis's (an idempotency record's start) and a
+ * process's (a job's timestamp) may differ a little: copies made up to this long after the deletion
+ * still go. The idempotency interceptor does not keep an answer whose address was deleted up to
+ * this long before its request began, so nothing replayable is lost by it.
+ */
+const CLOCK_MARGIN_MS = 1_000;
+
 /** The event types that end a person: their key is retired with it, and this erasure follows from it. */
 export const PERSON_ENDING_TYPES = PERSON_ENDING_EVENTS;
 
@@ -55,7 +63,9 @@ export class PersonalDataErasure implements ErasureReaction {
       const eventIds = events.map((event) => event.id);
       await this.deps.outbox.redact(eventIds, ERASED);
       await this.deps.deliveries.redact(workspaceId, eventIds, [...values], ERASED);
-      for (const value of values) if (value.includes('@')) await scrubRedis(this.deps.redis, this.deps.redisPrefixes, value);
+      // Copies made after the deletion (plus the clocks' margin) are about whoever holds the address since.
+      const madeBefore = Date.parse(deleted.recordedAt) + CLOCK_MARGIN_MS;
+      for (const value of values) if (value.includes('@')) await scrubRedis(this.deps.redis, this.deps.redisPrefixes, value, Number.isFinite(madeBefore) ? madeBefore : undefined);
     }
     const destroyed = await this.deps.personKeys.destroyKeys(workspaceId, [...keyIds]);
     this.deps.logger.info({ candidateId, workspaceId, keysDestroyed: destroyed }, 'personal data erased');

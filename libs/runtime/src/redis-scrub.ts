@@ -7,35 +7,49 @@ const SCAN_COUNT = 500;
  * hashes (idempotency records, BullMQ job payloads and return values) are deleted, stream entries
  * (BullMQ's event streams) and list/set members are removed one by one. Slow by design (a scan of
  * the prefixes): it runs once per erased person, never on a request path.
+ *
+ * `madeBefore` (ms since the epoch): copies that say when they were made (an idempotency record's
+ * `started`, a BullMQ job's `timestamp`, a stream entry's id) and were made at or after it are left:
+ * they were written after the person was deleted, about whoever holds the address since (an address
+ * may be invited again the moment it is deleted, and the erasure may run seconds later). Without
+ * that, a re-invitation's idempotency record went with the erasure and the same request ran twice.
  */
-export const scrubRedis = async (redis: Redis, prefixes: readonly string[], needle: string): Promise<number> => {
+export const scrubRedis = async (redis: Redis, prefixes: readonly string[], needle: string, madeBefore = Number.POSITIVE_INFINITY): Promise<number> => {
   let removed = 0;
   for (const prefix of prefixes) {
     let cursor = '0';
     do {
       const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', SCAN_COUNT);
       cursor = next;
-      for (const key of keys) removed += await scrubKey(redis, key, needle);
+      for (const key of keys) removed += await scrubKey(redis, key, needle, madeBefore);
     } while (cursor !== '0');
   }
   return removed;
 };
 
-const scrubKey = async (redis: Redis, key: string, needle: string): Promise<number> => {
+/** When a hash says it was made (ms): an idempotency record's `started`, a BullMQ job's `timestamp`. */
+const madeAt = (hash: Record<string, string>): number | null => {
+  const made = Number(hash['started'] ?? hash['timestamp']);
+  return Number.isFinite(made) && made > 0 ? made : null;
+};
+
+const scrubKey = async (redis: Redis, key: string, needle: string, madeBefore: number): Promise<number> => {
   const type = await redis.type(key);
   if (type === 'string') {
     const value = await redis.get(key);
     return value?.includes(needle) ? redis.del(key) : 0;
   }
   if (type === 'hash') {
-    const values = await redis.hvals(key);
-    if (!values.some((value) => value.includes(needle))) return 0;
+    const hash = await redis.hgetall(key);
+    if (!Object.values(hash).some((value) => value.includes(needle))) return 0;
+    const made = madeAt(hash);
+    if (made !== null && made >= madeBefore) return 0;
     await forgetJobId(redis, key);
     return redis.del(key, `${key}:logs`);
   }
   if (type === 'stream') {
     const entries = await redis.xrange(key, '-', '+');
-    const ids = entries.filter(([, fields]) => fields.some((field) => field.includes(needle))).map(([id]) => id);
+    const ids = entries.filter(([id, fields]) => Number(id.split('-')[0]) < madeBefore && fields.some((field) => field.includes(needle))).map(([id]) => id);
     return ids.length === 0 ? 0 : redis.xdel(key, ...ids);
   }
   if (type === 'list') {

@@ -51,6 +51,8 @@ if record[4] then
 end
 redis.call('DEL', KEYS[1])
 redis.call('HSET', KEYS[1], 'state', 'completed', 'fingerprint', ARGV[1], 'mode', ARGV[2], 'status', ARGV[3], 'body', ARGV[4])
+-- When the request began (Redis's clock), kept for the erasure of a deleted person: a record begun after the deletion is not theirs.
+if record[4] then redis.call('HSET', KEYS[1], 'started', record[4]) end
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[5]))
 return 1
 `);
