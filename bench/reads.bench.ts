@@ -2,7 +2,7 @@ import { cpus } from 'node:os';
 import pg from 'pg';
 import { createPostgresEventStore } from '#event-store';
 import {
-  allProjections, createPostgresDocumentStore, feedCutoff, feedSeq, findApiKeyByKey, listServedCandidates, listServedEvents, listServedResults, rebuildReadModels,
+  allProjections, createPostgresDocumentStore, feedCutoff, feedSeq, findApiKeyByKey, listServedCandidates, listServedEvents, listServedResults, pruneFeed, rebuildReadModels,
 } from '#read-models';
 import { type CpuShares, describeCpu, startCpuMeter, watchPid, watchPostgresBackends, watchRedis } from './support/cpu.js';
 import { DATABASE_URL, logger, progress, randomSuffix, round } from './support/log.js';
@@ -129,6 +129,9 @@ export async function benchReads(candidates: number, hello: HelloBaseline): Prom
     const raw = medianPass(rawPasses);
     const rebuild = medianPass(rebuildPasses);
     const ofPasses = passes === 1 ? '' : `, median of ${passes}`;
+    // As a running deployment holds it: where the projections run, the feed's rows older than 30 days
+    // are deleted every hour (and 10 s after start); this API process runs no projections.
+    const pruned = await pruneFeed(documents, feedCutoff(new Date().toISOString()));
     await pool.query('ANALYZE');
     const readModelSize = (await pool.query<{ size: string }>(
       `SELECT pg_size_pretty(sum(pg_total_relation_size(c.oid))) AS size FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -169,7 +172,7 @@ export async function benchReads(candidates: number, hello: HelloBaseline): Prom
     });
     const details = [
       `dataset: ${seeded.candidates} candidates on ${seeded.assessments} assessment(s), ${seeded.events} events, ${seeded.credentials.length} API keys; ` +
-        `events table ${tableSize}, read models ${readModelSize}`,
+        `events table ${tableSize}, read models ${readModelSize}; events feed rows older than 30 days pruned before the loads: ${pruned}`,
       `seeding: ${Math.round(seeded.eventsPerSecond)} events/s (${seeded.seconds.toFixed(1)}s, appendToStreams of ${CANDIDATES_PER_APPEND} candidates = ${2 * CANDIDATES_PER_APPEND + 2} streams per append, 2 in flight)`,
       `    ${describeCpu(seedShares, cpus().length)}`,
       ...describePasses(`raw readAll (batches of ${READ_BATCH})`, rawPasses, raw),
