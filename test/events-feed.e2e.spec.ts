@@ -295,6 +295,34 @@ describe('events feed (e2e)', () => {
     expect(again.filter((envelope) => JSON.stringify(envelope).includes(gone.email)).map((envelope) => envelope.data.invitation.surname)).toStrictEqual(['again']);
   });
 
+  it('serves one stored cursor with any filters, hands the same place back when nothing comes, and refuses what does not belong', async () => {
+    const ws = await w.workspace();
+    const assessment = await w.assessment(ws.live);
+    const invited = await w.invite(ws.live, assessment.id, [{ email: uniqueEmail('stored'), firstName: 'Ann' }]);
+    const { candidateId } = await w.register({ invitationUrl: invited.body.data[0].invitationUrl });
+    await w.start(candidateId, assessment.id);
+    const result = await w.complete(candidateId, assessment.id, TEST_SLUGS[0]);
+    await w.unlock(result.resultId);
+    const all = await page(ws.live, '?limit=100');
+    expect(all.data.map((envelope) => envelope.event)).toStrictEqual(['candidateInvited', 'candidateCreated', 'assessmentStarted', 'testCompleted', 'resultUnlocked']);
+    expect(all.meta).toStrictEqual({ nextCursor: expect.any(String), hasMore: false });
+
+    const first = await page(ws.live, '?limit=2');
+    expect(first.data).toStrictEqual(all.data.slice(0, 2));
+    expect(first.meta.hasMore).toBe(true);
+    const stored = encodeURIComponent(first.meta.nextCursor);
+    // The cursor a page without filters gave serves filtered polls, both filters applying after it.
+    const filtered = await page(ws.live, `?cursor=${stored}&type=testCompleted,resultUnlocked`);
+    expect(filtered.data.map((envelope) => envelope.event)).toStrictEqual(['testCompleted', 'resultUnlocked']);
+    const unlockedAt = (all.data[4] as Envelope).createdAt;
+    expect((await page(ws.live, `?cursor=${stored}&since=${encodeURIComponent(unlockedAt)}`)).data.map((envelope) => envelope.event)).toStrictEqual(['resultUnlocked']);
+    // Nothing after the last one: the same place again, to poll from later.
+    const end = await page(ws.live, `?cursor=${encodeURIComponent(filtered.meta.nextCursor)}`);
+    expect(end).toStrictEqual({ data: [], meta: { nextCursor: filtered.meta.nextCursor, hasMore: false } });
+    // One unknown name among known ones is refused whole.
+    expect((await ws.live.get('/v1/events?type=testCompleted,candidateDeleted')).body.error.code).toBe('invalid_parameter');
+  });
+
   it('lists events for 30 days: older ones are neither listed nor found', async () => {
     const ws = await w.workspace();
     const assessment = await w.assessment(ws.live);

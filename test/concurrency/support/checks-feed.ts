@@ -1,11 +1,11 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { ReceivedWebhook } from '../../support/messaging-receivers.js';
+import { WEBHOOK_SOURCES } from './checks-side-effects.js';
 import type { Findings } from './findings.js';
 import type { LogFacts } from './log.js';
 import { type Snapshot, snapshotKey } from './snapshot.js';
 import { MODES, type WorkspaceWorld } from './world.js';
 
-const FEED_SOURCES = new Set(['CandidateCreated', 'CandidateInvited', 'AssessmentStarted', 'TestCompleted', 'AssessmentCompleted', 'ResultUnlocked']);
 
 /** The events of the log the feed no longer lists: those of deleted test candidates, their invitations included. */
 const goneEventIds = (facts: LogFacts): Set<string> => {
@@ -29,7 +29,7 @@ export const checkFeed = (workspace: WorkspaceWorld, snapshot: Snapshot, facts: 
     if (!findings.expect(read?.status === 200, 'the events feed answers', () => `${workspace.id} ${mode}: ${read?.status}`)) continue;
     const listed = (read?.body.data ?? []) as { id: string; event: string }[];
     const expected = facts.events
-      .filter((event) => FEED_SOURCES.has(event.type) && event.data.workspaceId === workspace.id && event.data.mode === mode && !gone.has(event.id))
+      .filter((event) => WEBHOOK_SOURCES.has(event.type) && event.data.workspaceId === workspace.id && event.data.mode === mode && !gone.has(event.id))
       .map((event) => event.id);
     const ids = listed.map((envelope) => envelope.id);
     findings.expect(isDeepStrictEqual(ids, expected), 'the events feed lists the log\'s events, in its order, but a deleted person\'s', () => {

@@ -3,7 +3,7 @@ import type { ReceivedWebhook } from '../../support/messaging-receivers.js';
 import type { Findings } from './findings.js';
 import { ERASED, type LogFacts } from './log.js';
 
-const WEBHOOK_SOURCES = new Set(['CandidateCreated', 'CandidateInvited', 'AssessmentStarted', 'TestCompleted', 'AssessmentCompleted', 'ResultUnlocked']);
+export const WEBHOOK_SOURCES: ReadonlySet<string> = new Set(['CandidateCreated', 'CandidateInvited', 'AssessmentStarted', 'TestCompleted', 'AssessmentCompleted', 'ResultUnlocked']);
 
 /** The log's events that become webhooks (every workspace subscribes to all six). */
 export const webhookEventIds = (facts: LogFacts): Set<string> =>

@@ -1,13 +1,9 @@
-import type {
-  AssessmentCompleted, AssessmentStarted, CandidateCreated, CandidateInvited, ResultUnlocked, TestCompleted, WebhookEventName,
-} from '#domain';
+import type { WebhookEventName } from '#domain';
 import type { RecordedEvent } from '#event-store';
-import { envelopeEventName, isEnvelopeSource, type RecordedDomainEvent } from '#read-models';
+import { envelopeEventName, isEnvelopeSource, type EnvelopeSourceEvent, type RecordedDomainEvent } from '#read-models';
 
-type Recorded<E> = E extends { type: infer T extends string; data: infer D extends object } ? RecordedEvent<T, D> : never;
-
-/** The recorded domain events that become webhooks, each with its data typed. */
-export type WebhookSourceEvent = Recorded<CandidateCreated | CandidateInvited | AssessmentStarted | TestCompleted | AssessmentCompleted | ResultUnlocked>;
+/** The recorded domain events that become webhooks, each with its data typed: the read models' envelope sources. */
+export type WebhookSourceEvent = EnvelopeSourceEvent;
 
 /** The store hands over untyped events; only the domain appends, so the type name is enough to trust the data. */
 export const asWebhookSourceEvent = (event: RecordedEvent): WebhookSourceEvent | null =>

@@ -1,6 +1,6 @@
 import type { Mode, WebhookEventName } from '#domain';
 import type { Condition, DocumentQuery, DocumentStore } from '../shared/document-store.port.js';
-import type { WorkspaceDocument } from '../workspaces/workspaces.projection.js';
+import { findServedPage } from '../shared/page.js';
 import { listWorkspaces } from '../workspaces/workspaces.queries.js';
 import { eventsProjection, servedEnvelopeJson, type EventFeedDocument } from './events.projection.js';
 
@@ -55,10 +55,8 @@ export interface FeedPage {
 
 /** One page of the feed in the log's order, as served JSON (links on APP_URL_MARK). */
 export const listServedEvents = async (store: DocumentStore, options: ListEventsOptions): Promise<FeedPage> => {
-  // One row more than asked says whether more exist.
-  const found = await store.findServed(eventsProjection.name, eventsQuery({ ...options, limit: options.limit + 1 }), render);
-  const shown = found.length > options.limit ? found.slice(0, options.limit) : found;
-  return { rows: shown.map(({ json }) => json), last: shown.at(-1)?.keys ?? null, hasMore: found.length > options.limit };
+  const page = await findServedPage(store, eventsProjection.name, eventsQuery(options), render);
+  return { rows: page.rows, last: page.last, hasMore: page.next !== null };
 };
 
 /** One row of the feed by its event id, as served JSON; another workspace's or mode's, older than `since` or unknown: null. */
@@ -130,7 +128,7 @@ async function* workspaceIds(store: DocumentStore): AsyncGenerator<string> {
   let after: readonly string[] | undefined;
   for (;;) {
     const page = await listWorkspaces(store, { limit: 500, after });
-    for (const workspace of page.items as WorkspaceDocument[]) yield workspace.id;
+    for (const workspace of page.items) yield workspace.id;
     if (page.next === null) return;
     after = page.next.map(String);
   }

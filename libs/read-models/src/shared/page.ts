@@ -22,10 +22,11 @@ export const findPage = async <Doc extends object>(
   return { items, next: rows.length > query.limit && last !== undefined ? keyOf(last) : null };
 };
 
-/** A keyset page of rows as the API serves them (stored JSON text); `next` as in `Page`. */
+/** A keyset page of rows as the API serves them (stored JSON text); `next` as in `Page`, `last` the orderBy values of the last row whether or not more follow. */
 export interface ServedPage {
   rows: string[];
   next: string[] | null;
+  last: readonly string[] | null;
 }
 
 /** `findPage` for the list endpoints: the same rows and cursor, as JSON text nobody parses. */
@@ -33,5 +34,5 @@ export const findServedPage = async (store: DocumentStore, collection: string, q
   const found = await store.findServed(collection, { ...query, limit: query.limit + 1 }, render);
   const shown = found.length > query.limit ? found.slice(0, query.limit) : found;
   const last = shown.at(-1);
-  return { rows: shown.map(({ json }) => json), next: found.length > query.limit && last !== undefined ? [...last.keys] : null };
+  return { rows: shown.map(({ json }) => json), next: found.length > query.limit && last !== undefined ? [...last.keys] : null, last: last?.keys ?? null };
 };
