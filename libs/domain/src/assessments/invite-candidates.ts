@@ -83,13 +83,13 @@ export const decideInvitations = (
           : { ...first, ...same };
       }
       if (!isValidPersonName(entry.firstName) || !isValidPersonName(entry.surname)) return failed(email, firstName, surname, 'invalid_name');
-      const onAssessment = assessment.candidates[email];
+      const onAssessment = assessment.candidates.get(email);
       if (onAssessment && onAssessment.mode === command.mode) {
         return { ...same, status: 'already_invited', reason: 'already_candidate', candidateId: onAssessment.candidateId, invitationToken: null };
       }
       const known = command.knownCandidates[email];
       if (known && known.mode !== command.mode) return failed(email, firstName, surname, known.mode === 'live' ? 'live_candidate' : 'sandbox_candidate');
-      const invitation = assessment.invitations[email];
+      const invitation = assessment.invitations.get(email);
       if (invitation) return { ...same, status: 'already_invited', reason: 'already_invited', candidateId: null, invitationToken: invitation.token };
       const { invitationId, invitationToken } = command.newInvitation(events.length);
       events.push({
