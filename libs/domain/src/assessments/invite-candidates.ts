@@ -1,4 +1,4 @@
-import type { CandidateInvited } from '../events.js';
+import type { CandidateInvited, WorkspaceEvent } from '../events.js';
 import { DomainError, validationFailed } from '../shared/errors.js';
 import type { Mode } from '../shared/types.js';
 import { isPastDeadline, isPlainObject, isValidEmail, isValidPersonName, normalizeEmail, personNameOrEmpty } from '../shared/validation.js';
@@ -55,11 +55,17 @@ const refuseWholeRequest = (command: InviteCandidatesCommand, assessment: Existi
 const failed = (email: string, firstName: string, surname: string, reason: InvitationReason): InvitationOutcome =>
   ({ email, firstName, surname, status: 'failed', reason, candidateId: null, invitationToken: null });
 
+export interface InvitationDecision {
+  /** One per entry of the request, in its order. */
+  outcomes: InvitationOutcome[];
+  /** For the assessment's stream: the new invitations. */
+  events: CandidateInvited[];
+  /** For the workspace's stream, appended atomically with `events`: the sandbox places the new invitations use. */
+  workspaceEvents: WorkspaceEvent[];
+}
+
 /** Judges every entry on its own, in order; returns the outcomes and the events of the new invitations. */
-export const decideInvitations = (
-  command: InviteCandidatesCommand,
-  assessment: ExistingAssessment,
-): { outcomes: InvitationOutcome[]; events: CandidateInvited[] } => {
+export const decideInvitations = (command: InviteCandidatesCommand, assessment: ExistingAssessment): InvitationDecision => {
   const entries = refuseWholeRequest(command, assessment);
   const outcomes: InvitationOutcome[] = [];
   const events: CandidateInvited[] = [];
@@ -109,5 +115,8 @@ export const decideInvitations = (
   if (command.mode === 'sandbox' && events.length > command.sandboxPlacesLeft) {
     throw new DomainError('sandbox_limit', `the workspace may create 25 test candidates in any 30 days; ${command.sandboxPlacesLeft} left`);
   }
-  return { outcomes, events };
+  const workspaceEvents: WorkspaceEvent[] = command.mode === 'sandbox' && events.length > 0
+    ? [{ type: 'SandboxPlacesUsed', data: { workspaceId: assessment.workspaceId, assessmentId: assessment.id, places: events.length, usedAt: command.metadata.now } }]
+    : [];
+  return { outcomes, events, workspaceEvents };
 };
