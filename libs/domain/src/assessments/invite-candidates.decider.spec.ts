@@ -5,7 +5,9 @@ import {
   ASSESSMENT_ID, DAY_MS, NOW, TODAY, WORKSPACE_ID, type Refusal, assessmentCreated, at, attempt, candidateAdded, candidateInvited, existing, refused,
 } from '../shared/testing.js';
 import { assessmentDecider } from './assessment.decider.js';
-import { type InvitationOutcome, type InvitationReason, type InviteCandidatesCommand, decideInvitations } from './invite-candidates.js';
+import {
+  type InvitationOutcome, type InvitationReason, type InviteCandidatesCommand, MAX_CANDIDATES_PER_REQUEST, decideInvitations, invitationAddresses,
+} from './invite-candidates.js';
 
 const created = assessmentCreated();
 const closed: AssessmentEvent = { type: 'AssessmentClosed', data: { assessmentId: ASSESSMENT_ID, workspaceId: WORKSPACE_ID, closedAt: at(-DAY_MS) } };
@@ -312,5 +314,19 @@ describe('InviteCandidates, whole-request refusals', () => {
     expect(invite([created, closed], people(1), everythingWrong)).toEqual(refused('workspace_unverified'));
     expect(invite(pastDeadline, people(1), { ...everythingWrong, workspaceVerified: true })).toEqual(refused('assessment_closed'));
     expect(invite([created], people(1), { ...everythingWrong, workspaceVerified: true })).toEqual(refused('sandbox_limit'));
+  });
+});
+
+describe('invitationAddresses (whose claims the decision reads)', () => {
+  it('gives the valid addresses, normalized, each once, in the order sent', () => {
+    expect(invitationAddresses([{ email: ' Bob@Example.com' }, 'oops', { email: 'nope' }, { email: 'ann@example.com' }, { email: 'BOB@example.com' }, { email: 7 }]))
+      .toEqual(['bob@example.com', 'ann@example.com']);
+  });
+
+  it('gives none for a request refused whole for its size, or not a list', () => {
+    expect(MAX_CANDIDATES_PER_REQUEST).toBe(100);
+    expect(invitationAddresses(people(100))).toHaveLength(100);
+    expect(invitationAddresses(people(101))).toEqual([]);
+    expect(invitationAddresses({ email: 'ann@example.com' })).toEqual([]);
   });
 });

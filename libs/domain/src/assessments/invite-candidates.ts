@@ -36,6 +36,20 @@ export interface InviteCandidatesCommand {
   metadata: { now: string };
 }
 
+/**
+ * The valid addresses of a request's entries, normalized, each once: whose claims in the workspace
+ * (`knownCandidates`) the decision needs. None for a request that is refused whole for its size.
+ */
+export const invitationAddresses = (candidates: unknown): string[] => {
+  if (!Array.isArray(candidates) || candidates.length > MAX_CANDIDATES_PER_REQUEST) return [];
+  const addresses = new Set<string>();
+  for (const entry of candidates) {
+    const email = isPlainObject(entry) ? normalizeEmail(entry.email) : null;
+    if (email !== null && isValidEmail(email)) addresses.add(email);
+  }
+  return [...addresses];
+};
+
 /** Whole-request checks in the documented order (after 400, 404 and idempotency). */
 const refuseWholeRequest = (command: InviteCandidatesCommand, assessment: ExistingAssessment): unknown[] => {
   const { candidates } = command;
