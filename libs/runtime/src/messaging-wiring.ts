@@ -1,6 +1,6 @@
 import { DisableWebhook, DisableWebhookHandler } from '#commands';
 import { systemContext } from '#commands';
-import { evolveWorkspace, initialWorkspaceState, workspaceStream } from '#domain';
+import { type WorkspaceEvent, evolveWorkspace, initialWorkspaceState, workspaceStream } from '#domain';
 import type { RecordedEvent } from '#event-store';
 import { feedWindow } from '#read-models';
 import {
@@ -32,7 +32,7 @@ export const webhookSettingsFromLog = (infra: Infrastructure) => {
     return secret;
   };
   return async (workspaceId: string): Promise<WebhookSettings | null> => {
-    const { state } = await infra.writer.load(workspaceStream(workspaceId), initialWorkspaceState, evolveWorkspace);
+    const state = await workspaceNow(infra, workspaceId);
     if (state.status !== 'active' || !state.webhook) return null;
     const webhook = state.webhook;
     const now = Date.parse(await infra.clock.now());
@@ -104,7 +104,7 @@ export const startMessagingFor = async (infra: Infrastructure, options: { runWor
   const deliversWebhooks = async (events: readonly { type: string; data: object }[]): Promise<boolean> => {
     const sources = events.map((event) => asWebhookSourceEvent(event as RecordedEvent)).filter((source) => source !== null);
     for (const source of sources) {
-      const { state } = await infra.writer.peek(workspaceStream(source.data.workspaceId), initialWorkspaceState, evolveWorkspace, WEBHOOK_SETTINGS_MAX_AGE_MS);
+      const state = await workspaceNow(infra, source.data.workspaceId);
       if (state.status === 'active' && state.webhook?.events.includes(webhookEventName(source)) === true) return true;
     }
     return false;
@@ -120,3 +120,7 @@ export const startMessagingFor = async (infra: Infrastructure, options: { runWor
   });
   return messaging;
 };
+
+/** TEMPORARY (replaced by the layering work): the workspace folded from its stream. */
+const workspaceNow = async (infra: Infrastructure, workspaceId: string) =>
+  (await infra.eventStore.readStream(workspaceStream(workspaceId))).reduce((state, event) => evolveWorkspace(state, { type: event.type, data: event.data } as WorkspaceEvent), initialWorkspaceState());
