@@ -23,3 +23,4 @@ export * from './shared/links.js';
 export * from './shared/owned-record.js';
 export * from './shared/snapshots.js';
 export * from './shared/event-schema.js';
+export * from './webhooks/index.js';

@@ -1,7 +1,6 @@
 export * from './shared/queues.js';
 export * from './webhooks/signing.js';
 export * from './webhooks/webhook-events.js';
-export * from './webhooks/result-views.js';
 export * from './webhooks/envelopes.js';
 export * from './webhooks/address-guard.js';
 export * from './webhooks/post-webhook.js';

@@ -2,7 +2,7 @@ import { DisableWebhook, DisableWebhookHandler } from '#commands';
 import { systemContext } from '#commands';
 import { evolveWorkspace, initialWorkspaceState, workspaceStream } from '#domain';
 import type { RecordedEvent } from '#event-store';
-import { feedWindow } from '#read-models';
+import { servedFeedWindow } from '#read-models';
 import {
   INLINE_OUTBOX, type Messaging, type WebhookSettings, asWebhookSourceEvent, createInlineOutbox, startMessaging, webhookEventName,
 } from '#messaging';
@@ -63,7 +63,7 @@ export const startMessagingFor = async (infra: Infrastructure, options: { runWor
     allowInsecure: infra.config.webhookAllowInsecure,
     getSigningSecrets: webhookSettingsFromLog(infra),
     disableWebhook: (workspaceId, url, reason) => disable.execute(new DisableWebhook(workspaceId, url, reason, systemContext(`webhook-${reason}`))),
-    feedWindow: (query) => feedWindow(infra.documents, query),
+    feedWindow: (query) => servedFeedWindow(infra.documents, query, infra.config.appUrl),
     logger: infra.logger.child({ component: 'messaging' }),
     runWorkers: options.runWorkers,
     outboxInline: infra.inline !== null,
