@@ -23,3 +23,5 @@ export * from './dispatch/start-messaging.js';
 export { runDdl } from './shared/sql.js';
 export { messagingMigrations, migrateMessagingTables } from './shared/messaging.migrations.js';
 export * from './dispatch/checkpoint-fence.js';
+export * from './webhooks/webhook-settings-from-log.js';
+export * from './dispatch/messaging-side.js';
