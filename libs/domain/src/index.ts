@@ -22,3 +22,4 @@ export * from './catalogue/catalogue.data.js';
 export * from './shared/links.js';
 export * from './shared/snapshots.js';
 export * from './shared/event-schema.js';
+export * from './webhooks/index.js';
