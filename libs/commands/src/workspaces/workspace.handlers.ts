@@ -3,12 +3,11 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
 import {
-  type ActiveWorkspace, type WorkspaceCommand, type WorkspaceEvent, type WorkspaceState, decideWorkspace, evolveWorkspace, notFound, validationFailed, workspaceStream,
+  type ActiveWorkspace, type WorkspaceCommand, type WorkspaceEvent, type WorkspaceState, decideWorkspace, evolveWorkspace, nonPublicAddressOf, notFound, validationFailed, workspaceStream,
 } from '#domain';
-import { nonPublicAddressOf } from '#messaging';
 import type { ServiceConfig } from '#platform';
 import type { SecretBox } from '#platform';
-import { generateApiKey, hashSecret, ids } from '#platform';
+import { generateApiKey, hashSecret, ids, resolveHostNow } from '#platform';
 import { EventWriter } from '../shared/event-writer.js';
 import { workspaceFold } from '../shared/folds.js';
 import type { RequestContext, WriteLookups } from '../shared/ports.js';
@@ -122,7 +121,7 @@ export class ConfigureWebhookHandler implements ICommandHandler<ConfigureWebhook
   constructor(private readonly writer: EventWriter, @Inject(SECRET_BOX) private readonly box: SecretBox, @Inject(CONFIG) private readonly config: ServiceConfig) {}
   async execute({ workspaceId, body, context }: ConfigureWebhook): Promise<WebhookSettingsView> {
     // The decider checks the URL's shape; what its name resolves to needs I/O, so it is checked here.
-    if (!this.config.webhookAllowInsecure && typeof body.url === 'string' && (await nonPublicAddressOf(body.url))) {
+    if (!this.config.webhookAllowInsecure && typeof body.url === 'string' && (await nonPublicAddressOf(body.url, resolveHostNow))) {
       throw validationFailed('url must point at a public host');
     }
     const command = { type: 'ConfigureWebhook' as const, url: body.url, events: body.events, allowInsecure: this.config.webhookAllowInsecure, newEncryptedSecret: this.box.seal(newWebhookSecret()) };
