@@ -4,7 +4,8 @@ import { commandHandlers } from '#commands';
 import { EventWriter } from '#commands';
 import { CLOCK, CONFIG, EVENT_STORE, LOGGER, LOOKUPS, READ_SIDE, REDIS, RETIRED_API_KEYS, type RetiredApiKeys, SECRET_BOX } from '#commands';
 import { RedisRateLimiter } from '#http';
-import { CURSORS, DOCUMENTS, INFRASTRUCTURE, type Infrastructure } from './infrastructure.js';
+import { CURSORS, DOCUMENTS, ERASURE_WINDOW, INFRASTRUCTURE, type Infrastructure } from './infrastructure.js';
+import { ErasureWindow } from './personal-data-erasure.js';
 
 /** Hands the process's shared infrastructure to Nest, with the write side (command bus and handlers). */
 @Global()
@@ -24,6 +25,7 @@ export class CoreModule {
       { provide: REDIS, useValue: infra.redis },
       { provide: DOCUMENTS, useValue: infra.documents },
       { provide: CURSORS, useValue: infra.cursors },
+      { provide: ERASURE_WINDOW, useValue: new ErasureWindow(infra.audit.personKeys) },
       // The API takes places from it; the internal application retires regenerated keys on it.
       { provide: RedisRateLimiter, useValue: limiter },
       { provide: RETIRED_API_KEYS, useValue: limiter satisfies RetiredApiKeys },

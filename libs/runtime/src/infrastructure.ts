@@ -62,3 +62,5 @@ export interface LeasedFollowers {
 export const INFRASTRUCTURE = Symbol('INFRASTRUCTURE');
 export const DOCUMENTS = Symbol('DOCUMENTS');
 export const CURSORS = Symbol('CURSORS');
+/** The erasure's rule for answers stored while a person is deleted (personal-data-erasure.ts, ErasureWindow). */
+export const ERASURE_WINDOW = Symbol('ERASURE_WINDOW');

@@ -10,10 +10,26 @@ import { scrubRedis } from './redis-scrub.js';
 /**
  * The database's clock (the deletion's recorded time), Redis's (an idempotency record's start) and a
  * process's (a job's timestamp) may differ a little: copies made up to this long after the deletion
- * still go. The idempotency interceptor does not keep an answer whose address was deleted up to
- * this long before its request began, so nothing replayable is lost by it.
+ * still go, and an answer is not kept whose address was deleted up to this long before its request
+ * began (ErasureWindow), so nothing replayable is lost between the two.
  */
 const CLOCK_MARGIN_MS = 1_000;
+
+/**
+ * The rule for copies of a person's data made while they are being deleted, in one place. A copy
+ * made before the deletion (plus the margin) is theirs and the erasure scrubs it (below). A request
+ * that began before the deletion may store its answer after the erasure's one scrub of Redis: such an
+ * answer is not kept (the idempotency interceptor asks here), and a replay runs the request again.
+ * The deletion retires the person's key in its own transaction, before the erasure runs, so a
+ * retirement since the request began is seen whenever the scrub came before the answer was stored.
+ */
+export class ErasureWindow {
+  constructor(private readonly personKeys: PersonKeyStore) {}
+
+  async mayKeepAnswer(workspaceId: string, emails: readonly string[], startedAt: number): Promise<boolean> {
+    return emails.length === 0 || !(await this.personKeys.retiredSince(workspaceId, emails, startedAt - CLOCK_MARGIN_MS));
+  }
+}
 
 /** The event types that end a person: their key is retired with it, and this erasure follows from it. */
 export const PERSON_ENDING_TYPES = PERSON_ENDING_EVENTS;

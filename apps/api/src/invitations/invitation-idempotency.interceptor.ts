@@ -2,11 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { IdempotencyInterceptor, type IdempotencyOwner, RedisIdempotencyStore, apiError } from '#http';
 import { type DocumentStore, getAssessment } from '#read-models';
-import { DOCUMENTS, INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
+import { DOCUMENTS, ERASURE_WINDOW } from '#runtime/infrastructure.js';
+import type { ErasureWindow } from '#runtime/personal-data-erasure.js';
 import type { AuthenticatedRequest } from '../auth/api-key.guard.js';
-
-/** The database's clock and this process's may differ a little: a retirement this much before the request counts too. */
-const CLOCK_MARGIN_MS = 1_000;
 
 const invitedAddresses = (body: unknown): string[] => {
   const data = (body as { data?: unknown } | null)?.data;
@@ -20,24 +18,14 @@ export class InvitationIdempotency extends IdempotencyInterceptor {
   constructor(
     store: RedisIdempotencyStore,
     @Inject(DOCUMENTS) private readonly documents: DocumentStore,
-    @Inject(INFRASTRUCTURE) private readonly infra: Infrastructure,
+    @Inject(ERASURE_WINDOW) private readonly erasures: ErasureWindow,
   ) {
     super(store);
   }
 
-  /**
-   * The stored answer holds the invited people's addresses and names. A test candidate among them
-   * deleted while this request ran may have been erased before the answer was stored (the erasure
-   * scrubs Redis once): then it goes again. Their deletion retired their key in its own transaction,
-   * before the erasure ran, so a retirement since the request began is seen here whenever the
-   * erasure's scrub came before this answer was stored. (An address deleted and invited again within
-   * this request also counts: its record goes, and a replay runs the request again.)
-   */
+  /** The stored answer holds the invited people's addresses and names: kept unless one of them was deleted meanwhile (ErasureWindow). */
   protected override async keepAnswer(request: FastifyRequest, body: unknown, startedAt: number): Promise<boolean> {
-    const emails = invitedAddresses(body);
-    if (emails.length === 0) return true;
-    const { workspaceId } = (request as AuthenticatedRequest).apiKey;
-    return !(await this.infra.audit.personKeys.retiredSince(workspaceId, emails, startedAt - CLOCK_MARGIN_MS));
+    return this.erasures.mayKeepAnswer((request as AuthenticatedRequest).apiKey.workspaceId, invitedAddresses(body), startedAt);
   }
 
   protected owner(request: FastifyRequest): IdempotencyOwner {
