@@ -58,7 +58,7 @@ describe('ProjectionRunner', () => {
     const runner = await harness.startRunner();
     const position = await harness.append([workspaceCreated('w1', at(0))]);
     expect(await runner.waitForPosition(position, 5_000)).toBe(true);
-    expect(await harness.documentStore.get('workspaces', 'w1')).not.toBeNull();
+    expect(await harness.documentStore.get('workspaces', 'w1')).toMatchObject({ id: 'w1', verified: false, customTests: [], sandboxUsage: [], webhook: null });
     const later = await harness.append([event('WorkspaceVerified', { workspaceId: 'w1', verifiedAt: at(1) })]);
     expect(await runner.waitForPosition(later, 5_000)).toBe(true);
     expect(await runner.waitForPosition(later + 1_000n, 50)).toBe(false);
