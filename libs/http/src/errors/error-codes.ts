@@ -1,4 +1,4 @@
-import type { DomainErrorCode } from '#domain';
+import { type DomainErrorCode, MAX_CANDIDATES_PER_REQUEST } from '#domain';
 
 /**
  * The one table of error codes and the HTTP status each is answered with: the API document's
@@ -54,7 +54,7 @@ export const ERROR_MESSAGES: Readonly<Record<ErrorCode, string>> = {
   idempotency_key_reused: 'This Idempotency-Key was already used with a different request.',
   idempotency_request_in_progress: 'The first request with this Idempotency-Key is still running; retry later.',
   validation_failed: 'The request body is well formed but a field is missing or wrong.',
-  too_many_candidates: 'At most 100 people can be invited in one request.',
+  too_many_candidates: `At most ${MAX_CANDIDATES_PER_REQUEST} people can be invited in one request.`,
   assessment_closed: 'The assessment is closed or past its deadline.',
   unknown_test: 'A test slug is not in the catalogue.',
   sandbox_limit: 'The sandbox allowance of test candidates for the last 30 days is used up.',
