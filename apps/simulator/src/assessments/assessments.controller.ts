@@ -1,18 +1,18 @@
-import { Controller, HttpCode, Inject, Param, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Param, Post, Req, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { AddTestToAssessment, CloseAssessment } from '#commands';
 import { CONFIG } from '#commands';
-import { apiError } from '#http';
+import { JsonBody, apiError } from '#http';
 import type { ServiceConfig } from '#platform';
 import { toAssessmentView } from '#read-models';
 import type { AssessmentDocument } from '#read-models';
 import type { DocumentStore } from '#read-models';
 import { DOCUMENTS } from '#runtime/infrastructure.js';
 import { InternalTokenGuard } from '../auth/internal-token.guard.js';
-import { internalContext, requiredBody } from '../auth/internal-context.js';
+import { internalContext } from '../auth/internal-context.js';
 import { InternalRoute } from '../openapi/internal-document.js';
-import { AddTestBody } from '../openapi/internal-bodies.js';
+import { AddTestBody, testToAdd } from './assessments.dto.js';
 
 @Controller('internal/assessments/:assessmentId')
 @UseGuards(InternalTokenGuard)
@@ -32,9 +32,10 @@ export class AssessmentsController {
 
   @Post('tests')
   @HttpCode(200)
+  @JsonBody()
   @InternalRoute('Append a custom test of the workspace', 200, [404, 409, 422], AddTestBody)
-  async addTest(@Req() request: FastifyRequest, @Param('assessmentId') assessmentId: string) {
-    await this.commands.execute(new AddTestToAssessment(assessmentId, requiredBody(request), internalContext(request)));
+  async addTest(@Req() request: FastifyRequest, @Param('assessmentId') assessmentId: string, @Body() body: AddTestBody) {
+    await this.commands.execute(new AddTestToAssessment(assessmentId, testToAdd(body), internalContext(request)));
     return this.view(assessmentId);
   }
 

@@ -1,12 +1,13 @@
-import { Controller, Delete, HttpCode, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, HttpCode, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { ApiResponse } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CompleteTest, DeleteCandidate, RegisterCandidate, StartAssessment, UnlockResult } from '#commands';
+import { JsonBody } from '#http';
 import { InternalTokenGuard } from '../auth/internal-token.guard.js';
-import { internalContext, optionalBody, requiredBody } from '../auth/internal-context.js';
+import { internalContext, optionalBody } from '../auth/internal-context.js';
 import { InternalRoute } from '../openapi/internal-document.js';
-import { CompleteTestBody, RegistrationBody } from '../openapi/internal-bodies.js';
+import { CompleteTestBody, RegistrationBody, registration, resultScores } from './candidates.dto.js';
 
 /** The candidate's side of the world: registering, starting, finishing tests; and the recruiter's unlock. */
 @Controller('internal')
@@ -15,10 +16,11 @@ export class CandidatesController {
   constructor(private readonly commands: CommandBus) {}
 
   @Post('registrations')
+  @JsonBody()
   @InternalRoute('Register a candidate (201; 200 when already registered)', 201, [404, 409, 422], RegistrationBody)
   @ApiResponse({ status: 200, description: 'Already registered: the same ids' })
-  async register(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    const { created, candidateId, assessmentId } = await this.commands.execute(new RegisterCandidate(requiredBody(request), internalContext(request)));
+  async register(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() body: RegistrationBody) {
+    const { created, candidateId, assessmentId } = await this.commands.execute(new RegisterCandidate(registration(body), internalContext(request)));
     void reply.status(created ? 201 : 200);
     return { data: { candidateId, assessmentId } };
   }
@@ -33,14 +35,16 @@ export class CandidatesController {
 
   @Post('candidates/:candidateId/assessments/:assessmentId/tests/:slug/complete')
   @HttpCode(201)
+  @JsonBody()
   @InternalRoute('Finish a test with its scores', 201, [404, 409, 422], CompleteTestBody)
   async complete(
     @Req() request: FastifyRequest,
     @Param('candidateId') candidateId: string,
     @Param('assessmentId') assessmentId: string,
     @Param('slug') slug: string,
+    @Body() body: CompleteTestBody,
   ) {
-    return { data: await this.commands.execute(new CompleteTest(candidateId, assessmentId, slug, requiredBody(request), internalContext(request))) };
+    return { data: await this.commands.execute(new CompleteTest(candidateId, assessmentId, slug, resultScores(body), internalContext(request))) };
   }
 
   @Post('results/:resultId/unlock')

@@ -9,6 +9,7 @@ import { candidatesProjection, getBilling, type CandidateDocument } from '#read-
 import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
 import { internalContext } from '../../auth/internal-context.js';
 import { recoverWebhook } from '../../outbox/webhook-recovery.js';
+import { webhookSettings } from '../../workspaces/workspaces.dto.js';
 import { pageContext } from '../shared/page-context.js';
 import { requireWorkspace } from '../shared/page-data.js';
 import { PageErrorFilter } from '../shared/page-error.filter.js';
@@ -55,8 +56,8 @@ export class WebhookPagesController {
 
   @Post('workspaces/:workspaceId/webhook')
   async save(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('workspaceId') workspaceId: string): Promise<void> {
-    const body = { url: field(request, 'url'), events: formOf(request).getAll('events') };
-    await this.commands.execute(new ConfigureWebhook(workspaceId, body, internalContext(request)));
+    const settings = await webhookSettings({ url: field(request, 'url'), events: formOf(request).getAll('events') }, this.infra.config.webhookAllowInsecure);
+    await this.commands.execute(new ConfigureWebhook(workspaceId, settings, internalContext(request)));
     this.responder.done(reply, workspacePath(workspaceId, 'webhook'), 'Webhook saved and enabled.');
   }
 
