@@ -15,15 +15,14 @@ export interface CustomTestDraft { name: string; minutes: number; questionCount:
 export const MAX_FREE_ALLOWANCE = 1_000_000;
 
 export class CreateWorkspaceBody {
-  // Declared first: the allowance has always been refused before the name.
+  @ApiProperty({ type: 'string', minLength: 1, example: 'Acme Recruiting' })
+  @TrimmedName(200)
+  name!: string;
+
   @ApiPropertyOptional({ type: 'integer', minimum: 0, default: 0, description: 'Free live candidates before billing' })
   @IsOptional()
   @WholeNumber(0, MAX_FREE_ALLOWANCE, 'freeAllowance must be a whole number from 0')
   freeAllowance?: number | null;
-
-  @ApiProperty({ type: 'string', minLength: 1, example: 'Acme Recruiting' })
-  @TrimmedName(200)
-  name!: string;
 }
 
 export const workspaceDraft = (body: CreateWorkspaceBody): WorkspaceDraft => ({ name: body.name, freeAllowance: body.freeAllowance ?? 0 });

@@ -17,8 +17,8 @@ describe('CreateWorkspaceBody', () => {
     [{}, NAME_RULE], [{ name: '' }, NAME_RULE], [{ name: '   ' }, NAME_RULE], [{ name: 5 }, NAME_RULE], [{ name: 'w'.repeat(201) }, NAME_RULE],
     [{ name: 'W\u0000' }, NAME_RULE], [{ name: 'a', freeAllowance: -1 }, 'freeAllowance must be a whole number from 0'],
     [{ name: 'a', freeAllowance: 1.5 }, 'freeAllowance must be a whole number from 0'], [{ name: 'a', freeAllowance: '3' }, 'freeAllowance must be a whole number from 0'],
-    // The allowance has always been judged before the name.
-    [{ name: '', freeAllowance: -1 }, 'freeAllowance must be a whole number from 0'],
+    // The name is judged first (the decider judged the allowance first: the message of a body wrong in both changed).
+    [{ name: '', freeAllowance: -1 }, NAME_RULE],
   ])('refuses %j with 422 validation_failed', async (body, message) => {
     expect(await refusalOf(validatedBody(CreateWorkspaceBody, body))).toEqual(refused(message));
   });
