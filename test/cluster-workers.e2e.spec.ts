@@ -123,8 +123,8 @@ describe('workers as a cluster (e2e, PostgreSQL)', () => {
 
   it('one worker holds the loops; killed with -9 under load another takes them within 10 s, and every invitation gets its e-mail and webhook, repeats only with the same id', async () => {
     const first = await eventually(holding, (lease) => lease !== null && lease.live, 10_000, 'a worker holding the followers lease');
+    expect(workers.map((worker) => worker.child.pid)).toContain(pidOf(first!.holder));
     const holder = workers.find((worker) => worker.child.pid === pidOf(first!.holder));
-    expect(holder).toBeDefined();
     // One process at a time runs the loops: the holder took the lease, and any other worker that took it
     // before (a renewal starved past its expiry on a loaded machine) has given it up since.
     expect(holder!.output()).toContain('took the lease');
@@ -171,8 +171,8 @@ describe('workers as a cluster (e2e, PostgreSQL)', () => {
 
   it('a holder stopped with SIGTERM releases the lease: another takes the loops at once', async () => {
     const current = await holding();
+    expect(workers.filter((worker) => worker.child.exitCode === null).map((worker) => worker.child.pid)).toContain(pidOf(current!.holder));
     const holder = workers.find((worker) => worker.child.exitCode === null && worker.child.pid === pidOf(current!.holder));
-    expect(holder).toBeDefined();
     const stoppedAt = Date.now();
     await holder!.stop('SIGTERM');
     expect(holder!.output()).toContain('released the lease');

@@ -43,7 +43,7 @@ describe('assessments: create, list, page, read, close', () => {
         candidateCount: 0,
         inviteUrl: expect.any(String),
       });
-      expect(data.id.length).toBeGreaterThan(0);
+      expect(data.id).toMatch(/^asm_[A-Za-z0-9]{16}$/);
       expect(data.inviteUrl.startsWith(`${service.internalUrl.replace('127.0.0.1', 'localhost')}/`)).toBe(true);
       expect(Math.abs(Date.parse(data.createdAt) - Date.now())).toBeLessThan(60_000);
       // It reads back at once, identical.
@@ -178,7 +178,10 @@ describe('assessments: create, list, page, read, close', () => {
       expect(answer.status).toBe(201);
       expect(answer.body.data).toMatchObject({ name: 'Extra', status: 'active', candidateCount: 0 });
       expect(answer.body.data.id).not.toBe('mine');
-      expect(answer.body.data.inviteUrl).not.toBeNull();
+      // Open sign-up is always on: the link of this assessment, with a 24-byte token.
+      const { id, inviteUrl } = answer.body.data as { id: string; inviteUrl: string };
+      expect(inviteUrl.slice(0, inviteUrl.lastIndexOf('/'))).toBe(`${service.internalUrl.replace('127.0.0.1', 'localhost')}/join/${id}`);
+      expect(inviteUrl.slice(inviteUrl.lastIndexOf('/') + 1)).toMatch(/^[A-Za-z0-9_-]{32}$/);
       const bom = await rawPost(`${service.baseUrl}/v1/assessments`, `\uFEFF${JSON.stringify({ name: 'Bom', tests: ['english-c1'] })}`, { authorization: `Bearer ${own.live}`, 'content-type': 'application/json' });
       expect(bom.status).toBe(201);
     });

@@ -107,7 +107,8 @@ describe('erasure of a deleted test candidate, from either route (e2e, PostgreSQ
     });
     expect(signedIn.status).toBe(303);
     const session = signedIn.headers.getSetCookie().map((line) => line.split(';')[0] ?? '').find((pair) => pair.startsWith('hiring_session='));
-    expect(session).toBeDefined();
+    // A sealed session: its base64url payload, a dot, and the payload's HMAC-SHA256 in base64url.
+    expect(session).toMatch(/^hiring_session=[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/);
     const cookie = { cookie: session ?? '' };
 
     // The candidate's page, as the browser gets it: the delete form and the session's CSRF token in it.
@@ -118,7 +119,8 @@ describe('erasure of a deleted test candidate, from either route (e2e, PostgreSQ
     const form = html.slice(html.indexOf(`action="${action}"`));
     expect(form.length).toBeLessThan(html.length);
     const csrf = /name="_csrf" value="([^"]+)"/.exec(form)?.[1];
-    expect(csrf).toBeDefined();
+    // The session's CSRF token is an HMAC-SHA256 in base64url.
+    expect(csrf).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
     const deleted = await fetch(`${service.internalUrl}${action}`, {
       method: 'POST', redirect: 'manual',

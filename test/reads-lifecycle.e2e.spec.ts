@@ -172,7 +172,7 @@ describe('candidate life cycle', () => {
   });
 
   it('registers through the public inviteUrl as a live candidate and bills them once, at their first unlock after the free allowance', async () => {
-    expect(state.aliceId).toBeDefined();
+    expect(state.aliceId).toMatch(/^cand_[A-Za-z0-9]{16}$/);
     await world.advance(3600);
     const registered = expectStatus(
       await world.internal.register({ inviteUrl: assessment.inviteUrl, email: ' Bob@Example.COM', firstName: 'Bob', surname: 'Baker' }), 201, 'sign up',

@@ -36,9 +36,10 @@ addFormats(ajv);
 
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-const load = (name: string, file: string, bases: string[]): LoadedDocument | null => {
+const load = (name: string, file: string, bases: string[]): LoadedDocument => {
   const path = resolve(file);
-  if (!existsSync(path)) return null;
+  // Without its document every answer would pass unchecked: a missing file stops the suite instead.
+  if (!existsSync(path)) throw new Error(`${path} is missing: every e2e answer is checked against it (npm run openapi:write writes it)`);
   const document = JSON.parse(readFileSync(path, 'utf8')) as Json;
   ajv.addSchema(document, name);
   const operations: Operation[] = [];
@@ -66,13 +67,11 @@ const validatorFor = (loaded: LoadedDocument, found: Operation, status: string):
   return validate;
 };
 
-const find = (loaded: LoadedDocument | null, method: string, pathname: string): { loaded: LoadedDocument; found: Operation } | null => {
-  if (loaded) {
-    const candidates = [pathname, ...loaded.bases.filter((base) => pathname.startsWith(`${base}/`)).map((base) => pathname.slice(base.length))];
-    for (const path of candidates) {
-      const found = loaded.operations.find((operation) => operation.method === method && operation.pattern.test(path));
-      if (found) return { loaded, found };
-    }
+const find = (loaded: LoadedDocument, method: string, pathname: string): { loaded: LoadedDocument; found: Operation } | null => {
+  const candidates = [pathname, ...loaded.bases.filter((base) => pathname.startsWith(`${base}/`)).map((base) => pathname.slice(base.length))];
+  for (const path of candidates) {
+    const found = loaded.operations.find((operation) => operation.method === method && operation.pattern.test(path));
+    if (found) return { loaded, found };
   }
   return null;
 };

@@ -20,6 +20,6 @@ export * from './candidates/unlock-and-delete.js';
 export * from './catalogue/catalogue.types.js';
 export * from './catalogue/catalogue.data.js';
 export * from './shared/links.js';
-export * from './shared/owned-record.js';
 export * from './shared/snapshots.js';
 export * from './shared/event-schema.js';
+export * from './webhooks/index.js';

@@ -1,7 +1,6 @@
 export * from './shared/queues.js';
 export * from './webhooks/signing.js';
 export * from './webhooks/webhook-events.js';
-export * from './webhooks/result-views.js';
 export * from './webhooks/envelopes.js';
 export * from './webhooks/address-guard.js';
 export * from './webhooks/post-webhook.js';
@@ -24,3 +23,5 @@ export * from './dispatch/start-messaging.js';
 export { runDdl } from './shared/sql.js';
 export { messagingMigrations, migrateMessagingTables } from './shared/messaging.migrations.js';
 export * from './dispatch/checkpoint-fence.js';
+export * from './webhooks/webhook-settings-from-log.js';
+export * from './dispatch/messaging-side.js';

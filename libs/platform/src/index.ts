@@ -9,6 +9,7 @@ export * from './crypto/random-pool.js';
 export * from './crypto/aes-gcm.js';
 export * from './crypto/api-key-secrets.js';
 export * from './net/free-port.js';
+export * from './net/resolve-host.js';
 export * from './redis/redis-unavailable.js';
 export * from './database/database-unavailable.js';
 export * from './release/service-version.js';

@@ -13,6 +13,7 @@ export * from './projection-runner/checkpoint-waiter.js';
 export * from './inline/inline-read-models.js';
 export * from './rebuild/rebuild-read-models.js';
 export * from './all-projections.js';
+export * from './read-models.wiring.js';
 
 export * from './workspaces/workspaces.projection.js';
 export * from './workspaces/workspaces.queries.js';

@@ -1,8 +1,6 @@
-import { Redis } from 'ioredis';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Logger } from 'pino';
 import { EventWriter } from '#commands';
-import type { WriteLookups } from '#commands';
 import { createEmbeddedEventStore, createEsdbEventStore, createPostgresEventStore, startEmbeddedDatabase } from '#event-store';
 import type { EventStore } from '#event-store';
 import { CursorCodec } from '#http';
@@ -11,24 +9,24 @@ import type { DatabaseOutage } from '#platform';
 import type { ServiceConfig } from '#platform';
 import { SecretBox, deriveKey } from '#platform';
 import { resolveServiceSecret } from '#platform';
-import {
-  CheckpointWaiter, INLINE_READ_MODELS, ProjectionRunner, allProjectionNames, allProjections, createInlineReadModels, createMongoDocumentStore, feedCutoff, pruneFeed,
-  createPostgresDocumentStore, getApiKey, listAssessmentIds,
-} from '#read-models';
-import type { ResultDocument } from '#read-models';
+import { createMongoDocumentStore, createPostgresDocumentStore, inlineReadModels, prepareReadModels, readModels } from '#read-models';
 import type { DocumentStore } from '#read-models';
-import { type AuditStores, createSealer, openAuditStores } from './audit-wiring.js';
-import type { LogSealer } from '#event-store';
-import type { Infrastructure, LeasedFollowers } from './infrastructure.js';
+import { type AuditStores, openAuditStores } from './audit-wiring.js';
+import { redisReady, requestRedis, serverPool } from './connections.js';
+import { startFollowers } from './followers.js';
+import type { Infrastructure } from './infrastructure.js';
 import { InlineProjectors } from './inline-projectors.js';
-import { CompositeReadSide, unlessInline } from './read-side.js';
+import { CompositeReadSide } from './read-side.js';
 import { DatabaseHealth, waitForDatabase } from './database-health.js';
 import { Tracing } from './observability/tracing.js';
 import { RedisHealth } from './redis-health.js';
 
+/*
+ * The composition root: it chooses the adapters from the configuration and passes the deployment
+ * value; each library builds its own parts (readModels, startMessagingSide in messaging-wiring.ts,
+ * EventWriter).
+ */
 
-/** How often the events feed drops rows past its 30 days (they are no longer listed before that either). */
-const FEED_PRUNE_EVERY_MS = 60 * 60 * 1000;
 export interface InfrastructureOptions {
   /**
    * The loops that follow the log (catch-up projections, sealer): `run` in this process (standalone,
@@ -38,27 +36,8 @@ export interface InfrastructureOptions {
   followers: 'run' | 'leased' | 'none';
 }
 
-const REDIS_READY_WAIT_MS = 3000;
-
-/** Waits a moment for the first connection, so the first requests do not fail for nothing; never for long. */
-const redisReady = (redis: Redis, timeoutMs: number): Promise<void> =>
-  new Promise((resolveReady) => {
-    if (redis.status === 'ready') return resolveReady();
-    const timer = setTimeout(done, timeoutMs);
-    redis.once('ready', done);
-    function done(): void {
-      clearTimeout(timer);
-      redis.off('ready', done);
-      resolveReady();
-    }
-  });
-
 const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//.test(url);
 
-/**
- * The composition root: picks the adapters from the configuration (embedded PGlite by default,
- * PostgreSQL or EventStoreDB for the log, PostgreSQL or MongoDB for the read models) and wires them.
- */
 export interface Stores {
   eventStore: EventStore;
   documents: DocumentStore;
@@ -74,43 +53,6 @@ export interface Stores {
   inline: InlineProjectors | null;
   stop(): Promise<void>;
 }
-
-/**
- * A pool on a PostgreSQL server. A connection the server drops while idle (a restart, a failover,
- * `pg_terminate_backend`) makes the pool emit 'error', which kills the process when nobody listens:
- * here it is one warning line (never the connection's details), the pool drops that connection and
- * opens a fresh one on next use. Queries in flight on it fail as they would anyway.
- */
-const serverPool = (connectionString: string, name: string, logger: Logger, database: DatabaseOutage): pg.Pool => {
-  // A server that does not answer at all (a host gone in a failover) fails a connection after 5 s
-  // instead of never; the health watcher then declares the outage and requests answer at once.
-  const pool = new pg.Pool({ connectionString, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
-  // A connection that ends while checked out (mid-transaction, between two statements) emits 'error'
-  // on its client, which the pool only listens to while the client is idle: unheard, it killed the
-  // process. The statements in flight on it fail on their own; this listener only keeps it alive.
-  pool.on('connect', (client) => {
-    client.on('error', (error) => database.report(error));
-  });
-  // A restart drops every idle connection at once: one line for them, then a count at most every 10 s.
-  let quietUntil = 0;
-  let unreported = 0;
-  pool.on('error', (error: Error & { code?: string }) => {
-    database.report(error);
-    if (Date.now() < quietUntil) {
-      unreported += 1;
-      return;
-    }
-    logger.warn({ pool: name, code: error.code, err: error.message, ...(unreported > 0 ? { droppedSinceLastLine: unreported } : {}) },
-      'a database connection was dropped; the pool opens another on next use');
-    quietUntil = Date.now() + DROP_LINES_EVERY_MS;
-    unreported = 0;
-  });
-  return pool;
-};
-
-const DROP_LINES_EVERY_MS = 10_000;
-
-const CONNECT_TIMEOUT_MS = 5000;
 
 /** The PostgreSQL servers a configuration uses (none on the embedded store). */
 export const databaseUrls = (config: ServiceConfig): string[] =>
@@ -168,16 +110,13 @@ export const openStores = async (config: ServiceConfig, logger: Logger, database
       oneDatabase = !config.eventStoreUrl || isPostgresUrl(config.eventStoreUrl);
     }
     stops.push(() => documents.close());
-    await documents.prepare(allProjections);
+    await prepareReadModels(documents);
 
     const audited = await openAuditStores(config, sqlPool, eventStore);
     let inline: InlineProjectors | null = null;
     if (oneDatabase && config.inlineProjections) {
       inline = new InlineProjectors(audited.eventStore);
-      inline.add(createInlineReadModels({
-        schema: 'public', projections: allProjections, announce: (collections) => documents.announce?.(collections),
-        deployment: config.deployment,
-      }));
+      inline.add(inlineReadModels(documents, config.deployment));
     }
     return { eventStore: audited.eventStore, documents, sqlPool, audit: audited.audit, inline, stop: stopAll };
   } catch (error) {
@@ -200,71 +139,30 @@ export const createInfrastructure = async (config: ServiceConfig, logger: Logger
     for (const stop of stops.reverse()) await stop().catch((error: unknown) => logger.error({ err: error }, 'stop failed'));
   };
   try {
-    // Requests never queue behind an outage: offline, a command fails at once (500); a Redis that
-    // accepts the connection but does not answer fails it after a second. BullMQ's connections are
-    // duplicates with their own settings (start-messaging.ts).
-    const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 1000, lazyConnect: false });
+    const redis = requestRedis(config.redisUrl);
     const redisHealth = new RedisHealth(redis, logger, config.redisUrl);
     stops.push(async () => {
       redisHealth.closingOnPurpose();
       redis.disconnect();
     });
-    await redisReady(redis, REDIS_READY_WAIT_MS);
+    await redisReady(redis);
 
     const readSide = new CompositeReadSide(database);
     const simulatedClock = config.simulatedClock ? new SimulatedClock(eventStore) : null;
     const clock = simulatedClock ?? systemClock;
-    // The events feed's rows older than 30 days go where the projections run, every hour.
-    const housekeeping = {
-      everyMs: FEED_PRUNE_EVERY_MS,
-      run: async () => {
-        const pruned = await pruneFeed(documents, feedCutoff(await clock.now()));
-        if (pruned > 0) logger.info({ pruned }, 'events feed: rows older than 30 days deleted');
-      },
-    };
-    const newRunner = () => new ProjectionRunner({ eventStore, documentStore: documents, projections: allProjections, logger, followsInline: stores.inline !== null, database, housekeeping });
-    if (options.followers === 'run') {
-      const runner = newRunner();
-      await runner.start();
-      stops.push(() => runner.stop());
-      readSide.add(unlessInline(INLINE_READ_MODELS, runner));
-    } else {
-      readSide.add(unlessInline(INLINE_READ_MODELS, new CheckpointWaiter({ documentStore: documents, projectionNames: allProjectionNames })));
-    }
-    // Followers link and seal the log as it grows; every process seals what was appended at a clean stop.
-    const sealer = createSealer(stores, config, logger);
-    if (options.followers === 'run') sealer.start();
-    stops.push(() => sealer.stop());
-    // Under a lease, each holding gets a runner and a sealer of its own (neither restarts once stopped).
-    let leased: { runner: ProjectionRunner; sealer: LogSealer } | null = null;
-    const followers: LeasedFollowers | null = options.followers !== 'leased' ? null : {
-      start: async () => {
-        const started = { runner: newRunner(), sealer: createSealer(stores, config, logger) };
-        await started.runner.start();
-        started.sealer.start();
-        leased = started;
-      },
-      stop: async () => {
-        const running = leased;
-        leased = null;
-        await running?.runner.stop();
-        await running?.sealer.stop();
-      },
-    };
+    const reads = readModels({ documents, eventStore, logger, clock, database });
+    const followers = await startFollowers({
+      mode: options.followers, readModels: reads, followsInline: stores.inline !== null, stores, config, logger, readSide, onStop: (stop) => stops.push(stop),
+    });
 
     const serviceSecret = resolveServiceSecret(config.serviceSecret, config.dataDir);
-    const lookups: WriteLookups = {
-      workspaceOfApiKey: async (apiKeyId) => (await getApiKey(documents, apiKeyId))?.workspaceId ?? null,
-      candidateOfResult: async (resultId) => (await documents.get<ResultDocument>('results', resultId))?.candidateId ?? null,
-      assessmentsOfWorkspace: (workspaceId) => listAssessmentIds(documents, workspaceId),
-    };
     const writer = new EventWriter(eventStore, clock, readSide, config, logger);
     // Stops run last first: the snapshots queued are written before the stores close.
     stops.push(() => writer.flushSnapshots());
     const infra: Infrastructure = {
       config, logger, eventStore, documents, sidePool: sqlPool, audit: stores.audit, inline: stores.inline, redis, redisHealth, database, clock, simulatedClock,
       secretBox: new SecretBox(serviceSecret), serviceSecret, cursors: new CursorCodec(deriveKey(serviceSecret, 'cursors')),
-      readSide, lookups, writer, messaging: null, followers, tracing,
+      readSide, lookups: reads.lookups, writer, messaging: null, followers, tracing,
       stop: async () => {
         await infra.messaging?.stop().catch((error: unknown) => logger.error({ err: error }, 'messaging stop failed'));
         await stopAll();

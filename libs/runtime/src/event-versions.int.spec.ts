@@ -87,7 +87,7 @@ describe.each(['embedded', 'postgres'] as const)('events of two schema versions 
   it('folds both into the state decisions read', async () => {
     const events = await stores.eventStore.readStream(stream);
     const state = events.reduce((folded, event) => evolveWorkspace(folded, event as unknown as WorkspaceEvent), initialWorkspaceState());
-    expect('sandboxUsage' in state ? state.sandboxUsage.map(({ count }) => count) : state).toEqual([3, 2]);
+    expect('sandboxUsage' in state ? state.sandboxUsage.toArray().map(({ count }) => count) : state).toEqual([3, 2]);
   });
 
   it('hands the current shape to every reader: stream, log, data-only log and subscription', async () => {

@@ -24,24 +24,3 @@ export class CompositeReadSide implements ReadSideWaiter {
     return results.every(Boolean);
   }
 }
-
-/** A reader whose work may have committed inline (named `inline`): then there is nothing to wait for. */
-export const unlessInline = (inline: string, reader: ReadSideWaiter): ReadSideWaiter => ({
-  waitForPosition: (position, timeoutMs, write) =>
-    write?.inline.includes(inline) === true ? Promise.resolve(true) : reader.waitForPosition(position, timeoutMs, write),
-});
-
-/** Read-your-writes against a checkpoint stored elsewhere (another process advances it). */
-export class PolledPosition implements ReadSideWaiter {
-  constructor(private readonly read: () => Promise<bigint | null>, private readonly intervalMs = 10) {}
-
-  async waitForPosition(position: bigint, timeoutMs: number): Promise<boolean> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const current = await this.read();
-      if (current !== null && current >= position) return true;
-      if (Date.now() >= deadline) return false;
-      await new Promise((resolve) => setTimeout(resolve, this.intervalMs));
-    }
-  }
-}

@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { EventWriter } from '#commands';
-import { assessmentStream, evolveAssessment, initialAssessmentState } from '#domain';
 import { IdempotencyInterceptor, type IdempotencyOwner, RedisIdempotencyStore, apiError } from '#http';
-import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
+import { type DocumentStore, getAssessment } from '#read-models';
+import { DOCUMENTS, INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
 import type { AuthenticatedRequest } from '../auth/api-key.guard.js';
 
 /** The database's clock and this process's may differ a little: a retirement this much before the request counts too. */
@@ -18,7 +17,11 @@ const invitedAddresses = (body: unknown): string[] => {
 /** Idempotent invitations: keys belong to the key's workspace; an unknown assessment is 404 before any 409. */
 @Injectable()
 export class InvitationIdempotency extends IdempotencyInterceptor {
-  constructor(store: RedisIdempotencyStore, private readonly writer: EventWriter, @Inject(INFRASTRUCTURE) private readonly infra: Infrastructure) {
+  constructor(
+    store: RedisIdempotencyStore,
+    @Inject(DOCUMENTS) private readonly documents: DocumentStore,
+    @Inject(INFRASTRUCTURE) private readonly infra: Infrastructure,
+  ) {
     super(store);
   }
 
@@ -42,16 +45,11 @@ export class InvitationIdempotency extends IdempotencyInterceptor {
     return { workspaceId, mode };
   }
 
-  /**
-   * The assessment as the write side folds it (the state the decision uses next, cached by the
-   * writer: on the embedded store no round trip at all), not the read model: the same answer. A
-   * peek: an invitation batch in flight changes neither its existence nor its workspace.
-   */
+  /** The assessment as the query side shows it: its creation was answered once the read side showed it, and it never changes workspace. */
   protected async precondition(request: FastifyRequest): Promise<void> {
     const { assessmentId } = request.params as { assessmentId: string };
     // PostgreSQL text cannot hold U+0000: no stream is named with one.
     if (assessmentId.includes('\u0000')) throw apiError('not_found');
-    const { state } = await this.writer.peek(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment);
-    if (state.status === 'none' || state.workspaceId !== (request as AuthenticatedRequest).apiKey.workspaceId) throw apiError('not_found');
+    if ((await getAssessment(this.documents, (request as AuthenticatedRequest).apiKey.workspaceId, assessmentId)) === null) throw apiError('not_found');
   }
 }

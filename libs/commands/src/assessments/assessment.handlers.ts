@@ -1,10 +1,10 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import {
-  type AssessmentCommand, CATALOGUE, type TestRef, assessmentStream, decideAssessment, evolveAssessment, evolveWorkspace,
-  initialAssessmentState, initialWorkspaceState, requireAssessment, validationFailed, workspaceStream,
+  type AssessmentCommand, CATALOGUE, type TestRef, assessmentStream, decideAssessment, requireAssessment, validationFailed, workspaceStream,
 } from '#domain';
 import { ids } from '#platform';
-import { EventWriter } from '../shared/event-writer.js';
+import { EventWriter, type StreamReader } from '../shared/event-writer.js';
+import { assessmentFold, workspaceFold } from '../shared/folds.js';
 import type { RequestContext } from '../shared/ports.js';
 
 /** What POST /v1/assessments asks for, as the edge's DTO typed it. */
@@ -28,13 +28,16 @@ const catalogue = new Map<string, TestRef>(CATALOGUE.map((test) => [test.slug, {
 
 type AssessmentCommandBody = AssessmentCommand extends infer C ? (C extends AssessmentCommand ? Omit<C, 'metadata'> : never) : never;
 
-const runAssessmentCommand = async (writer: EventWriter, assessmentId: string, command: AssessmentCommandBody, context: RequestContext): Promise<void> => {
+/** Decides one assessment command (`command` may read other streams first) and appends its events. */
+const runAssessmentCommand = async (
+  writer: EventWriter, assessmentId: string, command: AssessmentCommandBody | ((streams: StreamReader) => Promise<AssessmentCommandBody>), context: RequestContext,
+): Promise<void> => {
   const streamId = assessmentStream(assessmentId);
-  await writer.decide(streamId, async (batch) => {
-    const loaded = await batch.load(streamId, initialAssessmentState, evolveAssessment);
-    const now = await batch.now();
-    const events = decideAssessment({ ...command, metadata: { now } } as AssessmentCommand, loaded.state);
-    batch.append([{ streamId, expectedRevision: loaded.revision, events }], context, now);
+  await writer.handle(streamId, context, async (streams, now) => {
+    const assessment = await streams.load(streamId, assessmentFold);
+    const body = typeof command === 'function' ? await command(streams) : command;
+    const events = decideAssessment({ ...body, metadata: { now } } as AssessmentCommand, assessment);
+    return { appends: [{ streamId, events }], answer: undefined };
   });
 };
 
@@ -56,13 +59,15 @@ export class CreateAssessmentHandler implements ICommandHandler<CreateAssessment
 export class AddTestToAssessmentHandler implements ICommandHandler<AddTestToAssessment> {
   constructor(private readonly writer: EventWriter) {}
   async execute({ assessmentId, body, context }: AddTestToAssessment): Promise<{ assessmentId: string }> {
-    const assessment = requireAssessment((await this.writer.load(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment)).state);
-    const workspace = (await this.writer.load(workspaceStream(assessment.workspaceId), initialWorkspaceState, evolveWorkspace)).state;
-    if (typeof body.slug !== 'string') throw validationFailed('slug must be the slug of a custom test of the workspace');
-    const custom = workspace.status === 'active' ? workspace.customTests[body.slug] : undefined;
-    if (!custom) throw validationFailed('slug must be the slug of a custom test of the workspace');
-    const test: TestRef = { slug: custom.slug, name: custom.name, type: 'custom' };
-    await runAssessmentCommand(this.writer, assessmentId, { type: 'AddTestToAssessment', workspaceId: assessment.workspaceId, test }, context);
+    await runAssessmentCommand(this.writer, assessmentId, async (streams) => {
+      const assessment = requireAssessment(await streams.load(assessmentStream(assessmentId), assessmentFold));
+      const slug = body.slug;
+      if (typeof slug !== 'string') throw validationFailed('slug must be the slug of a custom test of the workspace');
+      const workspace = await streams.load(workspaceStream(assessment.workspaceId), workspaceFold);
+      const custom = workspace.status === 'active' ? workspace.customTests.get(slug) : undefined;
+      if (!custom) throw validationFailed('slug must be the slug of a custom test of the workspace');
+      return { type: 'AddTestToAssessment', workspaceId: assessment.workspaceId, test: { slug: custom.slug, name: custom.name, type: 'custom' } };
+    }, context);
     return { assessmentId };
   }
 }

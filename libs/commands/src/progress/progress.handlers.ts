@@ -1,11 +1,11 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import {
-  type CandidateEvent, type CandidateState, type ProgressStatus, assessmentStream, candidateStream, decideCompleteTest, decideStart, evolveAssessment,
-  evolveCandidate, initialAssessmentState, initialCandidateState, parseScores, progressOf, requireAssessment, requireCandidate,
+  type CandidateState, type ProgressStatus, assessmentStream, candidateStream, decideCompleteTest, decideStart, evolveCandidate, parseScores, progressOf,
+  requireAssessment, requireCandidate,
 } from '#domain';
 import { ids } from '#platform';
-import { EventWriter } from '../shared/event-writer.js';
-import type { WriteBatch } from '../shared/write-batch.js';
+import { EventWriter, type StreamReader } from '../shared/event-writer.js';
+import { assessmentFold, candidateFold } from '../shared/folds.js';
 import type { RequestContext } from '../shared/ports.js';
 
 export class StartAssessment extends Command<{ candidateId: string; assessmentId: string; status: ProgressStatus }> {
@@ -16,11 +16,10 @@ export class CompleteTest extends Command<{ resultId: string; assessmentComplete
 }
 
 /** Candidate progress is decided on the candidate stream, against the assessment as it stands. */
-const loadBoth = async (batch: WriteBatch, candidateId: string, assessmentId: string) => {
-  const candidateLoaded = await batch.load<CandidateState, CandidateEvent>(candidateStream(candidateId), initialCandidateState, evolveCandidate);
-  const candidate = requireCandidate(candidateLoaded.state);
-  const assessment = requireAssessment((await batch.load(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment)).state, candidate.workspaceId);
-  return { candidate, assessment, revision: candidateLoaded.revision };
+const loadBoth = async (streams: StreamReader, candidateId: string, assessmentId: string) => {
+  const candidate = requireCandidate(await streams.load(candidateStream(candidateId), candidateFold));
+  const assessment = requireAssessment(await streams.load(assessmentStream(assessmentId), assessmentFold), candidate.workspaceId);
+  return { candidate, assessment };
 };
 
 @CommandHandler(StartAssessment)
@@ -28,14 +27,11 @@ export class StartAssessmentHandler implements ICommandHandler<StartAssessment> 
   constructor(private readonly writer: EventWriter) {}
   async execute({ candidateId, assessmentId, context }: StartAssessment) {
     const streamId = candidateStream(candidateId);
-    const status = await this.writer.decide(streamId, async (batch): Promise<ProgressStatus> => {
-      const { candidate, assessment, revision } = await loadBoth(batch, candidateId, assessmentId);
-      const now = await batch.now();
+    const status = await this.writer.handle(streamId, context, async (streams, now) => {
+      const { candidate, assessment } = await loadBoth(streams, candidateId, assessmentId);
       const events = decideStart(candidate, assessment, now);
-      batch.append([{ streamId, expectedRevision: revision, events }], context, now);
-      const after = requireCandidate(events.reduce<CandidateState>(evolveCandidate, candidate));
-      const entry = after.assessments[assessmentId];
-      return entry ? progressOf(entry) : 'in_progress';
+      const entry = requireCandidate(events.reduce<CandidateState>(evolveCandidate, candidate)).assessments[assessmentId];
+      return { appends: [{ streamId, events }], answer: entry ? progressOf(entry) : ('in_progress' as ProgressStatus) };
     });
     return { candidateId, assessmentId, status };
   }
@@ -46,13 +42,11 @@ export class CompleteTestHandler implements ICommandHandler<CompleteTest> {
   constructor(private readonly writer: EventWriter) {}
   async execute({ candidateId, assessmentId, slug, body, context }: CompleteTest) {
     const streamId = candidateStream(candidateId);
-    return this.writer.decide(streamId, async (batch) => {
-      const { candidate, assessment, revision } = await loadBoth(batch, candidateId, assessmentId);
+    return this.writer.handle(streamId, context, async (streams, now) => {
+      const { candidate, assessment } = await loadBoth(streams, candidateId, assessmentId);
       const scores = parseScores(body);
-      const now = await batch.now();
       const decision = decideCompleteTest({ candidate, assessment, slug, scores, resultId: ids.result(), now });
-      batch.append([{ streamId, expectedRevision: revision, events: decision.events }], context, now);
-      return { resultId: decision.resultId, assessmentCompleted: decision.assessmentCompleted };
+      return { appends: [{ streamId, events: decision.events }], answer: { resultId: decision.resultId, assessmentCompleted: decision.assessmentCompleted } };
     });
   }
 }

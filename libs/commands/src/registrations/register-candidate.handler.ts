@@ -1,14 +1,13 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import {
-  type CandidateEmailEvent, type CandidateEvent, type CandidateState, type ExpectedRevisionLike, type RegistrationVia, assessmentStream,
-  candidateEmailStream, candidateStream, decideRegistration, evolveAssessment, evolveCandidate, evolveCandidateEmail, initialAssessmentState,
-  initialCandidateEmailState, initialCandidateState, isPlainObject, type LinkKind, notFound, parseLink, requireAssessment, resolveRegistrant, validationFailed,
+  type LinkKind, type RegistrationVia, assessmentStream, candidateEmailStream, candidateStream, decideRegistration, initialCandidateState, isPlainObject, notFound,
+  parseLink, requireAssessment, resolveRegistrant, validationFailed,
 } from '#domain';
 import { ids } from '#platform';
 import type { ServiceConfig } from '#platform';
-import { WrongExpectedRevisionError } from '#event-store';
 import { EventWriter } from '../shared/event-writer.js';
+import { assessmentFold, candidateEmailFold, candidateFold } from '../shared/folds.js';
 import { CONFIG } from '../shared/tokens.js';
 import type { RequestContext } from '../shared/ports.js';
 
@@ -45,28 +44,30 @@ export class RegisterCandidateHandler implements ICommandHandler<RegisterCandida
   async execute({ body, context }: RegisterCandidate): Promise<RegistrationResult> {
     const { assessmentId, via } = parseVia(body, this.config.appUrl);
     const streamId = assessmentStream(assessmentId);
-    return this.writer.decide(streamId, async (batch) => {
-      const assessmentLoaded = await batch.load(streamId, initialAssessmentState, evolveAssessment);
-      const assessment = requireAssessment(assessmentLoaded.state);
+    return this.writer.handle(streamId, context, async (streams, now) => {
+      const assessment = requireAssessment(await streams.load(streamId, assessmentFold));
       const registrant = resolveRegistrant(assessment, via);
       const emailStreamId = candidateEmailStream(assessment.workspaceId, registrant.email);
-      const emailLoaded = await batch.load<ReturnType<typeof initialCandidateEmailState>, CandidateEmailEvent>(emailStreamId, initialCandidateEmailState, evolveCandidateEmail);
-      const claimedId = emailLoaded.state.claim?.candidateId;
-      const candidateLoaded: { state: CandidateState; revision: ExpectedRevisionLike } = claimedId
-        ? await batch.load<CandidateState, CandidateEvent>(candidateStream(claimedId), initialCandidateState, evolveCandidate)
-        : { state: initialCandidateState(), revision: 'no_stream' };
-      // The registry still named a candidate whose deletion (which releases the address) came after
-      // that read: decided again on a fresh read, never registered onto the deleted candidate.
-      if (candidateLoaded.state.status === 'deleted') throw new WrongExpectedRevisionError(emailStreamId, emailLoaded.revision, 'no_stream');
-      const now = await batch.now();
-      const decision = decideRegistration({ assessment, registrant, emailState: emailLoaded.state, candidate: candidateLoaded.state, newCandidateId: ids.candidate(), now });
-      batch.append([
-        { streamId: emailStreamId, expectedRevision: emailLoaded.revision, events: decision.emailEvents },
-        { streamId: candidateStream(decision.candidateId), expectedRevision: candidateLoaded.revision, events: decision.candidateEvents },
-        { streamId, expectedRevision: assessmentLoaded.revision, events: decision.assessmentEvents },
-      ], context, now);
-      // 201 for a new registration (a new candidate or a known one joining this assessment), 200 when already on it.
-      return { created: decision.candidateEvents.length > 0, candidateId: decision.candidateId, assessmentId };
+      let emailState = await streams.load(emailStreamId, candidateEmailFold);
+      const claimedId = emailState.claim?.candidateId;
+      let candidate = claimedId ? await streams.load(candidateStream(claimedId), candidateFold) : initialCandidateState();
+      // The registry named a candidate deleted after it was read (the deletion releases the address in
+      // the same append): decided as the new person the address now is; the append, expecting the
+      // registry at the revision read, conflicts and the decision is taken again on a fresh read.
+      if (candidate.status === 'deleted') {
+        emailState = { claim: null };
+        candidate = initialCandidateState();
+      }
+      const decision = decideRegistration({ assessment, registrant, emailState, candidate, newCandidateId: ids.candidate(), now });
+      return {
+        appends: [
+          { streamId: emailStreamId, events: decision.emailEvents },
+          { streamId: candidateStream(decision.candidateId), events: decision.candidateEvents },
+          { streamId, events: decision.assessmentEvents },
+        ],
+        // 201 for a new registration (a new candidate or a known one joining this assessment), 200 when already on it.
+        answer: { created: decision.candidateEvents.length > 0, candidateId: decision.candidateId, assessmentId },
+      };
     });
   }
 }

@@ -1,10 +1,8 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { Inject } from '@nestjs/common';
-import {
-  type CandidateEvent, type CandidateState, candidateStream, decideUnlock, evolveCandidate, evolveWorkspace, initialCandidateState, initialWorkspaceState,
-  notFound, requireCandidate, workspaceStream,
-} from '#domain';
+import { candidateStream, decideUnlock, notFound, requireCandidate, workspaceStream } from '#domain';
 import { EventWriter } from '../shared/event-writer.js';
+import { candidateFold, workspaceFold } from '../shared/folds.js';
 import type { RequestContext, WriteLookups } from '../shared/ports.js';
 import { LOOKUPS } from '../shared/tokens.js';
 
@@ -21,18 +19,15 @@ export class UnlockResultHandler implements ICommandHandler<UnlockResult> {
     const candidateId = await this.lookups.candidateOfResult(resultId);
     if (!candidateId) throw notFound('result');
     const streamId = candidateStream(candidateId);
-    const decision = await this.writer.decide(streamId, async (batch) => {
-      const candidateLoaded = await batch.load<CandidateState, CandidateEvent>(streamId, initialCandidateState, evolveCandidate);
-      const candidate = requireCandidate(candidateLoaded.state);
-      const workspaceLoaded = await batch.load(workspaceStream(candidate.workspaceId), initialWorkspaceState, evolveWorkspace);
-      if (workspaceLoaded.state.status !== 'active') throw notFound('workspace');
-      const now = await batch.now();
-      const unlock = decideUnlock(candidate, workspaceLoaded.state, resultId, now);
-      batch.append([
-        { streamId, expectedRevision: candidateLoaded.revision, events: unlock.candidateEvents },
-        { streamId: workspaceStream(candidate.workspaceId), expectedRevision: workspaceLoaded.revision, events: unlock.workspaceEvents },
-      ], context, now);
-      return unlock;
+    const decision = await this.writer.handle(streamId, context, async (streams, now) => {
+      const candidate = requireCandidate(await streams.load(streamId, candidateFold));
+      const workspace = await streams.load(workspaceStream(candidate.workspaceId), workspaceFold);
+      if (workspace.status !== 'active') throw notFound('workspace');
+      const unlock = decideUnlock(candidate, workspace, resultId, now);
+      return {
+        appends: [{ streamId, events: unlock.candidateEvents }, { streamId: workspaceStream(candidate.workspaceId), events: unlock.workspaceEvents }],
+        answer: unlock,
+      };
     });
     return { resultId, unlockedAt: decision.unlockedAt, charged: decision.charged };
   }

@@ -3,14 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { pino } from 'pino';
 import {
-  type AssessmentEvent, type AssessmentState, assessmentSnapshots, assessmentStream, candidateEmailStream, evolveAssessment, evolveCandidateEmail, initialAssessmentState, initialCandidateEmailState,
-  requireAssessment,
+  type AssessmentEvent, type AssessmentState, assessmentSnapshots, assessmentStream, candidateEmailStream, evolveAssessment, initialAssessmentState, requireAssessment,
 } from '#domain';
 import {
   type EventStore, IntegrityEventStore, PersonKeyStore, PersonalDataEventStore, SnapshotStore, createPostgresEventStore, integrityKeys,
 } from '#event-store';
 import { loadConfig, systemClock } from '#platform';
 import { EventWriter } from './event-writer.js';
+import { assessmentFold, candidateEmailFold } from './folds.js';
 import { systemContext } from './ports.js';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -72,25 +72,29 @@ describe('EventWriter: snapshots of long folds (PostgreSQL server)', () => {
     const streamId = assessmentStream(assessmentId);
     const decisions = [[created(assessmentId)]];
     for (let from = 0; from < count; from += 50) decisions.push(Array.from({ length: Math.min(50, count - from) }, (_, index) => invited(assessmentId, from + index)));
-    for (const events of decisions) {
-      await writer.decide(streamId, async (batch) => {
-        const loaded = await batch.load(streamId, initialAssessmentState, evolveAssessment);
-        batch.append([{ streamId, expectedRevision: loaded.revision, events }], systemContext('test'), await batch.now());
-      });
-    }
+    for (const events of decisions) await appendThrough(writer, streamId, events);
     await writer.flushSnapshots();
     return assessmentId;
   };
+
+  /** One decision that loads the stream and appends `events` to it. */
+  const appendThrough = (writer: EventWriter, streamId: string, events: AssessmentEvent[]) =>
+    writer.handle(streamId, systemContext('test'), async (streams) => {
+      await streams.load(streamId, assessmentFold);
+      return { appends: [{ streamId, events }], answer: undefined };
+    });
+
+  /** The stream's state as a decision of this writer loads it. */
+  const load = (writer: EventWriter, streamId: string): Promise<AssessmentState> =>
+    writer.handle(`read-${randomUUID()}`, systemContext('test'), async (streams) => ({ appends: [], answer: await streams.load(streamId, assessmentFold) }));
 
   /** The state folded from the whole stream, without any snapshot. */
   const foldAll = async (assessmentId: string): Promise<AssessmentState> =>
     (await store.readStream(assessmentStream(assessmentId))).reduce((state, event) => evolveAssessment(state, { type: event.type, data: event.data } as AssessmentEvent), initialAssessmentState());
   const invitations = (state: AssessmentState) => {
     const assessment = requireAssessment(state);
-    return Object.keys(assessment.invitations).map((address) => {
-      const invitation = assessment.invitations[address];
-      return [address, invitation?.invitationId, invitation?.token, invitation?.person.firstName, invitation?.person.surname];
-    });
+    return [...assessment.invitations].sort(([a], [b]) => a.localeCompare(b))
+      .map(([address, invitation]) => [address, invitation.invitationId, invitation.token, invitation.person.firstName, invitation.person.surname]);
   };
 
   it('a fresh process folds a long stream from its snapshot and the events after it, to the same state', async () => {
@@ -103,11 +107,10 @@ describe('EventWriter: snapshots of long folds (PostgreSQL server)', () => {
     for (const clear of ['person-7@example.com', 'Person 7', 'Named']) expect(body).not.toContain(clear);
 
     const { writer, read } = freshWriter();
-    const loaded = await writer.load(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment);
-    expect(loaded.revision).toBe(400);
+    const loaded = await load(writer, assessmentStream(assessmentId));
     expect(read.events).toBe(400 - revision);
-    expect(invitations(loaded.state)).toEqual(invitations(await foldAll(assessmentId)));
-    expect(invitations(loaded.state)).toHaveLength(400);
+    expect(invitations(loaded)).toEqual(invitations(await foldAll(assessmentId)));
+    expect(invitations(loaded)).toHaveLength(400);
   });
 
   it('an erasure in the workspace makes its snapshots unreadable: the stream is folded in full, the erased address as erased', async () => {
@@ -115,12 +118,12 @@ describe('EventWriter: snapshots of long folds (PostgreSQL server)', () => {
     expect(await personKeys.destroy(WORKSPACE, 'person-3@example.com')).toBe(1);
 
     const { writer, read } = freshWriter();
-    const loaded = await writer.load(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment);
+    const loaded = await load(writer, assessmentStream(assessmentId));
     expect(read.events).toBe(201);
-    const addresses = invitations(loaded.state).map(([address]) => address);
+    const addresses = invitations(loaded).map(([address]) => address);
     expect(addresses).not.toContain('person-3@example.com');
     expect(addresses).toContain('[erased]');
-    expect(invitations(loaded.state)).toEqual(invitations(await foldAll(assessmentId)));
+    expect(invitations(loaded)).toEqual(invitations(await foldAll(assessmentId)));
   });
 
   it('a snapshot that was tampered with, or moved to another stream, is not used', async () => {
@@ -133,9 +136,9 @@ describe('EventWriter: snapshots of long folds (PostgreSQL server)', () => {
     await pool.query(`UPDATE ${table} SET body = overlay(body placing (CASE WHEN substr(body, 60, 1) = 'A' THEN 'B' ELSE 'A' END) from 60 for 1) WHERE stream_id = $1`, [assessmentStream(first)]);
     for (const assessmentId of [first, second]) {
       const { writer, read } = freshWriter();
-      const loaded = await writer.load(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment);
+      const loaded = await load(writer, assessmentStream(assessmentId));
       expect(read.events).toBe(151);
-      expect(invitations(loaded.state)).toEqual(invitations(await foldAll(assessmentId)));
+      expect(invitations(loaded)).toEqual(invitations(await foldAll(assessmentId)));
     }
   });
 
@@ -147,19 +150,17 @@ describe('EventWriter: snapshots of long folds (PostgreSQL server)', () => {
     counted.readStreams = (streamIds, options) => { calls.push([...streamIds]); return store.readStreams(streamIds, options); };
     const writer = new EventWriter(counted, systemClock, { waitForPosition: async () => true }, loadConfig({}), pino({ level: 'silent' }));
     const streamId = assessmentStream(assessmentId);
-    await writer.load(streamId, initialAssessmentState, evolveAssessment);
+    await load(writer, streamId);
     calls.length = 0;
     const registries = ['new-1@example.com', 'new-2@example.com'].map((email) => candidateEmailStream(WORKSPACE, email));
-    await writer.decide(streamId, async (batch) => {
-      await Promise.all([
-        batch.load(streamId, initialAssessmentState, evolveAssessment),
-        batch.loadMany(registries, initialCandidateEmailState, evolveCandidateEmail),
-      ]);
+    await writer.handle(streamId, systemContext('test'), async (streams) => {
+      await Promise.all([streams.load(streamId, assessmentFold), ...registries.map((registry) => streams.load(registry, candidateEmailFold))]);
+      return { appends: [], answer: undefined };
     });
     expect(calls).toEqual([[streamId, ...registries]]);
   });
 
-  it('a load takes no snapshot; a decision that commits onto a long tail takes one, written after its answer', async () => {
+  it('a load takes no snapshot; a decision that commits onto a long tail takes one, written after it', async () => {
     const assessmentId = await grow(freshWriter().writer, 400);
     const streamId = assessmentStream(assessmentId);
     await pool.query(`TRUNCATE "${schema}".state_snapshots`);
@@ -172,15 +173,11 @@ describe('EventWriter: snapshots of long folds (PostgreSQL server)', () => {
       await store.writeSnapshot(id, fold, snapshot);
     };
     const writer = new EventWriter(counted, systemClock, { waitForPosition: async () => true }, loadConfig({}), pino({ level: 'silent' }));
-    await writer.load(streamId, initialAssessmentState, evolveAssessment);
+    await load(writer, streamId);
     await writer.flushSnapshots();
     expect(written).toEqual([]);
 
-    await writer.decide(streamId, async (batch) => {
-      const loaded = await batch.load(streamId, initialAssessmentState, evolveAssessment);
-      batch.append([{ streamId, expectedRevision: loaded.revision, events: [invited(assessmentId, 400)] }], systemContext('test'), await batch.now());
-    });
-    expect(written).toEqual([]);
+    await appendThrough(writer, streamId, [invited(assessmentId, 400)]);
     await writer.flushSnapshots();
     expect(written).toEqual([401]);
     // (Not read back through a fresh writer: the erasure test's key destroyed in this workspace less

@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { pino } from 'pino';
-import { type AssessmentEvent, DomainError, assessmentStream, evolveAssessment, initialAssessmentState, requireAssessment } from '#domain';
+import { type AssessmentEvent, type AssessmentState, DomainError, assessmentStream, requireAssessment } from '#domain';
 import { createPostgresEventStore, type PostgresEventStore } from '#event-store';
 import { systemClock } from '#platform';
 import { loadConfig } from '#platform';
 import { EventWriter } from './event-writer.js';
-import { UnreadableStreamError } from './folded-states.js';
+import { assessmentFold } from './folds.js';
+import { UnreadableStreamError } from './state-cache.js';
 import { systemContext } from './ports.js';
 
 const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -23,7 +24,7 @@ const invited = (assessmentId: string, index: number): AssessmentEvent => ({
   },
 });
 
-describe('EventWriter: one write path with group commit (PostgreSQL server)', () => {
+describe('EventWriter: load, decide, append, retry (PostgreSQL server)', () => {
   const schema = `writer_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
   const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 4 });
   let store: PostgresEventStore;
@@ -41,13 +42,19 @@ describe('EventWriter: one write path with group commit (PostgreSQL server)', ()
 
   /** Invites `person` (refused when it is `refused`); answers how many invitations the decision saw. */
   const inviteNext = (writer: EventWriter, assessmentId: string, person: number, refused = -1) =>
-    writer.decide(assessmentStream(assessmentId), async (batch) => {
-      const loaded = await batch.load(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment);
-      const seen = Object.keys(requireAssessment(loaded.state).invitations).length;
+    writer.handle(assessmentStream(assessmentId), systemContext('test'), async (streams) => {
+      const seen = invitationsOf(await streams.load(assessmentStream(assessmentId), assessmentFold)).length;
       if (person === refused) throw new DomainError('validation_failed', 'refused on purpose');
-      batch.append([{ streamId: assessmentStream(assessmentId), expectedRevision: loaded.revision, events: [invited(assessmentId, person)] }], systemContext('test'), await batch.now());
-      return seen;
+      return { appends: [{ streamId: assessmentStream(assessmentId), events: [invited(assessmentId, person)] }], answer: seen };
     });
+
+  /** The stream's state as a decision in a lane of its own reads it. */
+  const stateOf = (writer: EventWriter, assessmentId: string): Promise<AssessmentState> =>
+    writer.handle(`read-${randomUUID()}`, systemContext('test'), async (streams) => ({ appends: [], answer: await streams.load(assessmentStream(assessmentId), assessmentFold) }));
+
+  const createdIn = async (assessmentId: string): Promise<void> => {
+    await store.appendToStream(assessmentStream(assessmentId), [{ id: randomUUID(), type: 'AssessmentCreated', data: created(assessmentId).data, metadata: systemMetadata() }], { expectedRevision: 'no_stream' });
+  };
 
   it('refuses to decide on a stream holding an event type this version does not know (a newer version wrote it), appending nothing', async () => {
     const assessmentId = `a-${randomUUID()}`;
@@ -62,7 +69,7 @@ describe('EventWriter: one write path with group commit (PostgreSQL server)', ()
 
   it('decides concurrent requests on one stream one after another, each seeing the ones before', async () => {
     const assessmentId = `a-${randomUUID()}`;
-    await store.appendToStream(assessmentStream(assessmentId), [{ id: randomUUID(), type: 'AssessmentCreated', data: created(assessmentId).data, metadata: systemMetadata() }], { expectedRevision: 'no_stream' });
+    await createdIn(assessmentId);
     const writer = writerOf();
     const seen = await Promise.all(Array.from({ length: 20 }, (_, person) => inviteNext(writer, assessmentId, person)));
     expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, index) => index));
@@ -72,7 +79,7 @@ describe('EventWriter: one write path with group commit (PostgreSQL server)', ()
 
   it('fails only the refused request of a batch; the others are appended', async () => {
     const assessmentId = `a-${randomUUID()}`;
-    await store.appendToStream(assessmentStream(assessmentId), [{ id: randomUUID(), type: 'AssessmentCreated', data: created(assessmentId).data, metadata: systemMetadata() }], { expectedRevision: 'no_stream' });
+    await createdIn(assessmentId);
     const writer = writerOf();
     const outcomes = await Promise.allSettled(Array.from({ length: 10 }, (_, person) => inviteNext(writer, assessmentId, person, 4)));
     const refused = outcomes.filter((outcome) => outcome.status === 'rejected');
@@ -81,16 +88,26 @@ describe('EventWriter: one write path with group commit (PostgreSQL server)', ()
     expect(await store.readStream(assessmentStream(assessmentId))).toHaveLength(10);
   });
 
+  it('two writers on one stream (two processes) both succeed: a real conflict is decided again on a fresh read', async () => {
+    const assessmentId = `a-${randomUUID()}`;
+    await createdIn(assessmentId);
+    const [first, second] = [writerOf(), writerOf()];
+    const seen = await Promise.all(Array.from({ length: 20 }, (_, person) => inviteNext(person % 2 === 0 ? first : second, assessmentId, person)));
+    expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, index) => index));
+    expect(invitationsOf(await stateOf(first, assessmentId))).toHaveLength(20);
+  }, 30_000);
+
   it('lanes that share a stream (unlocks charging one workspace, completions reading it) never fail on a conflict', async () => {
     const shared = `a-${randomUUID()}`;
-    await store.appendToStream(assessmentStream(shared), [{ id: randomUUID(), type: 'AssessmentCreated', data: created(shared).data, metadata: systemMetadata() }], { expectedRevision: 'no_stream' });
+    await createdIn(shared);
     const writer = writerOf();
     // Even decisions append to the shared stream; odd ones only read it and append to a stream of their own.
-    const decideOne = (index: number) => writer.decide(`lane-${shared}-${index}`, async (batch) => {
-      const loaded = await batch.load(assessmentStream(shared), initialAssessmentState, evolveAssessment);
-      const now = await batch.now();
-      if (index % 2 === 0) batch.append([{ streamId: assessmentStream(shared), expectedRevision: loaded.revision, events: [invited(shared, index)] }], systemContext('test'), now);
-      else batch.append([{ streamId: assessmentStream(`${shared}-${index}`), expectedRevision: 'no_stream', events: [created(`${shared}-${index}`)] }], systemContext('test'), now);
+    const decideOne = (index: number) => writer.handle(`lane-${shared}-${index}`, systemContext('test'), async (streams) => {
+      await streams.load(assessmentStream(shared), assessmentFold);
+      const append = index % 2 === 0
+        ? { streamId: assessmentStream(shared), events: [invited(shared, index)] }
+        : { streamId: assessmentStream(`${shared}-${index}`), events: [created(`${shared}-${index}`)] };
+      return { appends: [append], answer: undefined };
     });
     let next = 0;
     const client = async (): Promise<void> => {
@@ -103,131 +120,43 @@ describe('EventWriter: one write path with group commit (PostgreSQL server)', ()
 
   it('a cached state behind the log (an append behind this process\'s back) is brought up to date before deciding', async () => {
     const assessmentId = `a-${randomUUID()}`;
-    await store.appendToStream(assessmentStream(assessmentId), [{ id: randomUUID(), type: 'AssessmentCreated', data: created(assessmentId).data, metadata: systemMetadata() }], { expectedRevision: 'no_stream' });
+    await createdIn(assessmentId);
     const writer = writerOf();
     expect(await inviteNext(writer, assessmentId, 0)).toBe(0);
     await store.appendToStream(assessmentStream(assessmentId), [{ id: randomUUID(), type: 'CandidateInvited', data: invited(assessmentId, 1).data, metadata: systemMetadata() }], { expectedRevision: 1 });
     expect(await inviteNext(writer, assessmentId, 2)).toBe(2);
     expect(await store.readStream(assessmentStream(assessmentId))).toHaveLength(4);
-    const { state } = await writer.load(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment);
-    expect(Object.keys(requireAssessment(state).invitations).sort()).toEqual(['person-0@example.com', 'person-1@example.com', 'person-2@example.com']);
+    expect(invitationsOf(await stateOf(writer, assessmentId)).sort()).toEqual(['person-0@example.com', 'person-1@example.com', 'person-2@example.com']);
   });
 
-  it('decisions take the loads prefetched for them: read ahead together, not one decision after another', async () => {
-    const assessmentIds = [1, 2, 3].map(() => `a-${randomUUID()}`);
-    for (const assessmentId of assessmentIds) {
-      await store.appendToStream(assessmentStream(assessmentId), [{ id: randomUUID(), type: 'AssessmentCreated', data: created(assessmentId).data, metadata: systemMetadata() }], { expectedRevision: 'no_stream' });
-    }
-    const reads: string[][] = [];
-    const counted = Object.create(store) as PostgresEventStore;
-    counted.readStream = (id, options) => { reads.push([id]); return store.readStream(id, options); };
-    counted.readStreams = (ids, options) => { reads.push([...ids]); return store.readStreams(ids, options); };
-    const writer = new EventWriter(counted, systemClock, { waitForPosition: async () => true }, loadConfig({}), pino({ level: 'silent' }));
-    const streams = assessmentIds.map(assessmentStream);
-    writer.prefetch(streams, initialAssessmentState, evolveAssessment);
-    // One decision loading them one after another, as the decisions of a batch do.
-    const names = await writer.decide(`prefetch-${randomUUID()}`, async (batch) => {
-      const found: string[] = [];
-      for (const streamId of streams) found.push(requireAssessment((await batch.load(streamId, initialAssessmentState, evolveAssessment)).state).id);
-      return found;
-    });
-    expect(names).toEqual(assessmentIds);
-    expect(reads).toEqual([streams]);
-    // Taken once: the next load reads (since the revision it knows).
-    await writer.load(streams[0] ?? '', initialAssessmentState, evolveAssessment);
-    expect(reads).toEqual([streams, [streams[0]]]);
-  });
-
-  it('a prefetched load older than a commit this process made to the stream since is not used', async () => {
+  it('a state is a value: what a decision read never changes, whatever is decided after it', async () => {
     const assessmentId = `a-${randomUUID()}`;
-    const streamId = assessmentStream(assessmentId);
-    await store.appendToStream(streamId, [{ id: randomUUID(), type: 'AssessmentCreated', data: created(assessmentId).data, metadata: systemMetadata() }], { expectedRevision: 'no_stream' });
-    let open: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => { open = resolve; });
-    const gated = Object.create(store) as PostgresEventStore;
-    gated.appendToStreams = async (appends) => { await gate; return store.appendToStreams(appends); };
-    const writer = new EventWriter(gated, systemClock, { waitForPosition: async () => true }, loadConfig({}), pino({ level: 'silent' }));
-    // A batch has read the stream and waits to commit; meanwhile a request prefetches it (revision 0).
-    const inFlight = inviteNext(writer, assessmentId, 0);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    writer.prefetch([streamId], initialAssessmentState, evolveAssessment);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    open();
-    expect(await inFlight).toBe(0);
-    const seen = await writer.decide(`other-${assessmentId}`, async (batch) =>
-      Object.keys(requireAssessment((await batch.load(streamId, initialAssessmentState, evolveAssessment)).state).invitations));
-    expect(seen).toEqual(['person-0@example.com']);
-  });
-
-  it('a batch that alone holds the cached state changes it in place instead of copying its records', async () => {
-    const assessmentId = `a-${randomUUID()}`;
-    await store.appendToStream(assessmentStream(assessmentId), [{ id: randomUUID(), type: 'AssessmentCreated', data: created(assessmentId).data, metadata: systemMetadata() }], { expectedRevision: 'no_stream' });
+    await createdIn(assessmentId);
     const writer = writerOf();
     await inviteNext(writer, assessmentId, 0);
-    const records = () => writer.load(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment).then(({ state }) => requireAssessment(state).invitations);
-    const before = await records();
-    await inviteNext(writer, assessmentId, 1);
-    const after = await records();
-    expect(after).toBe(before);
-    expect(Object.keys(after)).toHaveLength(2);
+    const kept = await stateOf(writer, assessmentId);
+    await Promise.all([1, 2, 3].map((person) => inviteNext(writer, assessmentId, person)));
+    expect(invitationsOf(kept)).toEqual(['person-0@example.com']);
+    expect(invitationsOf(await stateOf(writer, assessmentId))).toHaveLength(4);
   });
 
-  it('another lane loading a stream a batch is changing in place gets the committed state, never the batch\'s', async () => {
+  it('a batch whose append fails for another reason than a conflict fails nothing but the decision at fault', async () => {
     const assessmentId = `a-${randomUUID()}`;
-    await store.appendToStream(assessmentStream(assessmentId), [{ id: randomUUID(), type: 'AssessmentCreated', data: created(assessmentId).data, metadata: systemMetadata() }], { expectedRevision: 'no_stream' });
-    // The real store, with its appends held at a gate: the batch stays in flight while the other lane loads.
-    let open: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => { open = resolve; });
-    const gated = Object.create(store) as PostgresEventStore;
-    gated.appendToStreams = async (appends) => { await gate; return store.appendToStreams(appends); };
-    const writer = new EventWriter(gated, systemClock, { waitForPosition: async () => true }, loadConfig({}), pino({ level: 'silent' }));
-    open();
-    await inviteNext(writer, assessmentId, 0);
-    let hold: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => { hold = resolve; });
-    gated.appendToStreams = async (appends) => { await held; return store.appendToStreams(appends); };
-    const inFlight = inviteNext(writer, assessmentId, 1);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const otherLane = await writer.decide(`other-lane-${assessmentId}`, async (batch) => {
-      const loaded = await batch.load(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment);
-      return Object.keys(requireAssessment(loaded.state).invitations);
-    });
-    expect(otherLane).toEqual(['person-0@example.com']);
-    const peeked = await writer.peek(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment);
-    expect(requireAssessment(peeked.state).workspaceId).toBe('ws');
-    hold();
-    expect(await inFlight).toBe(1);
-    const { state } = await writer.load(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment);
-    expect(Object.keys(requireAssessment(state).invitations).sort()).toEqual(['person-0@example.com', 'person-1@example.com']);
-  });
-
-  it('peeks at a state this process holds without reading the stream again, even on a store others write to', async () => {
-    const assessmentId = `a-${randomUUID()}`;
-    await store.appendToStream(assessmentStream(assessmentId), [{ id: randomUUID(), type: 'AssessmentCreated', data: created(assessmentId).data, metadata: systemMetadata() }], { expectedRevision: 'no_stream' });
-    const reads: string[] = [];
-    const counted = Object.create(store) as PostgresEventStore;
-    counted.readStream = (streamId, options) => { reads.push(streamId); return store.readStream(streamId, options); };
-    counted.readStreams = (streamIds, options) => { reads.push(...streamIds); return store.readStreams(streamIds, options); };
-    const writer = new EventWriter(counted, systemClock, { waitForPosition: async () => true }, loadConfig({}), pino({ level: 'silent' }));
-    const first = await writer.peek(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment);
-    expect(requireAssessment(first.state).workspaceId).toBe('ws');
-    expect(reads).toEqual([assessmentStream(assessmentId)]);
-    await inviteNext(writer, assessmentId, 0);
-    reads.length = 0;
-    const peeked = await writer.peek(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment);
-    expect(Object.keys(requireAssessment(peeked.state).invitations)).toEqual(['person-0@example.com']);
-    expect(reads).toEqual([]);
-    // A load still reads what others may have appended since.
-    await writer.load(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment);
-    expect(reads).toEqual([assessmentStream(assessmentId)]);
-    // With an age bound, a state confirmed longer ago than that is read again.
-    reads.length = 0;
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    await writer.peek(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment, 1_000);
-    expect(reads).toEqual([]);
-    await writer.peek(assessmentStream(assessmentId), initialAssessmentState, evolveAssessment, 10);
-    expect(reads).toEqual([assessmentStream(assessmentId)]);
+    await createdIn(assessmentId);
+    // The real store, failing the appends that carry the poisoned person (as a constraint of the database would).
+    const failing = Object.create(store) as PostgresEventStore;
+    failing.appendToStreams = async (appends, options) => {
+      if (appends.some((append) => append.events.some((event) => event.data.email === 'person-3@example.com'))) throw new Error('refused by the database');
+      return store.appendToStreams(appends, options);
+    };
+    const writer = new EventWriter(failing, systemClock, { waitForPosition: async () => true }, loadConfig({}), pino({ level: 'silent' }));
+    const outcomes = await Promise.allSettled(Array.from({ length: 8 }, (_, person) => inviteNext(writer, assessmentId, person)));
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
+    expect(invitationsOf(await stateOf(writer, assessmentId))).toHaveLength(7);
   });
 });
+
+/** The addresses an assessment state holds invitations for. */
+const invitationsOf = (state: AssessmentState): string[] => [...requireAssessment(state).invitations.keys()].sort();
 
 const systemMetadata = () => ({ correlationId: 'test', causationId: null, actor: 'system', requestId: 'test', time: new Date(0).toISOString() });

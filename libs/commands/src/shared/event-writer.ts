@@ -1,69 +1,67 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import type { EventStore } from '#event-store';
+import { type AppendResult, type EventStore, type StreamAppend, WrongExpectedRevisionError } from '#event-store';
 import type { Clock, ServiceConfig } from '#platform';
-import { DecisionLanes } from './decision-lanes.js';
-import { FoldedStates } from './folded-states.js';
-import type { ReadSideWaiter } from './ports.js';
-import { ReadYourWrites } from './read-your-writes.js';
+import { type Decision, DecisionBatch, type StreamReader } from './decision-batch.js';
+import type { StreamFold } from './folds.js';
+import type { ReadSideWaiter, RequestContext } from './ports.js';
+import { StateCache } from './state-cache.js';
 import { CLOCK, CONFIG, EVENT_STORE, LOGGER, READ_SIDE } from './tokens.js';
-import type { Loaded, WriteBatch } from './write-batch.js';
 
-export type { DomainAppend, Loaded } from './write-batch.js';
+export type { Decision, DomainAppend, StreamReader } from './decision-batch.js';
 export { assertStorable } from './assert-storable.js';
 
-type Evolve<State, Event> = (state: State, event: Event) => State;
+/** A decision that loses its append to other writers this many times in a row is refused (a safety net, never seen). */
+const MAX_CONFLICTS = 50;
+const MAX_DECISIONS_PER_BATCH = 32;
+/** Jitter before deciding again after a conflict, per conflict already met, in ms (capped). */
+const CONFLICT_BACKOFF_MS = 5;
+const CONFLICT_BACKOFF_MAX_MS = 100;
+
+/** Decides with the streams as loaded; may run more than once (after a conflict), so it must have no other effect. */
+export type Decide<Answer> = (streams: StreamReader, now: string) => Promise<Decision<Answer>>;
+
+interface Job {
+  decide: Decide<unknown>;
+  context: RequestContext;
+  resolve: (answer: unknown) => void;
+  reject: (error: unknown) => void;
+  conflicts: number;
+}
 
 /**
- * The one write path every command handler uses: `decide(key, attempt)` loads through the batch,
- * decides with a pure decider, records events with `batch.append` and answers once they are in the
- * log and the read side shows them. Its three jobs live apart: the queues and group commit
- * (DecisionLanes), the folded states and snapshots (FoldedStates), the read-your-writes wait
- * (ReadYourWrites). docs/architecture.md, "The write path".
+ * The one write path (docs/architecture.md, "The write path"), emmett's CommandHandler with lanes:
+ * load each stream (the cached state and the events after it), decide in the domain, append with
+ * the expected revisions, retry a real conflict, answer once the read side shows the write.
+ *
+ * Decisions on one key (the stream a decision is about) queue in this process, so concurrent
+ * requests on one assessment are decided one after another rather than as conflicts; those that
+ * queued while an append was being written are decided together (DecisionBatch) and go to the
+ * store in one append. A conflict (another process or lane appended first) decides them again on
+ * fresh reads; one lost on a stream other than the key queues in that stream's lane, with whoever
+ * else contends for it (150 unlocks of one workspace: otherwise O(n²) appends). A store error other
+ * than a conflict re-runs the decisions one by one, so only the one at fault fails.
  */
 @Injectable()
 export class EventWriter {
-  private readonly states: FoldedStates;
-  private readonly lanes: DecisionLanes;
+  private readonly cache: StateCache;
+  private readonly lanes = new Map<string, Job[]>();
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
-    @Inject(READ_SIDE) readSide: ReadSideWaiter,
-    @Inject(CONFIG) config: ServiceConfig,
-    @Inject(LOGGER) logger: Logger,
+    @Inject(READ_SIDE) private readonly readSide: ReadSideWaiter,
+    @Inject(CONFIG) private readonly config: ServiceConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {
-    this.states = new FoldedStates(store, logger);
-    const now = (): Promise<string> => this.clock.now();
-    this.lanes = new DecisionLanes(store, this.states, new ReadYourWrites(readSide, config.readYourWritesTimeoutMs, logger), now, logger);
+    this.cache = new StateCache(store, logger);
   }
 
-  now(): Promise<string> {
-    return this.clock.now();
-  }
-
-  /**
-   * Runs one decision: `attempt` loads through the batch, decides and records its events with
-   * `batch.append`; the value it returns is answered once the events are appended and the read side
-   * shows them. It may run more than once (after a conflict): it must not have other effects.
-   */
-  decide<T>(key: string, attempt: (batch: WriteBatch) => Promise<T>): Promise<T> {
-    return this.lanes.decide(key, attempt);
-  }
-
-  /** A committed state outside any decision (lookups before deciding). Read it at once and keep nothing. */
-  load<State, Event>(streamId: string, initial: () => State, evolve: Evolve<State, Event>): Promise<Loaded<State>> {
-    return this.states.load(streamId, initial, evolve);
-  }
-
-  /** See FoldedStates.peek: no round trip when this process holds the state, for fields an older state cannot get wrong. */
-  peek<State, Event>(streamId: string, initial: () => State, evolve: Evolve<State, Event>, maxAgeMs = Number.POSITIVE_INFINITY): Promise<Loaded<State>> {
-    return this.states.peek(streamId, initial, evolve, maxAgeMs);
-  }
-
-  /** See FoldedStates.prefetch: reads of streams a decision about to be queued will load. */
-  prefetch<State, Event>(streamIds: readonly string[], initial: () => State, evolve: Evolve<State, Event>): void {
-    this.states.prefetch(streamIds, initial, evolve);
+  /** Runs `decide` in the lane of `key`; answers what it answered once its events are in the log and the read side shows them. */
+  handle<Answer>(key: string, context: RequestContext, decide: Decide<Answer>): Promise<Answer> {
+    return new Promise<Answer>((resolve, reject) => {
+      this.enqueue(key, { decide, context, resolve: resolve as (answer: unknown) => void, reject, conflicts: 0 });
+    });
   }
 
   /** Passes the store the hint that events about these people are coming (see EventStore.expectPeople). */
@@ -73,6 +71,101 @@ export class EventWriter {
 
   /** The snapshot writes queued so far, done (before the store closes). */
   flushSnapshots(): Promise<void> {
-    return this.states.flushSnapshots();
+    return this.cache.flushSnapshots();
+  }
+
+  private enqueue(key: string, job: Job): void {
+    const lane = this.lanes.get(key);
+    if (lane !== undefined) return void lane.push(job);
+    this.lanes.set(key, [job]);
+    void this.drain(key);
+  }
+
+  private async drain(key: string): Promise<void> {
+    const lane = this.lanes.get(key) ?? [];
+    try {
+      while (lane.length > 0) {
+        const again = await this.run(lane.splice(0, MAX_DECISIONS_PER_BATCH), key);
+        lane.unshift(...again.filter((retry) => retry.lane === key).map(({ job }) => job));
+        for (const retry of again) if (retry.lane !== key) this.enqueue(retry.lane, retry.job);
+      }
+    } catch (error) {
+      for (const job of lane.splice(0)) job.reject(error);
+    } finally {
+      this.lanes.delete(key);
+    }
+  }
+
+  /** Decides and appends the jobs as one batch; answers those to decide again, and in which lane. */
+  private async run(jobs: Job[], key: string): Promise<{ job: Job; lane: string }[]> {
+    const batch = new DecisionBatch(this.cache);
+    let now: string;
+    try {
+      now = await this.clock.now();
+    } catch (error) {
+      for (const job of jobs) job.reject(error);
+      return [];
+    }
+    const decided: { job: Job; answer: unknown }[] = [];
+    const later: { job: Job; lane: string }[] = [];
+    for (const job of jobs) {
+      if (batch.endedAPerson) later.push({ job, lane: key });
+      else {
+        try {
+          const decision = await job.decide(batch, now);
+          batch.accept(decision, job.context, now);
+          decided.push({ job, answer: decision.answer });
+        } catch (error) {
+          job.reject(error);
+        }
+      }
+    }
+    const appends = batch.appends();
+    if (appends.length === 0) {
+      for (const { job, answer } of decided) job.resolve(answer);
+      return later;
+    }
+    let result: AppendResult;
+    try {
+      result = await this.store.appendToStreams(appends);
+    } catch (error) {
+      return [...(await this.afterFailedAppend(error, decided.map(({ job }) => job), key)), ...later];
+    }
+    for (const { streamId, fold, revision, state } of batch.committed()) this.cache.committed(streamId, fold as StreamFold<unknown, never>, revision, state);
+    // The lane decides its next batch while this one waits for the read side.
+    void this.answerWhenVisible(result, appends, decided);
+    return later;
+  }
+
+  private async afterFailedAppend(error: unknown, jobs: Job[], key: string): Promise<{ job: Job; lane: string }[]> {
+    if (!(error instanceof WrongExpectedRevisionError)) {
+      if (jobs.length === 1) jobs[0]?.reject(error);
+      const again: { job: Job; lane: string }[] = [];
+      if (jobs.length > 1) for (const job of jobs) again.push(...(await this.run([job], key)));
+      return again;
+    }
+    const retry = jobs.filter((job) => {
+      job.conflicts += 1;
+      if (job.conflicts < MAX_CONFLICTS) return true;
+      this.logger.error({ streamId: error.streamId, conflicts: job.conflicts }, 'a decision kept losing its append to other writers; refused');
+      job.reject(error);
+      return false;
+    });
+    if (error.streamId === key) {
+      const conflicts = Math.max(1, ...retry.map((job) => job.conflicts));
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(CONFLICT_BACKOFF_MAX_MS, CONFLICT_BACKOFF_MS * conflicts)));
+    }
+    return retry.map((job) => ({ job, lane: error.streamId }));
+  }
+
+  /** Read-your-writes: answered once the read side shows the write (a bounded wait; inline read models already do). */
+  private async answerWhenVisible(result: AppendResult, appends: StreamAppend[], decided: { job: Job; answer: unknown }[]): Promise<void> {
+    const write = { inline: result.inline ?? [], events: appends.flatMap((append) => append.events) };
+    const caughtUp = await this.readSide.waitForPosition(result.position, this.config.readYourWritesTimeoutMs, write).catch((error: unknown) => {
+      this.logger.warn({ err: error }, 'waiting for the read side failed; answering anyway');
+      return true;
+    });
+    if (!caughtUp) this.logger.warn({ position: result.position.toString() }, 'read side did not catch up in time; answering anyway');
+    for (const { job, answer } of decided) job.resolve(answer);
   }
 }

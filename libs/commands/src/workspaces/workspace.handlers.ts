@@ -3,13 +3,13 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
 import {
-  type ActiveWorkspace, type WorkspaceCommand, type WorkspaceState, decideWorkspace, evolveWorkspace, initialWorkspaceState, notFound, validationFailed, workspaceStream,
+  type ActiveWorkspace, type WorkspaceCommand, type WorkspaceEvent, type WorkspaceState, decideWorkspace, evolveWorkspace, nonPublicAddressOf, notFound, validationFailed, workspaceStream,
 } from '#domain';
-import { nonPublicAddressOf } from '#messaging';
 import type { ServiceConfig } from '#platform';
 import type { SecretBox } from '#platform';
-import { generateApiKey, hashSecret, ids } from '#platform';
+import { generateApiKey, hashSecret, ids, resolveHostNow } from '#platform';
 import { EventWriter } from '../shared/event-writer.js';
+import { workspaceFold } from '../shared/folds.js';
 import type { RequestContext, WriteLookups } from '../shared/ports.js';
 import { CONFIG, LOGGER, LOOKUPS, SECRET_BOX } from '../shared/tokens.js';
 import { RETIRED_API_KEYS, type RetiredApiKeys } from './retired-api-keys.js';
@@ -23,12 +23,10 @@ type WorkspaceCommandBody = WorkspaceCommand extends infer C ? (C extends Worksp
 /** Decides one workspace command and appends it; returns the state after the decision and the events appended. */
 const decideWorkspaceCommand = async (writer: EventWriter, workspaceId: string, command: WorkspaceCommandBody, context: RequestContext) => {
   const streamId = workspaceStream(workspaceId);
-  const { state, events } = await writer.decide(streamId, async (batch) => {
-    const loaded = await batch.load(streamId, initialWorkspaceState, evolveWorkspace);
-    const now = await batch.now();
-    const decided = decideWorkspace({ ...command, metadata: { now } } as WorkspaceCommand, loaded.state);
-    batch.append([{ streamId, expectedRevision: loaded.revision, events: decided }], context, now);
-    return { state: decided.reduce<WorkspaceState>(evolveWorkspace, loaded.state), events: decided };
+  const { state, events } = await writer.handle(streamId, context, async (streams, now) => {
+    const workspace = await streams.load(streamId, workspaceFold);
+    const decided: WorkspaceEvent[] = decideWorkspace({ ...command, metadata: { now } } as WorkspaceCommand, workspace);
+    return { appends: [{ streamId, events: decided }], answer: { state: decided.reduce<WorkspaceState>(evolveWorkspace, workspace), events: decided } };
   });
   if (state.status !== 'active') throw notFound('workspace');
   return { workspace: state, events };
@@ -65,7 +63,7 @@ export class IssueApiKeyHandler implements ICommandHandler<IssueApiKey> {
     const apiKeyId = ids.apiKey();
     const { key, secret } = generateApiKey(mode === 'sandbox' ? 'sandbox' : 'live');
     const workspace = await runWorkspaceCommand(this.writer, workspaceId, { type: 'IssueApiKey', apiKeyId, mode, key, secretHash: hashSecret(secret) }, context);
-    const issued = workspace.apiKeys[apiKeyId];
+    const issued = workspace.apiKeys.get(apiKeyId);
     if (!issued) throw notFound('API key');
     return { id: apiKeyId, key, secret, mode: issued.mode };
   }
@@ -90,19 +88,23 @@ export class RegenerateApiKeyHandler implements ICommandHandler<RegenerateApiKey
   async execute({ apiKeyId, context }: RegenerateApiKey): Promise<IssuedKey> {
     const workspaceId = await this.lookups.workspaceOfApiKey(apiKeyId);
     if (!workspaceId) throw notFound('API key');
-    const loaded = await this.writer.load(workspaceStream(workspaceId), initialWorkspaceState, evolveWorkspace);
-    const current = loaded.state.status === 'active' ? loaded.state.apiKeys[apiKeyId] : undefined;
-    if (!current) throw notFound('API key');
-    const { key, secret } = generateApiKey(current.mode);
-    const { events } = await decideWorkspaceCommand(this.writer, workspaceId, { type: 'RegenerateApiKey', apiKeyId, key, secretHash: hashSecret(secret) }, context);
-    // The key it replaced is the event's (another regeneration may have landed since `current` was read).
+    const streamId = workspaceStream(workspaceId);
+    const { issued, events } = await this.writer.handle(streamId, context, async (streams, now) => {
+      const workspace = await streams.load(streamId, workspaceFold);
+      const current = workspace.status === 'active' ? workspace.apiKeys.get(apiKeyId) : undefined;
+      if (!current) throw notFound('API key');
+      const { key, secret } = generateApiKey(current.mode);
+      const decided = decideWorkspace({ type: 'RegenerateApiKey', apiKeyId, key, secretHash: hashSecret(secret), metadata: { now } }, workspace);
+      return { appends: [{ streamId, events: decided }], answer: { issued: { key, secret, mode: current.mode }, events: decided } };
+    });
+    // The key it replaced, as the event recorded it.
     const regenerated = events.find((event) => event.type === 'ApiKeyRegenerated');
     if (regenerated !== undefined) {
       await this.retiredKeys.retire(apiKeyId, regenerated.data.previousKey).catch((error: unknown) => {
         this.logger.warn({ err: error, apiKeyId }, 'could not retire the regenerated key on Redis; API processes refuse it once the change feed reaches them');
       });
     }
-    return { id: apiKeyId, key, secret, mode: current.mode };
+    return { id: apiKeyId, key: issued.key, secret: issued.secret, mode: issued.mode };
   }
 }
 
@@ -119,7 +121,7 @@ export class ConfigureWebhookHandler implements ICommandHandler<ConfigureWebhook
   constructor(private readonly writer: EventWriter, @Inject(SECRET_BOX) private readonly box: SecretBox, @Inject(CONFIG) private readonly config: ServiceConfig) {}
   async execute({ workspaceId, body, context }: ConfigureWebhook): Promise<WebhookSettingsView> {
     // The decider checks the URL's shape; what its name resolves to needs I/O, so it is checked here.
-    if (!this.config.webhookAllowInsecure && typeof body.url === 'string' && (await nonPublicAddressOf(body.url))) {
+    if (!this.config.webhookAllowInsecure && typeof body.url === 'string' && (await nonPublicAddressOf(body.url, resolveHostNow))) {
       throw validationFailed('url must point at a public host');
     }
     const command = { type: 'ConfigureWebhook' as const, url: body.url, events: body.events, allowInsecure: this.config.webhookAllowInsecure, newEncryptedSecret: this.box.seal(newWebhookSecret()) };
@@ -150,7 +152,7 @@ export class CreateCustomTestHandler implements ICommandHandler<CreateCustomTest
   async execute({ workspaceId, body, context }: CreateCustomTest): Promise<{ slug: string; name: string; type: 'custom' }> {
     const slug = ids.customTest();
     const workspace = await runWorkspaceCommand(this.writer, workspaceId, { type: 'CreateCustomTest', slug, name: body.name, minutes: body.minutes, questionCount: body.questionCount }, context);
-    const test = workspace.customTests[slug];
+    const test = workspace.customTests.get(slug);
     if (!test) throw notFound('custom test');
     return { slug, name: test.name, type: 'custom' };
   }

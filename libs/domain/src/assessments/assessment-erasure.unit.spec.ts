@@ -21,7 +21,7 @@ const withdrawn = (email: string, invitationId: string): AssessmentEvent => ({
 });
 const fold = (events: AssessmentEvent[], from: AssessmentState = initialAssessmentState()): AssessmentState => events.reduce(evolveAssessment, from);
 const addresses = (state: AssessmentState) =>
-  state.status === 'none' ? null : { invitations: Object.keys(state.invitations), candidates: Object.keys(state.candidates) };
+  state.status === 'none' ? null : { invitations: [...state.invitations.keys()].sort(), candidates: [...state.candidates.keys()].sort() };
 
 /** A deleted person's address reads as erased once their key is destroyed (docs/audit.md): folds must not depend on it. */
 describe('assessment state across an erasure', () => {

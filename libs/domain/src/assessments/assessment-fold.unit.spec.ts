@@ -1,5 +1,4 @@
 import type { AssessmentEvent } from '../events.js';
-import { shareState } from '../shared/owned-record.js';
 import { ASSESSMENT_ID, WORKSPACE_ID, assessmentCreated, at } from '../shared/testing.js';
 import { type AssessmentState, type ExistingAssessment, evolveAssessment, findInvitationByToken, initialAssessmentState } from './assessment.state.js';
 
@@ -15,17 +14,21 @@ const withdrawn = (index: number): AssessmentEvent => ({
   data: { assessmentId: ASSESSMENT_ID, workspaceId: WORKSPACE_ID, invitationId: `inv-${index}`, email: `person-${index}@example.com`, withdrawnAt: at(-1_000) },
 });
 
+/** The invited addresses, sorted: a table's iteration order carries no meaning. */
+const addresses = (state: ExistingAssessment): string[] => [...state.invitations.keys()].sort();
+
 const fold = (events: AssessmentEvent[], from: AssessmentState = initialAssessmentState()): ExistingAssessment => {
   const state = events.reduce(evolveAssessment, from);
   if (state.status === 'none') throw new Error('no assessment');
   return state;
 };
 
-describe('assessment fold (records changed in place behind an immutable interface)', () => {
+describe('assessment fold (a state is a value)', () => {
   it('folds many invitations and finds each by address and by token', () => {
     const state = fold([assessmentCreated(), ...Array.from({ length: 2_000 }, (_, index) => invited(index))]);
-    expect(Object.keys(state.invitations)).toHaveLength(2_000);
-    expect(state.invitations['person-1999@example.com']?.invitationId).toBe('inv-1999');
+    expect(state.invitations.size).toBe(2_000);
+    expect(state.invitationTokens.size).toBe(2_000);
+    expect(state.invitations.get('person-1999@example.com')?.invitationId).toBe('inv-1999');
     expect(findInvitationByToken(state, 'token-1234')?.email).toBe('person-1234@example.com');
     expect(findInvitationByToken(state, 'token-none')).toBeUndefined();
   });
@@ -41,22 +44,28 @@ describe('assessment fold (records changed in place behind an immutable interfac
     }
     const state = fold([assessmentCreated(), { ...event, data } as AssessmentEvent]);
     expect(namesRead).toBe(0);
-    expect(state.invitations['person-7@example.com']?.person).toMatchObject({ firstName: 'Person', surname: 'Number 7' });
+    expect(state.invitations.get('person-7@example.com')?.person).toMatchObject({ firstName: 'Person', surname: 'Number 7' });
   });
 
-  it('a shared state never changes when it is evolved again, by any number of successors', () => {
-    const shared = shareState(fold([assessmentCreated(), invited(1)]));
-    const left = fold([invited(2), invited(3)], shared);
-    const right = fold([invited(4)], shared);
-    expect(Object.keys(shared.invitations)).toEqual(['person-1@example.com']);
-    expect(Object.keys(left.invitations)).toEqual(['person-1@example.com', 'person-2@example.com', 'person-3@example.com']);
-    expect(Object.keys(right.invitations)).toEqual(['person-1@example.com', 'person-4@example.com']);
-    expect(findInvitationByToken(shared, 'token-2')).toBeUndefined();
+  it('a state never changes when it is evolved again, by any number of successors', () => {
+    const held = fold([assessmentCreated(), invited(1)]);
+    const left = fold([invited(2), invited(3)], held);
+    const right = fold([invited(4)], held);
+    const again = fold([invited(5, 'person-1@example.com')], held);
+    expect(addresses(held)).toEqual(['person-1@example.com']);
+    expect(addresses(left)).toEqual(['person-1@example.com', 'person-2@example.com', 'person-3@example.com']);
+    expect(addresses(right)).toEqual(['person-1@example.com', 'person-4@example.com']);
+    expect(findInvitationByToken(held, 'token-1')?.invitationId).toBe('inv-1');
+    expect(findInvitationByToken(held, 'token-2')).toBeUndefined();
+    expect(findInvitationByToken(held, 'token-5')).toBeUndefined();
+    expect(findInvitationByToken(again, 'token-1')).toBeUndefined();
+    expect(fold([withdrawn(1)], held).invitations.size).toBe(0);
+    expect(held.invitations.get('person-1@example.com')?.invitationId).toBe('inv-1');
   });
 
   it('a withdrawn invitation is gone by address and by token; a new one for the address takes its place', () => {
     const state = fold([assessmentCreated(), invited(1), withdrawn(1), invited(7, 'person-1@example.com')]);
-    expect(state.invitations['person-1@example.com']?.invitationId).toBe('inv-7');
+    expect(state.invitations.get('person-1@example.com')?.invitationId).toBe('inv-7');
     expect(findInvitationByToken(state, 'token-1')).toBeUndefined();
     expect(findInvitationByToken(state, 'token-7')?.invitationId).toBe('inv-7');
   });

@@ -1,5 +1,4 @@
 import type { AssessmentEvent } from '../events.js';
-import { shareState } from '../shared/owned-record.js';
 import { ASSESSMENT_ID, WORKSPACE_ID, assessmentCreated, at, candidateAdded, candidateInvited, libraryTest } from '../shared/testing.js';
 import { assessmentSnapshots } from './assessment.snapshot.js';
 import { type AssessmentState, evolveAssessment, initialAssessmentState } from './assessment.state.js';
@@ -33,20 +32,21 @@ const stored = (state: AssessmentState): unknown => JSON.parse(JSON.stringify(as
 const fold = (events: readonly AssessmentEvent[], from: AssessmentState = initialAssessmentState()): AssessmentState => events.reduce(evolveAssessment, from);
 
 /**
- * The state as a reader sees it, record order included (what Object.keys gives). An invitation's
- * `person` is the event's data in a fold; readers read only its names (InvitationState).
+ * The state as a reader sees it: its fields, and each table's entries sorted by key (a table's
+ * iteration order carries no meaning). An invitation's `person` is the event's data in a fold;
+ * readers read only its names (InvitationState).
  */
 const seen = (state: AssessmentState): unknown => {
-  const plain = (value: unknown, key = ''): unknown => {
-    if (key === 'person') {
-      const { firstName, surname } = value as { firstName: string; surname: string };
-      return { firstName, surname };
-    }
-    if (Array.isArray(value)) return value.map((item) => plain(item));
-    if (value === null || typeof value !== 'object') return value;
-    return Object.entries(value).map(([field, item]) => [field, plain(item, field)]);
+  if (state.status === 'none') return state;
+  const { invitations, candidates, invitationTokens, ...fields } = state;
+  const entries = <Value>(table: Iterable<[string, Value]>, view: (value: Value) => unknown): [string, unknown][] =>
+    [...table].map(([key, value]): [string, unknown] => [key, view(value)]).sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0));
+  return {
+    ...fields,
+    invitations: entries(invitations, ({ invitationId, token, mode, email, person }) => ({ invitationId, token, mode, email, firstName: person.firstName, surname: person.surname })),
+    candidates: entries(candidates, ({ candidateId, mode }) => ({ candidateId, mode })),
+    invitationTokens: entries(invitationTokens, (address) => address),
   };
-  return plain(state);
 };
 
 describe('assessment snapshots', () => {
@@ -57,12 +57,29 @@ describe('assessment snapshots', () => {
     }
   });
 
-  it('a decoded state evolves in place, and a shared one is never changed by evolving it', () => {
-    const decoded = shareState(assessmentSnapshots.decode(stored(fold(history.slice(0, 7)))));
+  it('a decoded state is a value: evolving it changes nothing a reader holds', () => {
+    const decoded = assessmentSnapshots.decode(stored(fold(history.slice(0, 7))));
     const before = seen(decoded);
     const next = fold(history.slice(7), decoded);
+    const other = fold(history.slice(9), decoded);
     expect(seen(decoded)).toEqual(before);
     expect(seen(next)).toEqual(seen(fold(history)));
+    expect(seen(other)).toEqual(seen(fold([...history.slice(0, 7), ...history.slice(9)])));
+  });
+
+  it('decodes a value stored in the version-2 format, entry for entry, and encodes a state to the same bytes', () => {
+    const value = {
+      status: 'active', id: ASSESSMENT_ID, workspaceId: WORKSPACE_ID, name: 'Backend engineer', tests: [libraryTest('numerical-reasoning')], deadline: null,
+      inviteToken: 'invite-token-1', invitations: [['p0@example.com', 'inv-0', 'tok-0', 'live', 'First 0', 'Last 0']],
+      candidates: [['walk-in@example.com', 'cand-9', 'live']], invitationTokens: [['tok-0', 'p0@example.com']],
+    };
+    const state = assessmentSnapshots.decode(JSON.parse(JSON.stringify(value)));
+    expect(seen(state)).toEqual(seen(fold([
+      assessmentCreated({ tests: [libraryTest('numerical-reasoning')] }),
+      candidateInvited('p0@example.com', 'live', 0, { firstName: 'First 0', surname: 'Last 0' }),
+      candidateAdded('walk-in@example.com', 'live', 'cand-9'),
+    ])));
+    expect(JSON.stringify(assessmentSnapshots.capture(state)?.())).toBe(JSON.stringify(value));
   });
 
   it('a capture reads no name and is what the state held then, whatever the state becomes before its value is made', () => {
@@ -81,7 +98,7 @@ describe('assessment snapshots', () => {
     namesRead = 0;
     const make = assessmentSnapshots.capture(state);
     expect(namesRead).toBe(0);
-    // The state's own records changed in place afterwards (the state owns them: no copy).
+    // The state evolves afterwards: the capture still makes what the state held when it was taken.
     const later = fold(history.slice(7), state);
     expect(seen(later)).toEqual(seen(fold(history)));
     expect(JSON.parse(JSON.stringify(make?.()))).toEqual(expected);

@@ -1,77 +1,80 @@
+import { Map as ImmutableMap } from 'immutable';
 import type { AssessmentEvent } from '../events.js';
-import { ownedRecord, passRecord, writableRecord } from '../shared/owned-record.js';
 import type { Mode, TestRef } from '../shared/types.js';
 
 export interface InvitationState {
-  invitationId: string;
-  token: string;
-  mode: Mode;
-  email: string;
+  readonly invitationId: string;
+  readonly token: string;
+  readonly mode: Mode;
+  readonly email: string;
   /**
    * The invited person's names as the invitation recorded them (the event's data itself, not a
    * copy): only registration through the invitation reads them, so a fold does not.
    */
-  person: { readonly firstName: string; readonly surname: string };
+  readonly person: { readonly firstName: string; readonly surname: string };
 }
 
+export interface AssessmentCandidateState {
+  readonly candidateId: string;
+  readonly mode: Mode;
+}
+
+/**
+ * A value: evolving it returns a new state and never changes this one, so any number of readers
+ * (a cache, a decision, a snapshot being written) may hold it. Its tables are persistent maps
+ * (immutable's Map: a change shares all but one path of the old map), which keeps a fold of n
+ * events at O(n log n) instead of the O(n²) of copying a record per event. Their iteration order
+ * is not insertion order: nothing may depend on it.
+ */
 export type AssessmentState =
-  | { status: 'none' }
+  | { readonly status: 'none' }
   | {
-      status: 'active' | 'archived';
-      id: string;
-      workspaceId: string;
-      name: string;
-      tests: TestRef[];
-      deadline: string | null;
-      inviteToken: string;
+      readonly status: 'active' | 'archived';
+      readonly id: string;
+      readonly workspaceId: string;
+      readonly name: string;
+      readonly tests: TestRef[];
+      readonly deadline: string | null;
+      readonly inviteToken: string;
       /** Pending or accepted invitations, by address: one per address whatever the mode. */
-      invitations: Record<string, InvitationState>;
+      readonly invitations: ImmutableMap<string, InvitationState>;
       /** Registered candidates, by address. */
-      candidates: Record<string, { candidateId: string; mode: Mode }>;
+      readonly candidates: ImmutableMap<string, AssessmentCandidateState>;
       /** The address of each pending invitation, by token (registration finds the invitation by its link). */
-      invitationTokens: Record<string, string>;
+      readonly invitationTokens: ImmutableMap<string, string>;
     };
 
 export type ExistingAssessment = Exclude<AssessmentState, { status: 'none' }>;
 
+type Tables = Pick<ExistingAssessment, 'invitations' | 'candidates' | 'invitationTokens'>;
+
 export const initialAssessmentState = (): AssessmentState => ({ status: 'none' });
 
-/*
- * Every event copies the state's scalar fields into a new object literal (object spread with extra
- * properties costs ~1 µs per property here) and changes its records in place through ownership
- * (shared/owned-record.ts), so folding n events costs O(n), not O(n²).
- */
-const successor = (state: ExistingAssessment, status = state.status, tests = state.tests): ExistingAssessment => {
-  const next: ExistingAssessment = {
-    status, id: state.id, workspaceId: state.workspaceId, name: state.name, tests, deadline: state.deadline, inviteToken: state.inviteToken,
-    invitations: state.invitations, candidates: state.candidates, invitationTokens: state.invitationTokens,
-  };
-  passRecord(state, state.invitations, next);
-  passRecord(state, state.candidates, next);
-  passRecord(state, state.invitationTokens, next);
-  return next;
-};
+// An object literal, not a spread: spreading a state with extra properties costs about 1 µs per
+// property, which is most of a CandidateInvited's cost in a long fold.
+const successor = (state: ExistingAssessment, tables: Tables, status = state.status, tests = state.tests): ExistingAssessment => ({
+  status, id: state.id, workspaceId: state.workspaceId, name: state.name, tests, deadline: state.deadline, inviteToken: state.inviteToken,
+  invitations: tables.invitations, candidates: tables.candidates, invitationTokens: tables.invitationTokens,
+});
 
-const dropInvitation = (next: ExistingAssessment, email: string): void => {
-  const invitation = next.invitations[email];
-  if (invitation === undefined) return;
-  next.invitations = writableRecord(next, next.invitations);
-  delete next.invitations[email];
-  if (next.invitationTokens[invitation.token] === email) {
-    next.invitationTokens = writableRecord(next, next.invitationTokens);
-    delete next.invitationTokens[invitation.token];
-  }
+/** The tables without the invitation held under `address`, and without its token when the token still leads there. */
+const withoutInvitation = (tables: Tables, address: string): Tables => {
+  const invitation = tables.invitations.get(address);
+  if (invitation === undefined) return tables;
+  const { token } = invitation;
+  return {
+    invitations: tables.invitations.delete(address),
+    candidates: tables.candidates,
+    invitationTokens: tables.invitationTokens.get(token) === address ? tables.invitationTokens.delete(token) : tables.invitationTokens,
+  };
 };
 
 const created = (event: Extract<AssessmentEvent, { type: 'AssessmentCreated' }>): ExistingAssessment => {
   const { assessmentId, workspaceId, name, tests, deadline, inviteToken } = event.data;
-  const state: ExistingAssessment = {
-    status: 'active', id: assessmentId, workspaceId, name, tests, deadline, inviteToken, invitations: {}, candidates: {}, invitationTokens: {},
+  return {
+    status: 'active', id: assessmentId, workspaceId, name, tests, deadline, inviteToken,
+    invitations: ImmutableMap(), candidates: ImmutableMap(), invitationTokens: ImmutableMap(),
   };
-  state.invitations = ownedRecord(state);
-  state.candidates = ownedRecord(state);
-  state.invitationTokens = ownedRecord(state);
-  return state;
 };
 
 // Changing what this fold makes of an event? Bump assessmentSnapshots.version (assessment.snapshot.ts).
@@ -81,60 +84,46 @@ export const evolveAssessment = (state: AssessmentState, event: AssessmentEvent)
   switch (event.type) {
     case 'CandidateInvited': {
       const { invitationId, invitationToken, mode, email } = event.data;
-      const next = successor(state);
-      dropInvitation(next, email);
-      next.invitations = writableRecord(next, next.invitations);
-      next.invitations[email] = { invitationId, token: invitationToken, mode, email, person: event.data };
-      next.invitationTokens = writableRecord(next, next.invitationTokens);
-      next.invitationTokens[invitationToken] = email;
-      return next;
+      const { invitations, candidates, invitationTokens } = withoutInvitation(state, email);
+      return successor(state, {
+        invitations: invitations.set(email, { invitationId, token: invitationToken, mode, email, person: event.data }),
+        candidates,
+        invitationTokens: invitationTokens.set(invitationToken, email),
+      });
     }
     case 'AssessmentTestAdded':
-      return successor(state, state.status, [...state.tests, event.data.test]);
+      return successor(state, state, state.status, [...state.tests, event.data.test]);
     case 'AssessmentClosed':
-      return successor(state, 'archived');
+      return successor(state, state, 'archived');
     case 'AssessmentCandidateAdded': {
-      const next = successor(state);
-      next.candidates = writableRecord(next, next.candidates);
-      next.candidates[event.data.email] = { candidateId: event.data.candidateId, mode: event.data.mode };
-      return next;
+      const { email, candidateId, mode } = event.data;
+      return successor(state, { invitations: state.invitations, candidates: state.candidates.set(email, { candidateId, mode }), invitationTokens: state.invitationTokens });
     }
     // Removals find their entries by id, not by the event's address: once a deleted person's key is
     // destroyed their address reads as erased (docs/audit.md), and a state folded before that must
     // still lose them. A state folded partly before and partly after (a cache brought up to date)
     // holds the candidate under "[erased]" and their invitation under the clear address: each is
     // found by its own id (it lost only the candidate once, and answered the dead invitation's link
-    // to the next invitation of the address).
+    // to the next invitation of the address). findKey scans the table: only removals do (rare: a
+    // deleted test candidate), never the invitation path.
     case 'AssessmentCandidateRemoved': {
       const { candidateId, invitationId, email } = event.data;
-      const address = keyWhere(state.candidates, (candidate) => candidate.candidateId === candidateId) ?? email;
-      const invited = (invitationId === null ? undefined : keyWhere(state.invitations, (invitation) => invitation.invitationId === invitationId)) ?? address;
-      const next = successor(state);
-      if (Object.hasOwn(next.candidates, address)) {
-        next.candidates = writableRecord(next, next.candidates);
-        delete next.candidates[address];
-      }
-      dropInvitation(next, invited);
-      return next;
+      const address = state.candidates.findKey((candidate) => candidate.candidateId === candidateId) ?? email;
+      const invited = (invitationId === null ? undefined : state.invitations.findKey((invitation) => invitation.invitationId === invitationId)) ?? address;
+      const tables = withoutInvitation(state, invited);
+      return successor(state, { invitations: tables.invitations, candidates: tables.candidates.delete(address), invitationTokens: tables.invitationTokens });
     }
     case 'InvitationWithdrawn': {
-      const address = keyWhere(state.invitations, (invitation) => invitation.invitationId === event.data.invitationId);
-      if (address === undefined) return state;
-      const next = successor(state);
-      dropInvitation(next, address);
-      return next;
+      const address = state.invitations.findKey((invitation) => invitation.invitationId === event.data.invitationId);
+      return address === undefined ? state : successor(state, withoutInvitation(state, address));
     }
     default:
       return state;
   }
 };
 
-// A scan, but only on removals (rare: a deleted test candidate), never on the invitation path.
-const keyWhere = <Value>(record: Record<string, Value>, matches: (value: Value) => boolean): string | undefined =>
-  Object.keys(record).find((key) => matches(record[key] as Value));
-
 export const findInvitationByToken = (state: ExistingAssessment, token: string): InvitationState | undefined => {
-  const email = state.invitationTokens[token];
-  const invitation = email === undefined ? undefined : state.invitations[email];
+  const email = state.invitationTokens.get(token);
+  const invitation = email === undefined ? undefined : state.invitations.get(email);
   return invitation?.token === token ? invitation : undefined;
 };

@@ -1,11 +1,13 @@
-import type { AssessmentEvent } from '../events.js';
+import type { AssessmentEvent, WorkspaceEvent } from '../events.js';
 import { fold } from '../shared/decider.js';
 import type { Mode } from '../shared/types.js';
 import {
-  ASSESSMENT_ID, DAY_MS, NOW, TODAY, WORKSPACE_ID, assessmentCreated, at, attempt, candidateAdded, candidateInvited, existing, refused,
+  ASSESSMENT_ID, DAY_MS, NOW, TODAY, WORKSPACE_ID, type Refusal, assessmentCreated, at, attempt, candidateAdded, candidateInvited, existing, refused,
 } from '../shared/testing.js';
 import { assessmentDecider } from './assessment.decider.js';
-import { type InvitationOutcome, type InvitationReason, type InviteCandidatesCommand, decideInvitations } from './invite-candidates.js';
+import {
+  type InvitationOutcome, type InvitationReason, type InviteCandidatesCommand, MAX_CANDIDATES_PER_REQUEST, decideInvitations, invitationAddresses,
+} from './invite-candidates.js';
 
 const created = assessmentCreated();
 const closed: AssessmentEvent = { type: 'AssessmentClosed', data: { assessmentId: ASSESSMENT_ID, workspaceId: WORKSPACE_ID, closedAt: at(-DAY_MS) } };
@@ -33,6 +35,11 @@ const invitedEvent = (email: string, n: number, mode: Mode = 'live', names = { f
   },
 });
 
+const placesUsed = (places: number): WorkspaceEvent =>
+  ({ type: 'SandboxPlacesUsed', data: { workspaceId: WORKSPACE_ID, assessmentId: ASSESSMENT_ID, places, usedAt: NOW } });
+
+const people = (count: number) => Array.from({ length: count }, (_, index) => ({ email: `person${index}@example.com` }));
+
 const outcomesOf = (decision: ReturnType<typeof invite>): InvitationOutcome[] => ('value' in decision ? decision.value.outcomes : []);
 
 describe('InviteCandidates, per entry', () => {
@@ -41,13 +48,14 @@ describe('InviteCandidates, per entry', () => {
       value: {
         outcomes: [invited('ann.lee@example.com', 0, { firstName: ' Ann ', surname: 'Lee' })],
         events: [invitedEvent('ann.lee@example.com', 0, 'live', { firstName: ' Ann ', surname: 'Lee' })],
+        workspaceEvents: [],
       },
     });
   });
 
   it('invites a test candidate with a sandbox key', () => {
     expect(invite([created], [{ email: 'ann@example.com' }], { mode: 'sandbox' })).toEqual({
-      value: { outcomes: [invited('ann@example.com', 0)], events: [invitedEvent('ann@example.com', 0, 'sandbox')] },
+      value: { outcomes: [invited('ann@example.com', 0)], events: [invitedEvent('ann@example.com', 0, 'sandbox')], workspaceEvents: [placesUsed(1)] },
     });
   });
 
@@ -58,14 +66,14 @@ describe('InviteCandidates, per entry', () => {
   it('answers already_invited with the existing link for a pending invitation', () => {
     const history = [created, candidateInvited('ann@example.com', 'live', 1)];
     expect(invite(history, [{ email: 'ANN@example.com', firstName: 'Ann' }])).toEqual({
-      value: { outcomes: [entry('ann@example.com', 'already_invited', 'already_invited', { firstName: 'Ann', invitationToken: 'tok-1' })], events: [] },
+      value: { outcomes: [entry('ann@example.com', 'already_invited', 'already_invited', { firstName: 'Ann', invitationToken: 'tok-1' })], events: [], workspaceEvents: [] },
     });
   });
 
   it.each([['live', 'sandbox'], ['sandbox', 'live']] as const)('answers already_invited for a pending %s invitation to a %s key', (invitedAs, mode) => {
     const history = [created, candidateInvited('ann@example.com', invitedAs, 1)];
     expect(invite(history, [{ email: 'ann@example.com' }], { mode })).toEqual({
-      value: { outcomes: [entry('ann@example.com', 'already_invited', 'already_invited', { invitationToken: 'tok-1' })], events: [] },
+      value: { outcomes: [entry('ann@example.com', 'already_invited', 'already_invited', { invitationToken: 'tok-1' })], events: [], workspaceEvents: [] },
     });
   });
 
@@ -73,7 +81,7 @@ describe('InviteCandidates, per entry', () => {
     const history = [created, candidateInvited('ann@example.com', mode, 1), candidateAdded('ann@example.com', mode, 'c-1', 'inv-1')];
     const knownCandidates = { 'ann@example.com': { candidateId: 'c-1', mode } };
     expect(invite(history, [{ email: 'ann@example.com' }], { mode, knownCandidates })).toEqual({
-      value: { outcomes: [entry('ann@example.com', 'already_invited', 'already_candidate', { candidateId: 'c-1' })], events: [] },
+      value: { outcomes: [entry('ann@example.com', 'already_invited', 'already_candidate', { candidateId: 'c-1' })], events: [], workspaceEvents: [] },
     });
   });
 
@@ -91,7 +99,7 @@ describe('InviteCandidates, per entry', () => {
   it('fails live_candidate when a sandbox key invites a live candidate of the workspace', () => {
     const knownCandidates = { 'ann@example.com': { candidateId: 'c-1', mode: 'live' as const } };
     expect(invite([created], [{ email: 'ann@example.com', firstName: 'Ann' }], { mode: 'sandbox', knownCandidates })).toEqual({
-      value: { outcomes: [failed('ann@example.com', 'live_candidate', { firstName: 'Ann' })], events: [] },
+      value: { outcomes: [failed('ann@example.com', 'live_candidate', { firstName: 'Ann' })], events: [], workspaceEvents: [] },
     });
     const onAssessment = [created, candidateAdded('ann@example.com', 'live', 'c-1')];
     expect(outcomesOf(invite(onAssessment, [{ email: 'ann@example.com' }], { mode: 'sandbox', knownCandidates }))).toEqual([failed('ann@example.com', 'live_candidate')]);
@@ -100,7 +108,7 @@ describe('InviteCandidates, per entry', () => {
   it('fails sandbox_candidate when a live key invites a test candidate of the workspace', () => {
     const knownCandidates = { 'ann@example.com': { candidateId: 'c-1', mode: 'sandbox' as const } };
     expect(invite([created], [{ email: 'ann@example.com' }], { knownCandidates })).toEqual({
-      value: { outcomes: [failed('ann@example.com', 'sandbox_candidate')], events: [] },
+      value: { outcomes: [failed('ann@example.com', 'sandbox_candidate')], events: [], workspaceEvents: [] },
     });
     const onAssessment = [created, candidateAdded('ann@example.com', 'sandbox', 'c-1')];
     expect(outcomesOf(invite(onAssessment, [{ email: 'ann@example.com' }], { knownCandidates }))).toEqual([failed('ann@example.com', 'sandbox_candidate')]);
@@ -122,7 +130,7 @@ describe('InviteCandidates, per entry', () => {
     ['with inner white space', { email: 'ann lee@example.com' }, 'ann lee@example.com'],
     ['255 characters long', { email: `${'a'.repeat(243)}@example.com` }, `${'a'.repeat(243)}@example.com`],
   ])('fails invalid_email for an address %s, showing it as used', (_label, candidate, shown) => {
-    expect(invite([created], [{ ...candidate, firstName: 'Ann' }])).toEqual({ value: { outcomes: [failed(shown, 'invalid_email', { firstName: 'Ann' })], events: [] } });
+    expect(invite([created], [{ ...candidate, firstName: 'Ann' }])).toEqual({ value: { outcomes: [failed(shown, 'invalid_email', { firstName: 'Ann' })], events: [], workspaceEvents: [] } });
   });
 
   it('accepts an address of 254 characters', () => {
@@ -138,7 +146,7 @@ describe('InviteCandidates, per entry', () => {
     ['firstName of 256 characters', { firstName: 'f'.repeat(256) }, { firstName: 'f'.repeat(256) }],
     ['surname of 256 characters', { surname: 's'.repeat(256) }, { surname: 's'.repeat(256) }],
   ])('fails invalid_name for %s, showing non-text names as ""', (_label, names, shown) => {
-    expect(invite([created], [{ email: 'ann@example.com', ...names }])).toEqual({ value: { outcomes: [failed('ann@example.com', 'invalid_name', shown)], events: [] } });
+    expect(invite([created], [{ email: 'ann@example.com', ...names }])).toEqual({ value: { outcomes: [failed('ann@example.com', 'invalid_name', shown)], events: [], workspaceEvents: [] } });
   });
 
   it('accepts names of 255 characters and empty names', () => {
@@ -147,7 +155,7 @@ describe('InviteCandidates, per entry', () => {
   });
 
   it.each([[null], ['ann@example.com'], [42], [true], [['ann@example.com']]])('fails invalid_entry for the entry %j, showing "" fields', (bad) => {
-    expect(invite([created], [bad])).toEqual({ value: { outcomes: [failed('', 'invalid_entry')], events: [] } });
+    expect(invite([created], [bad])).toEqual({ value: { outcomes: [failed('', 'invalid_entry')], events: [], workspaceEvents: [] } });
   });
 
   it('judges each entry on its own and answers in the order sent', () => {
@@ -163,6 +171,7 @@ describe('InviteCandidates, per entry', () => {
           invited('cy@example.com', 1, { surname: 'Cy' }),
         ],
         events: [invitedEvent('ann@example.com', 0), invitedEvent('cy@example.com', 1, 'live', { firstName: '', surname: 'Cy' })],
+        workspaceEvents: [],
       },
     });
   });
@@ -188,6 +197,7 @@ describe('InviteCandidates, the same address twice in one request', () => {
           entry('ann@example.com', 'already_invited', 'already_invited', { invitationToken: 'tok-new-0' }),
         ],
         events: [invitedEvent('ann@example.com', 0, 'live', { firstName: 'Ann', surname: '' })],
+        workspaceEvents: [],
       },
     });
   });
@@ -212,13 +222,35 @@ describe('InviteCandidates, the same address twice in one request', () => {
           failed('eve@example.com', 'invalid_name', { firstName: 'Eve' }),
         ],
         events: [],
+        workspaceEvents: [],
       },
     });
   });
 
   it('uses one sandbox place for an address sent twice', () => {
     const decision = invite([created], [{ email: 'ann@example.com' }, { email: 'Ann@Example.com' }], { mode: 'sandbox', sandboxPlacesLeft: 1 });
-    expect(decision).toMatchObject({ value: { events: [invitedEvent('ann@example.com', 0, 'sandbox')] } });
+    expect(decision).toEqual({ value: { outcomes: [invited('ann@example.com', 0), entry('ann@example.com', 'already_invited', 'already_invited', { invitationToken: 'tok-new-0' })],
+      events: [invitedEvent('ann@example.com', 0, 'sandbox')], workspaceEvents: [placesUsed(1)] } });
+  });
+});
+
+describe('InviteCandidates, the sandbox places the invitations use', () => {
+  const workspaceEventsOf = (decision: ReturnType<typeof invite>): WorkspaceEvent[] | Refusal =>
+    ('value' in decision ? decision.value.workspaceEvents : decision.error);
+
+  it('uses none for a live key', () => {
+    expect(workspaceEventsOf(invite([created], people(3), { mode: 'live', sandboxPlacesLeft: 0 }))).toEqual([]);
+  });
+
+  it('uses one place per new invitation of a sandbox key, in one event at the decision\'s time', () => {
+    const history = [created, candidateInvited('bob@example.com', 'sandbox', 1)];
+    const candidates = [...people(3), { email: 'bob@example.com' }, { email: 'not-an-address' }, { email: 'PERSON0@example.com' }];
+    expect(workspaceEventsOf(invite(history, candidates, { mode: 'sandbox', sandboxPlacesLeft: 3 }))).toEqual([placesUsed(3)]);
+  });
+
+  it('uses none when a sandbox request invites nobody new', () => {
+    const history = [created, candidateInvited('bob@example.com', 'sandbox', 1)];
+    expect(workspaceEventsOf(invite(history, [{ email: 'bob@example.com' }, { email: 'not-an-address' }], { mode: 'sandbox', sandboxPlacesLeft: 0 }))).toEqual([]);
   });
 });
 
@@ -228,8 +260,6 @@ describe('InviteCandidates, whole-request refusals', () => {
   ])('refuses candidates %s with validation_failed', (_label, candidates) => {
     expect(invite([created], candidates)).toEqual(refused('validation_failed'));
   });
-
-  const people = (count: number) => Array.from({ length: count }, (_, index) => ({ email: `person${index}@example.com` }));
 
   it('accepts 100 people and refuses 101 with too_many_candidates', () => {
     const decision = invite([created], people(100));
@@ -284,5 +314,19 @@ describe('InviteCandidates, whole-request refusals', () => {
     expect(invite([created, closed], people(1), everythingWrong)).toEqual(refused('workspace_unverified'));
     expect(invite(pastDeadline, people(1), { ...everythingWrong, workspaceVerified: true })).toEqual(refused('assessment_closed'));
     expect(invite([created], people(1), { ...everythingWrong, workspaceVerified: true })).toEqual(refused('sandbox_limit'));
+  });
+});
+
+describe('invitationAddresses (whose claims the decision reads)', () => {
+  it('gives the valid addresses, normalized, each once, in the order sent', () => {
+    expect(invitationAddresses([{ email: ' Bob@Example.com' }, 'oops', { email: 'nope' }, { email: 'ann@example.com' }, { email: 'BOB@example.com' }, { email: 7 }]))
+      .toEqual(['bob@example.com', 'ann@example.com']);
+  });
+
+  it('gives none for a request refused whole for its size, or not a list', () => {
+    expect(MAX_CANDIDATES_PER_REQUEST).toBe(100);
+    expect(invitationAddresses(people(100))).toHaveLength(100);
+    expect(invitationAddresses(people(101))).toEqual([]);
+    expect(invitationAddresses({ email: 'ann@example.com' })).toEqual([]);
   });
 });

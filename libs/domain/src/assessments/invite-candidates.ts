@@ -1,4 +1,4 @@
-import type { CandidateInvited } from '../events.js';
+import type { CandidateInvited, WorkspaceEvent } from '../events.js';
 import { DomainError, validationFailed } from '../shared/errors.js';
 import type { Mode } from '../shared/types.js';
 import { isPastDeadline, isPlainObject, isValidEmail, isValidPersonName, normalizeEmail, personNameOrEmpty } from '../shared/validation.js';
@@ -36,6 +36,20 @@ export interface InviteCandidatesCommand {
   metadata: { now: string };
 }
 
+/**
+ * The valid addresses of a request's entries, normalized, each once: whose claims in the workspace
+ * (`knownCandidates`) the decision needs. None for a request that is refused whole for its size.
+ */
+export const invitationAddresses = (candidates: unknown): string[] => {
+  if (!Array.isArray(candidates) || candidates.length > MAX_CANDIDATES_PER_REQUEST) return [];
+  const addresses = new Set<string>();
+  for (const entry of candidates) {
+    const email = isPlainObject(entry) ? normalizeEmail(entry.email) : null;
+    if (email !== null && isValidEmail(email)) addresses.add(email);
+  }
+  return [...addresses];
+};
+
 /** Whole-request checks in the documented order (after 400, 404 and idempotency). */
 const refuseWholeRequest = (command: InviteCandidatesCommand, assessment: ExistingAssessment): unknown[] => {
   const { candidates } = command;
@@ -55,11 +69,17 @@ const refuseWholeRequest = (command: InviteCandidatesCommand, assessment: Existi
 const failed = (email: string, firstName: string, surname: string, reason: InvitationReason): InvitationOutcome =>
   ({ email, firstName, surname, status: 'failed', reason, candidateId: null, invitationToken: null });
 
+export interface InvitationDecision {
+  /** One per entry of the request, in its order. */
+  outcomes: InvitationOutcome[];
+  /** For the assessment's stream: the new invitations. */
+  events: CandidateInvited[];
+  /** For the workspace's stream, appended atomically with `events`: the sandbox places the new invitations use. */
+  workspaceEvents: WorkspaceEvent[];
+}
+
 /** Judges every entry on its own, in order; returns the outcomes and the events of the new invitations. */
-export const decideInvitations = (
-  command: InviteCandidatesCommand,
-  assessment: ExistingAssessment,
-): { outcomes: InvitationOutcome[]; events: CandidateInvited[] } => {
+export const decideInvitations = (command: InviteCandidatesCommand, assessment: ExistingAssessment): InvitationDecision => {
   const entries = refuseWholeRequest(command, assessment);
   const outcomes: InvitationOutcome[] = [];
   const events: CandidateInvited[] = [];
@@ -83,13 +103,13 @@ export const decideInvitations = (
           : { ...first, ...same };
       }
       if (!isValidPersonName(entry.firstName) || !isValidPersonName(entry.surname)) return failed(email, firstName, surname, 'invalid_name');
-      const onAssessment = assessment.candidates[email];
+      const onAssessment = assessment.candidates.get(email);
       if (onAssessment && onAssessment.mode === command.mode) {
         return { ...same, status: 'already_invited', reason: 'already_candidate', candidateId: onAssessment.candidateId, invitationToken: null };
       }
       const known = command.knownCandidates[email];
       if (known && known.mode !== command.mode) return failed(email, firstName, surname, known.mode === 'live' ? 'live_candidate' : 'sandbox_candidate');
-      const invitation = assessment.invitations[email];
+      const invitation = assessment.invitations.get(email);
       if (invitation) return { ...same, status: 'already_invited', reason: 'already_invited', candidateId: null, invitationToken: invitation.token };
       const { invitationId, invitationToken } = command.newInvitation(events.length);
       events.push({
@@ -109,5 +129,8 @@ export const decideInvitations = (
   if (command.mode === 'sandbox' && events.length > command.sandboxPlacesLeft) {
     throw new DomainError('sandbox_limit', `the workspace may create 25 test candidates in any 30 days; ${command.sandboxPlacesLeft} left`);
   }
-  return { outcomes, events };
+  const workspaceEvents: WorkspaceEvent[] = command.mode === 'sandbox' && events.length > 0
+    ? [{ type: 'SandboxPlacesUsed', data: { workspaceId: assessment.workspaceId, assessmentId: assessment.id, places: events.length, usedAt: command.metadata.now } }]
+    : [];
+  return { outcomes, events, workspaceEvents };
 };

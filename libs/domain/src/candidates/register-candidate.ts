@@ -30,7 +30,7 @@ export const resolveRegistrant = (assessment: ExistingAssessment, via: Registrat
   if (email === null || !isValidEmail(email)) throw validationFailed('email must be a valid e-mail address');
   if (!isValidPersonName(via.firstName) || !isValidPersonName(via.surname)) throw validationFailed('firstName and surname must be strings of at most 255 characters');
   // Open sign-up always makes a live candidate; a pending live invitation of the address is accepted with it.
-  const invitation = assessment.invitations[email];
+  const invitation = assessment.invitations.get(email);
   return {
     email, firstName: personNameOrEmpty(via.firstName), surname: personNameOrEmpty(via.surname), mode: 'live',
     invitationId: invitation?.mode === 'live' ? invitation.invitationId : null,

@@ -17,10 +17,10 @@ export interface StateSnapshots<State> {
    */
   scopeOf(state: State): string | null;
   /**
-   * Takes what the state holds now, at its revision (a later decision may change its records in
-   * place), without reading what a fold leaves unread (an invitation's names, each opened from the
-   * log when first read); the function returned makes the JSON value from that, later and once, off
-   * the decision that made the state. Null: no snapshot is kept of this state.
+   * Takes the state at its revision without reading what a fold leaves unread (an invitation's
+   * names, each opened from the log when first read); the function returned makes the JSON value
+   * from it, later and once, off the decision that made the state. Null: no snapshot is kept of
+   * this state.
    */
   capture(state: State): (() => unknown) | null;
   /** Throws on a value it cannot read: the caller then folds the stream in full. */

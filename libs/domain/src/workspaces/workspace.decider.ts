@@ -61,7 +61,7 @@ export const decideWorkspace = (command: WorkspaceCommand, state: WorkspaceState
     }
     case 'RegenerateApiKey': {
       const workspace = requireWorkspace(state);
-      const existing = workspace.apiKeys[command.apiKeyId];
+      const existing = workspace.apiKeys.get(command.apiKeyId);
       if (!existing) throw notFound('API key');
       return [{
         type: 'ApiKeyRegenerated',
@@ -115,9 +115,10 @@ export const workspaceDecider: Decider<WorkspaceCommand, WorkspaceState, Workspa
 };
 
 /** Places left in the rolling 30-day sandbox window at `now`, from the places used so far. */
-export const placesLeft = (usage: readonly { usedAt: string; count: number }[], now: string): number => {
+export const placesLeft = (usage: Iterable<{ readonly usedAt: string; readonly count: number }>, now: string): number => {
   const windowStart = Date.parse(now) - SANDBOX_WINDOW_DAYS * DAY_MS;
-  const used = usage.filter((use) => Date.parse(use.usedAt) > windowStart).reduce((sum, use) => sum + use.count, 0);
+  let used = 0;
+  for (const use of usage) if (Date.parse(use.usedAt) > windowStart) used += use.count;
   return Math.max(0, SANDBOX_LIMIT - used);
 };
 
@@ -131,7 +132,7 @@ export const decideBilling = (
   workspace: ActiveWorkspace,
   unlock: { candidateId: string; resultId: string; mode: Mode; now: string },
 ): WorkspaceEvent[] => {
-  if (unlock.mode !== 'live' || workspace.countedCandidates[unlock.candidateId]) return [];
+  if (unlock.mode !== 'live' || workspace.countedCandidates.has(unlock.candidateId)) return [];
   const base = { workspaceId: workspace.id, candidateId: unlock.candidateId, resultId: unlock.resultId };
   return workspace.freeUsed < workspace.freeAllowance
     ? [{ type: 'FreeAllowanceUsed', data: { ...base, usedAt: unlock.now } }]

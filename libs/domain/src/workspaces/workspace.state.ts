@@ -1,3 +1,4 @@
+import { Map as ImmutableMap, List } from 'immutable';
 import type { WorkspaceEvent } from '../events.js';
 import type { Mode, WebhookEventName } from '../shared/types.js';
 
@@ -20,21 +21,35 @@ export interface CustomTest {
   questionCount: number;
 }
 
+export interface SandboxUse {
+  readonly usedAt: string;
+  readonly count: number;
+}
+
+/**
+ * A value, as AssessmentState: evolving it never changes it. Its tables are persistent collections
+ * (immutable's Map and List), so an event that adds an entry shares the rest instead of copying it:
+ * one counted candidate per live unlock made a record copy per event cost O(n²) over a workspace's
+ * life (measured: ~1 s for 3,000 counted candidates).
+ */
 export type WorkspaceState =
-  | { status: 'none' }
+  | { readonly status: 'none' }
   | {
-      status: 'active';
-      id: string;
-      name: string;
-      verified: boolean;
-      freeAllowance: number;
-      apiKeys: Record<string, { mode: Mode; key: string }>;
-      webhook: WebhookState | null;
-      customTests: Record<string, CustomTest>;
-      sandboxUsage: { usedAt: string; count: number }[];
-      /** Live candidates whose first unlock was counted (free or charged): each is counted once. */
-      countedCandidates: Record<string, 'free' | 'charged'>;
-      freeUsed: number;
+      readonly status: 'active';
+      readonly id: string;
+      readonly name: string;
+      readonly verified: boolean;
+      readonly freeAllowance: number;
+      /** By API key id. */
+      readonly apiKeys: ImmutableMap<string, { readonly mode: Mode; readonly key: string }>;
+      readonly webhook: WebhookState | null;
+      /** By slug. */
+      readonly customTests: ImmutableMap<string, CustomTest>;
+      /** Every use of sandbox places, oldest first. */
+      readonly sandboxUsage: List<SandboxUse>;
+      /** Live candidates whose first unlock was counted (free or charged), by candidate id: each is counted once. */
+      readonly countedCandidates: ImmutableMap<string, 'free' | 'charged'>;
+      readonly freeUsed: number;
     };
 
 export type ActiveWorkspace = Extract<WorkspaceState, { status: 'active' }>;
@@ -45,8 +60,8 @@ export const evolveWorkspace = (state: WorkspaceState, event: WorkspaceEvent): W
   if (event.type === 'WorkspaceCreated') {
     const { workspaceId, name, freeAllowance } = event.data;
     return {
-      status: 'active', id: workspaceId, name, verified: false, freeAllowance, apiKeys: {}, webhook: null,
-      customTests: {}, sandboxUsage: [], countedCandidates: {}, freeUsed: 0,
+      status: 'active', id: workspaceId, name, verified: false, freeAllowance, apiKeys: ImmutableMap(), webhook: null,
+      customTests: ImmutableMap(), sandboxUsage: List(), countedCandidates: ImmutableMap(), freeUsed: 0,
     };
   }
   if (state.status !== 'active') return state;
@@ -55,7 +70,7 @@ export const evolveWorkspace = (state: WorkspaceState, event: WorkspaceEvent): W
       return { ...state, verified: true };
     case 'ApiKeyIssued':
     case 'ApiKeyRegenerated':
-      return { ...state, apiKeys: { ...state.apiKeys, [event.data.apiKeyId]: { mode: event.data.mode, key: event.data.key } } };
+      return { ...state, apiKeys: state.apiKeys.set(event.data.apiKeyId, { mode: event.data.mode, key: event.data.key }) };
     case 'WebhookConfigured': {
       const { url, events, encryptedSecret, configuredAt } = event.data;
       const previous = state.webhook;
@@ -75,14 +90,14 @@ export const evolveWorkspace = (state: WorkspaceState, event: WorkspaceEvent): W
       return state.webhook ? { ...state, webhook: { ...state.webhook, enabled: false, disabledReason: event.data.reason } } : state;
     case 'CustomTestCreated': {
       const { slug, name, minutes, questionCount } = event.data;
-      return { ...state, customTests: { ...state.customTests, [slug]: { slug, name, minutes, questionCount } } };
+      return { ...state, customTests: state.customTests.set(slug, { slug, name, minutes, questionCount }) };
     }
     case 'SandboxPlacesUsed':
-      return { ...state, sandboxUsage: [...state.sandboxUsage, { usedAt: event.data.usedAt, count: event.data.places }] };
+      return { ...state, sandboxUsage: state.sandboxUsage.push({ usedAt: event.data.usedAt, count: event.data.places }) };
     case 'FreeAllowanceUsed':
-      return { ...state, freeUsed: state.freeUsed + 1, countedCandidates: { ...state.countedCandidates, [event.data.candidateId]: 'free' } };
+      return { ...state, freeUsed: state.freeUsed + 1, countedCandidates: state.countedCandidates.set(event.data.candidateId, 'free') };
     case 'CandidateCharged':
-      return { ...state, countedCandidates: { ...state.countedCandidates, [event.data.candidateId]: 'charged' } };
+      return { ...state, countedCandidates: state.countedCandidates.set(event.data.candidateId, 'charged') };
     default:
       return state;
   }

@@ -92,6 +92,9 @@ describe('DATA_DIR lock', () => {
 
     const lock = await acquireDataDirLock(dataDir);
 
+    // The previous life's holder is replaced by this process, and nobody else can take the folder now.
+    expect(JSON.parse(await readFile(lockFile(), 'utf8'))).toStrictEqual({ pid: process.pid });
+    await expect(acquireDataDirLock(dataDir)).rejects.toThrow(`DATA_DIR ${dataDir} is in use by another process (pid ${process.pid})`);
     await lock.release();
   });
 });

@@ -117,7 +117,7 @@ export const startMessaging = async (options: StartMessagingOptions): Promise<Me
   const deliveries = new WebhookDeliveries({ log, queue: queues.webhooks, clock, getSigningSecrets: options.getSigningSecrets });
   const recoveries = new WebhookRecoveries({
     log: new RecoveryLog(options.pool, schema), deliveries, clock, getSigningSecrets: options.getSigningSecrets,
-    feedWindow: options.feedWindow, appUrl: options.appUrl, logger,
+    feedWindow: options.feedWindow, logger,
   });
   const runWorkers = options.runWorkers ?? true;
   const workers: Worker[] = [];

@@ -52,7 +52,7 @@ export const createWebhookHarness = async (input: {
   const queue = new Queue<WebhookJob>(WEBHOOK_QUEUE, { connection: queueConnection, prefix });
   const deliveries = new WebhookDeliveries({ log: input.log, queue, clock, getSigningSecrets });
   const recoveries = input.recoveryLog && input.feedWindow
-    ? new WebhookRecoveries({ log: input.recoveryLog, deliveries, clock, getSigningSecrets, feedWindow: input.feedWindow, appUrl: 'http://localhost:3100' })
+    ? new WebhookRecoveries({ log: input.recoveryLog, deliveries, clock, getSigningSecrets, feedWindow: input.feedWindow })
     : null;
   let worker: Worker<WebhookJob, DeliveryOutcome> | null = null;
   return {

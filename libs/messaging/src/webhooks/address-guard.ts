@@ -42,31 +42,6 @@ export const resolveDeliveryTarget = async (rawUrl: string, allowInsecure: boole
   return { url, address: first.address, family: first.family === 6 ? 6 : 4 };
 };
 
-export type ResolveHost = (host: string) => Promise<{ address: string }[]>;
-
-const resolveWithDns: ResolveHost = (host) => lookup(host, { all: true, verbatim: true });
-
-const SAVE_TIME_LOOKUP_MS = 2000;
-
-/**
- * The save-time half of the check: a non-public address the URL's host name resolves to now, or null.
- * A name that does not resolve (or not within 2 s) is not refused: DNS may be down or not set up
- * yet, and every delivery resolves it again and refuses it then.
- */
-export const nonPublicAddressOf = async (rawUrl: string, resolve: ResolveHost = resolveWithDns): Promise<string | null> => {
-  let host: string;
-  try {
-    host = new URL(rawUrl).hostname.replace(/^\[|\]$/g, '');
-  } catch {
-    return null;
-  }
-  if (isIP(host)) return isPublicAddress(host) ? null : host;
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<{ address: string }[]>((done) => { timer = setTimeout(() => done([]), SAVE_TIME_LOOKUP_MS); });
-  const addresses = await Promise.race([resolve(host).catch(() => []), timedOut]).finally(() => clearTimeout(timer));
-  return addresses.find(({ address }) => !isPublicAddress(address))?.address ?? null;
-};
-
 /**
  * A `lookup` for http(s).request that always answers the address that was checked, so the connection
  * goes where the check looked, whatever DNS answers a second time. The TLS name stays the URL's host.

@@ -1,12 +1,11 @@
 import {
-  candidateStream, evolveCandidate, initialCandidateState, invitationUrl,
-  type CandidateEvent, type CandidateState,
+  candidateStream, envelopeOf, evolveCandidate, initialCandidateState, invitationUrl, NO_CONTEXT,
+  type CandidateEvent, type CandidateState, type EnvelopeContext, type WebhookEnvelope,
 } from '#domain';
 import type { EventStore, RecordedEvent } from '#event-store';
-import { envelopeOf, NO_CONTEXT, type EnvelopeContext, type WebhookEnvelope } from '#read-models';
 import { needsCandidateState, type WebhookSourceEvent } from './webhook-events.js';
 
-export type { InvitationView, WebhookData, WebhookEnvelope } from '#read-models';
+export type { InvitationView, WebhookData, WebhookEnvelope } from '#domain';
 export { invitationUrl };
 
 /** What a result-showing envelope needs, from the candidate folded up to its event. */
@@ -22,7 +21,7 @@ const contextOf = (event: WebhookSourceEvent, candidate: CandidateState | null):
 /**
  * The webhook envelope of a recorded event: a pure function of the event and, for events that show
  * results, of the candidate folded up to that event. Null when the event cannot be shown. The
- * envelope itself is the read models' (`envelopeOf`), which the events feed lists too.
+ * envelope itself is the domain's (`envelopeOf`), which the events feed lists too.
  */
 export const toWebhookEnvelope = (
   event: WebhookSourceEvent,

@@ -1,15 +1,16 @@
-import type { WebhookEventName } from '#domain';
+import { envelopeEventName, isEnvelopeSource, type DomainEvent, type EnvelopeSourceType, type WebhookEventName } from '#domain';
 import type { RecordedEvent } from '#event-store';
-import { envelopeEventName, isEnvelopeSource, type EnvelopeSourceEvent, type RecordedDomainEvent } from '#read-models';
 
-/** The recorded domain events that become webhooks, each with its data typed: the read models' envelope sources. */
-export type WebhookSourceEvent = EnvelopeSourceEvent;
+type ToRecorded<E> = E extends { type: infer T extends string; data: infer D extends object } ? RecordedEvent<T, D> : never;
+
+/** The recorded domain events that become webhooks, each with its data typed: the envelope's sources (`envelopeOf`). */
+export type WebhookSourceEvent = ToRecorded<Extract<DomainEvent, { type: EnvelopeSourceType }>>;
 
 /** The store hands over untyped events; only the domain appends, so the type name is enough to trust the data. */
 export const asWebhookSourceEvent = (event: RecordedEvent): WebhookSourceEvent | null =>
-  isEnvelopeSource(event as RecordedDomainEvent) ? (event as WebhookSourceEvent) : null;
+  isEnvelopeSource(event) ? (event as WebhookSourceEvent) : null;
 
-/** The event's name in envelopes: the read models' one mapping, which the events feed uses too. */
+/** The event's name in envelopes: the domain's one mapping, which the events feed uses too. */
 export const webhookEventName = (event: WebhookSourceEvent): WebhookEventName => envelopeEventName(event);
 
 /** Events whose payload shows results: they need the candidate as it stood at the event. */

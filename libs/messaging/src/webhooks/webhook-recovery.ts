@@ -1,7 +1,6 @@
 import type { Logger } from 'pino';
 import type { WebhookEventName } from '#domain';
 import type { Clock } from '#platform';
-import { fillAppUrl, type FeedRow } from '#read-models';
 import { newRecoveryId, resendDeliveryId } from './delivery-ids.js';
 import type { WebhookEnvelope } from './envelopes.js';
 import type { RecoveredEvent, RecoveryLog } from './recovery-log.js';
@@ -15,7 +14,13 @@ export interface RecoveryWindow {
   until: string;
 }
 
-/** The events feed's rows of a window (`feedWindow` of the read models), both modes, in the log's order. */
+/** A row of the events feed: its position and its envelope as served (links on APP_URL). */
+export interface FeedRow {
+  seq: string;
+  json: string;
+}
+
+/** The events feed's rows of a window (`servedFeedWindow` of the read models), both modes, in the log's order. */
 export type FeedWindow = (query: { workspaceId: string; types: readonly WebhookEventName[]; since: string; until: string }) => AsyncIterable<FeedRow>;
 
 export interface RecoveryResult {
@@ -31,7 +36,6 @@ export interface WebhookRecoveriesDeps {
   clock: Clock;
   getSigningSecrets: GetSigningSecrets;
   feedWindow: FeedWindow;
-  appUrl: string;
   logger?: Logger;
   /** How long an answer waits for Redis to take the first job (the rows are committed before). */
   enqueueWaitMs?: number;
@@ -66,7 +70,7 @@ export class WebhookRecoveries implements RecoveryTurns {
     if (!settings) return null;
     const events: RecoveredEvent[] = [];
     for await (const row of this.deps.feedWindow({ workspaceId, types: settings.events, ...window })) {
-      events.push(recoveredEvent(fillAppUrl(row.json, this.deps.appUrl)));
+      events.push(recoveredEvent(row.json));
     }
     const recoveryId = newRecoveryId();
     const head = await this.deps.log.insert({

@@ -1,17 +1,9 @@
-import type { AssessmentRef, CandidateRef } from '#domain';
-import { allUnlocked, assessmentRefView, candidateRefView, reportUrl, toResultView, type ResultView } from '../shared/result-view.js';
+import type { CompletionView } from '#domain';
+import { allUnlocked, assessmentRefView, candidateRefView, reportUrl, toResultView } from '../shared/result-view.js';
 import type { FinishedCompletion } from './completions.queries.js';
 
-/** API 2.7 Completion (also the `assessmentCompleted` webhook data). */
-export interface CompletionView {
-  id: string;
-  candidate: CandidateRef;
-  assessment: AssessmentRef;
-  completedAt: string;
-  unlocked: boolean;
-  results: ResultView[];
-  reportUrl: string;
-}
+/** API 2.7 Completion, the `assessmentCompleted` webhook data too: the domain's shape. */
+export type { CompletionView } from '#domain';
 
 export const toCompletionView = (doc: FinishedCompletion, appUrl: string): CompletionView => ({
   id: doc.id,

@@ -1,19 +1,17 @@
+import { describe } from '@jest/globals';
 import { MongoClient } from 'mongodb';
 import { uniqueSchema } from '../test-support/postgres.js';
 import { documentStoreContract } from './document-store.contract.js';
 import { createMongoDocumentStore } from './mongo-document.store.js';
 
-// MongoDB cannot run on every machine: without a server the same contract cannot run, and one test says so.
-const url = process.env['MONGODB_URL'];
+const url = process.env['MONGODB_URL'] ?? '';
+// MongoDB cannot run on every machine: without a server the contract is reported as skipped, never as passed.
+const describeWithServer = url === '' ? describe.skip : describe;
+if (url === '') {
+  process.stderr.write('MongoDB read-store suite skipped: set MONGODB_URL (e.g. mongodb://127.0.0.1:27017) to run it\n');
+}
 
-if (url === undefined) {
-  describe('DocumentStore contract (MongoDB)', () => {
-    it('needs MONGODB_URL', () => {
-      process.stderr.write('MongoDB read-store suite skipped: set MONGODB_URL to run it\n');
-      expect(process.env['MONGODB_URL']).toBeUndefined();
-    });
-  });
-} else {
+describeWithServer('MongoDB adapter (MONGODB_URL)', () => {
   documentStoreContract('MongoDB', async () => {
     const database = uniqueSchema('rm_contract');
     const store = createMongoDocumentStore({ url, database });
@@ -30,4 +28,4 @@ if (url === undefined) {
       },
     };
   }, { changeFeed: false });
-}
+});

@@ -1,6 +1,7 @@
 import type { Mode, WebhookEventName } from '#domain';
 import type { Condition, DocumentQuery, DocumentStore } from '../shared/document-store.port.js';
 import { findServedPage } from '../shared/page.js';
+import { fillAppUrl } from '../shared/served-json.js';
 import { listWorkspaces } from '../workspaces/workspaces.queries.js';
 import { eventsProjection, servedEnvelopeJson, type EventFeedDocument } from './events.projection.js';
 
@@ -119,6 +120,15 @@ export async function* feedWindow(
       b = await sandbox.next();
     }
   }
+}
+
+/** The rows of `feedWindow` as they are served: links on APP_URL (what a webhook recovery delivers again). */
+export async function* servedFeedWindow(
+  store: DocumentStore,
+  options: { workspaceId: string; types: readonly WebhookEventName[]; since: string; until: string },
+  appUrl: string,
+): AsyncGenerator<FeedRow> {
+  for await (const row of feedWindow(store, options)) yield { seq: row.seq, json: fillAppUrl(row.json, appUrl) };
 }
 
 const PRUNE_BATCH = 1_000;

@@ -2,8 +2,7 @@ import { evolveCandidate, initialCandidateState, type CandidateEvent, type Candi
 import { APP_URL_MARK, eventsProjection, type EventFeedDocument } from '#read-models';
 import { recorded } from '#read-models/test-support/recorded.js';
 import { busyWorkspace } from '#read-models/test-support/scenario.js';
-import { toWebhookEnvelope } from './envelopes.js';
-import { asWebhookSourceEvent } from './webhook-events.js';
+import { asWebhookSourceEvent, toWebhookEnvelope } from '#messaging';
 
 const CANDIDATE_TYPES = new Set(['CandidateCreated', 'CandidateRegistered', 'AssessmentStarted', 'TestCompleted', 'AssessmentCompleted', 'ResultUnlocked', 'CandidateDeleted']);
 
@@ -11,6 +10,7 @@ const CANDIDATE_TYPES = new Set(['CandidateCreated', 'CandidateRegistered', 'Ass
  * The events feed and the webhooks make their envelopes from different context (the feed from what
  * its projection kept, the dispatcher from the candidate folded up to the event) through one
  * function: for a workspace with every kind of event, both give the same envelope for every event.
+ * It lives here because it needs both peers (read-models and messaging), which import none of each other.
  */
 describe('the feed\'s envelopes and the webhooks\' envelopes', () => {
   it('are equal for every event of a busy workspace, but those of the deleted test candidate, which the feed no longer lists', () => {

@@ -1,0 +1,64 @@
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import type { Logger } from 'pino';
+import type { DatabaseOutage } from '#platform';
+
+const DROP_LINES_EVERY_MS = 10_000;
+
+const CONNECT_TIMEOUT_MS = 5000;
+
+/**
+ * A pool on a PostgreSQL server. A connection the server drops while idle (a restart, a failover,
+ * `pg_terminate_backend`) makes the pool emit 'error', which kills the process when nobody listens:
+ * here it is one warning line (never the connection's details), the pool drops that connection and
+ * opens a fresh one on next use. Queries in flight on it fail as they would anyway.
+ */
+export const serverPool = (connectionString: string, name: string, logger: Logger, database: DatabaseOutage): pg.Pool => {
+  // A server that does not answer at all (a host gone in a failover) fails a connection after 5 s
+  // instead of never; the health watcher then declares the outage and requests answer at once.
+  const pool = new pg.Pool({ connectionString, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  // A connection that ends while checked out (mid-transaction, between two statements) emits 'error'
+  // on its client, which the pool only listens to while the client is idle: unheard, it killed the
+  // process. The statements in flight on it fail on their own; this listener only keeps it alive.
+  pool.on('connect', (client) => {
+    client.on('error', (error) => database.report(error));
+  });
+  // A restart drops every idle connection at once: one line for them, then a count at most every 10 s.
+  let quietUntil = 0;
+  let unreported = 0;
+  pool.on('error', (error: Error & { code?: string }) => {
+    database.report(error);
+    if (Date.now() < quietUntil) {
+      unreported += 1;
+      return;
+    }
+    logger.warn({ pool: name, code: error.code, err: error.message, ...(unreported > 0 ? { droppedSinceLastLine: unreported } : {}) },
+      'a database connection was dropped; the pool opens another on next use');
+    quietUntil = Date.now() + DROP_LINES_EVERY_MS;
+    unreported = 0;
+  });
+  return pool;
+};
+
+const REDIS_READY_WAIT_MS = 3000;
+
+/**
+ * The request path's Redis connection. Requests never queue behind an outage: offline, a command
+ * fails at once (500); a Redis that accepts the connection but does not answer fails it after a
+ * second. BullMQ's connections are duplicates with their own settings (start-messaging.ts).
+ */
+export const requestRedis = (url: string): Redis =>
+  new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 1000, lazyConnect: false });
+
+/** Waits a moment for the first connection, so the first requests do not fail for nothing; never for long. */
+export const redisReady = (redis: Redis, timeoutMs = REDIS_READY_WAIT_MS): Promise<void> =>
+  new Promise((resolveReady) => {
+    if (redis.status === 'ready') return resolveReady();
+    const timer = setTimeout(done, timeoutMs);
+    redis.once('ready', done);
+    function done(): void {
+      clearTimeout(timer);
+      redis.off('ready', done);
+      resolveReady();
+    }
+  });
