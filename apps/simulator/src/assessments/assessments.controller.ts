@@ -3,7 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { AddTestToAssessment, CloseAssessment } from '#commands';
 import { CONFIG } from '#commands';
-import { JsonBody, apiError } from '#http';
+import { apiError } from '#http';
 import type { ServiceConfig } from '#platform';
 import { toAssessmentView } from '#read-models';
 import type { AssessmentDocument } from '#read-models';
@@ -12,6 +12,7 @@ import { DOCUMENTS } from '#runtime/infrastructure.js';
 import { InternalTokenGuard } from '../auth/internal-token.guard.js';
 import { internalContext } from '../auth/internal-context.js';
 import { InternalRoute } from '../openapi/internal-document.js';
+import { JsonBodyUnder } from '../validation/known-ids.js';
 import { AddTestBody, testToAdd } from './assessments.dto.js';
 
 @Controller('internal/assessments/:assessmentId')
@@ -32,7 +33,7 @@ export class AssessmentsController {
 
   @Post('tests')
   @HttpCode(200)
-  @JsonBody()
+  @JsonBodyUnder('assessment')
   @InternalRoute('Append a custom test of the workspace', 200, [404, 409, 422], AddTestBody)
   async addTest(@Req() request: FastifyRequest, @Param('assessmentId') assessmentId: string, @Body() body: AddTestBody) {
     await this.commands.execute(new AddTestToAssessment(assessmentId, testToAdd(body), internalContext(request)));

@@ -1,8 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
+import type { TestToAdd } from '#commands';
 import { Rule } from '../validation/body-rules.js';
-
-/** What AddTestToAssessment is given; whether the slug names a custom test of the workspace is the command's to find. */
-export type TestToAdd = { slug: string };
 
 export class AddTestBody {
   @ApiProperty({ type: 'string', description: 'A custom test of the workspace' })

@@ -1,17 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsOptional, ValidateBy, ValidateIf } from 'class-validator';
+import type { Registration } from '#commands';
 import { type ResultScores, isPlainObject, isValidEmail, isValidPersonName, normalizeEmail, validationFailed } from '#domain';
 import { AsSent, Rule, WhenPresent } from '../validation/body-rules.js';
-
-/**
- * What RegisterCandidate is given: a personal invitation link, or the assessment's sign-up link with
- * the person (the address trimmed and lower-cased, absent names empty). Whether a link is one the
- * service issued, and for which assessment, is the command's to find (404).
- */
-export type Registration =
-  | { invitationUrl: string }
-  | { inviteUrl: string; email: string; firstName: string; surname: string };
+import { validatedBody } from '../validation/validated-body.js';
 
 const REGISTRATION_REQUIRED = 'invitationUrl, or inviteUrl with email, is required';
 const NAMES_RULE = 'firstName and surname must be strings of at most 255 characters';
@@ -33,7 +26,8 @@ const Link = (name: 'invitationUrl' | 'inviteUrl') =>
 /** The sign-up fields count only when no personal link is given (the invitation names the person). */
 const WhenSigningUp = () => ValidateIf((body: RegistrationBody) => body.invitationUrl === undefined);
 
-export class RegistrationBody {
+/** The links' part of RegistrationBody: judged before the person, see registrationOf. */
+class RegistrationLinks {
   @ApiPropertyOptional({ type: 'string', format: 'uri', description: 'A personal invitation link; or give inviteUrl and email' })
   @WhenPresent()
   @Link('invitationUrl')
@@ -43,7 +37,10 @@ export class RegistrationBody {
   @WhenSigningUp()
   @Link('inviteUrl')
   inviteUrl?: string;
+}
 
+/** The document lists the inherited links first, as the body has always been described. */
+export class RegistrationBody extends RegistrationLinks {
   @ApiPropertyOptional({ type: 'string' })
   @WhenSigningUp()
   @Transform(({ value }: { value: unknown }) => normalizeEmail(value) ?? value)
@@ -61,11 +58,23 @@ export class RegistrationBody {
   surname?: string;
 }
 
-export const registration = (body: RegistrationBody): Registration => {
+const registration = (body: RegistrationBody): Registration => {
   if (body.invitationUrl !== undefined) return { invitationUrl: body.invitationUrl };
   // The DTO's rules make both present; the check keeps the type honest without an assertion.
   if (body.inviteUrl === undefined || body.email === undefined) throw validationFailed(REGISTRATION_REQUIRED);
   return { inviteUrl: body.inviteUrl, email: body.email, firstName: body.firstName ?? '', surname: body.surname ?? '' };
+};
+
+/**
+ * A registration body (JSON, or the page's form as the JSON route would receive it), judged in the
+ * order RegisterCandidate always answered: the links' shapes; for a sign-up, whether its link is one
+ * the service issued for a known assessment (404); then the person.
+ */
+export const registrationOf = async (body: object, requireKnownSignUpLink: (inviteUrl: string) => Promise<void>): Promise<Registration> => {
+  const links = await validatedBody(RegistrationLinks, body);
+  if (links.invitationUrl === undefined && links.inviteUrl !== undefined) await requireKnownSignUpLink(links.inviteUrl);
+  // The links pass by now: RegistrationBody, which judges its own fields before the links it inherits, names the person's first fault.
+  return registration(await validatedBody(RegistrationBody, body));
 };
 
 const numberRule = (name: string, min: number, max: number, whole: boolean) =>

@@ -6,14 +6,15 @@ import {
 } from '#commands';
 import { CONFIG, SECRET_BOX } from '#commands';
 import { JsonBody, apiError } from '#http';
-import type { SecretBox, ServiceConfig } from '#platform';
+import { type SecretBox, type ServiceConfig, resolveHostNow } from '#platform';
 import { getBilling, getWorkspace } from '#read-models';
 import type { DocumentStore } from '#read-models';
 import { DOCUMENTS } from '#runtime/infrastructure.js';
 import { InternalTokenGuard } from '../auth/internal-token.guard.js';
 import { InternalRoute } from '../openapi/internal-document.js';
+import { JsonBodyUnder, requireKnownWorkspace } from '../validation/known-ids.js';
 import { internalContext } from '../auth/internal-context.js';
-import { CreateCustomTestBody, CreateWorkspaceBody, IssueApiKeyBody, SaveWebhookBody, customTestDraft, webhookSettings, workspaceDraft } from './workspaces.dto.js';
+import { CreateCustomTestBody, CreateWorkspaceBody, IssueApiKeyBody, SaveWebhookBody, customTestDraft, refuseNonPublicAddress, webhookSettings, workspaceDraft } from './workspaces.dto.js';
 
 @Controller('internal')
 @UseGuards(InternalTokenGuard)
@@ -42,7 +43,7 @@ export class WorkspacesController {
 
   @Post('workspaces/:workspaceId/api-keys')
   @HttpCode(201)
-  @JsonBody({ optional: true })
+  @JsonBodyUnder('workspace', { optional: true })
   @InternalRoute('Create an API key (the secret is shown once)', 201, [404, 422], IssueApiKeyBody)
   async issueKey(@Req() request: FastifyRequest, @Param('workspaceId') workspaceId: string, @Body() body: IssueApiKeyBody) {
     return { data: await this.commands.execute(new IssueApiKey(workspaceId, body.mode, internalContext(request))) };
@@ -60,7 +61,10 @@ export class WorkspacesController {
   @JsonBody()
   @InternalRoute('Save the webhook address and events (enables it again)', 200, [404, 422], SaveWebhookBody)
   // Typed by the deployment's rule (webhookSettings), not by the parameter's type: the global pipe leaves a plain object alone.
+  // In the order always answered: what the address resolves to, the workspace, then the body's rules.
   async saveWebhook(@Req() request: FastifyRequest, @Param('workspaceId') workspaceId: string, @Body() body: object) {
+    await refuseNonPublicAddress(body, this.config.webhookAllowInsecure, resolveHostNow);
+    await requireKnownWorkspace(this.documents, workspaceId);
     const settings = await webhookSettings(body, this.config.webhookAllowInsecure);
     return { data: await this.commands.execute(new ConfigureWebhook(workspaceId, settings, internalContext(request))) };
   }
@@ -84,7 +88,7 @@ export class WorkspacesController {
 
   @Post('workspaces/:workspaceId/custom-tests')
   @HttpCode(201)
-  @JsonBody()
+  @JsonBodyUnder('workspace')
   @InternalRoute('Create a custom test of the workspace', 201, [404, 422], CreateCustomTestBody)
   async customTest(@Req() request: FastifyRequest, @Param('workspaceId') workspaceId: string, @Body() body: CreateCustomTestBody) {
     return { data: await this.commands.execute(new CreateCustomTest(workspaceId, customTestDraft(body), internalContext(request))) };

@@ -1,24 +1,26 @@
 import type { Type } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
-import { type Mode, WEBHOOK_EVENT_NAMES, type WebhookEventName, webhookUrlProblem } from '#domain';
+import type { CustomTestDraft, WebhookSettings, WorkspaceDraft } from '#commands';
+import { type Mode, type ResolveHost, WEBHOOK_EVENT_NAMES, type WebhookEventName, nonPublicAddressOf, validationFailed, webhookUrlProblem } from '#domain';
 import { Rule, TrimmedName, WholeNumber } from '../validation/body-rules.js';
 import { validatedBody } from '../validation/validated-body.js';
 
-/** What CreateWorkspace is given: the trimmed name and the allowance (0 when the body has none). */
-export interface WorkspaceDraft { name: string; freeAllowance: number }
-/** What ConfigureWebhook is given: the address as sent, the events in their canonical order, each once. */
-export interface WebhookSettings { url: string; events: WebhookEventName[] }
-/** What CreateCustomTest is given. */
-export interface CustomTestDraft { name: string; minutes: number; questionCount: number }
-
 export const MAX_FREE_ALLOWANCE = 1_000_000;
 
-export class CreateWorkspaceBody {
+/** The name's part of CreateWorkspaceBody (see there why it is a class of its own). */
+class WorkspaceName {
   @ApiProperty({ type: 'string', minLength: 1, example: 'Acme Recruiting' })
   @TrimmedName(200)
   name!: string;
+}
 
+/*
+ * The document lists the name first; the allowance has always been refused first (a body wrong in
+ * both names the allowance). class-validator judges a class's own properties before those it
+ * inherits, while the document lists inherited properties first: so the name is inherited.
+ */
+export class CreateWorkspaceBody extends WorkspaceName {
   @ApiPropertyOptional({ type: 'integer', minimum: 0, default: 0, description: 'Free live candidates before billing' })
   @IsOptional()
   @WholeNumber(0, MAX_FREE_ALLOWANCE, 'freeAllowance must be a whole number from 0')
@@ -58,9 +60,16 @@ export class SaveWebhookBody extends webhookRules(false) {}
 export class SaveInsecureWebhookBody extends webhookRules(true) {}
 
 /**
- * Checks a webhook body by the deployment's rule. Whether the host's name resolves to a private
- * address needs I/O: ConfigureWebhook checks that when it runs.
+ * The first check of a webhook body, before the workspace is looked up and before the body's rules
+ * (the order clients have always been answered in): an address whose host is, or resolves now to, a
+ * non-public address is refused, unless insecure addresses are allowed. Delivery resolves it again.
  */
+export const refuseNonPublicAddress = async (body: object, allowInsecure: boolean, resolve: ResolveHost): Promise<void> => {
+  const url: unknown = 'url' in body ? body.url : undefined;
+  if (!allowInsecure && typeof url === 'string' && (await nonPublicAddressOf(url, resolve))) throw validationFailed('url must point at a public host');
+};
+
+/** Checks a webhook body by the deployment's rule (WEBHOOK_ALLOW_INSECURE). */
 export const webhookSettings = async (value: object, allowInsecure: boolean): Promise<WebhookSettings> => {
   const metatype: Type<SaveWebhookBody> = allowInsecure ? SaveInsecureWebhookBody : SaveWebhookBody;
   const body = await validatedBody(metatype, value);

@@ -10,6 +10,7 @@ import {
 import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
 import { AddTestBody, testToAdd } from '../../assessments/assessments.dto.js';
 import { internalContext } from '../../auth/internal-context.js';
+import { requireKnownAssessment } from '../../validation/known-ids.js';
 import { validatedBody } from '../../validation/validated-body.js';
 import { pageContext } from '../shared/page-context.js';
 import { decodePageCursor, encodePageCursor } from '../shared/page-cursor.js';
@@ -66,6 +67,7 @@ export class AssessmentPagesController {
 
   @Post('assessments/:assessmentId/tests')
   async addTest(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('assessmentId') assessmentId: string): Promise<void> {
+    await requireKnownAssessment(this.infra.documents, assessmentId);
     const test = testToAdd(await validatedBody(AddTestBody, { slug: field(request, 'slug') }));
     await this.commands.execute(new AddTestToAssessment(assessmentId, test, internalContext(request)));
     this.responder.done(reply, assessmentPath(assessmentId), `Test ${test.slug} appended.`);

@@ -10,6 +10,7 @@ import { assessmentsProjection, candidatesProjection, getWorkspace, type Assessm
 import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
 import { internalContext } from '../../auth/internal-context.js';
 import { CompleteTestBody, resultScores } from '../../candidates/candidates.dto.js';
+import { requireKnownCandidateAndAssessment } from '../../validation/known-ids.js';
 import { validatedBody } from '../../validation/validated-body.js';
 import { pageContext } from '../shared/page-context.js';
 import { PageErrorFilter } from '../shared/page-error.filter.js';
@@ -76,6 +77,8 @@ export class CandidatePagesController {
     @Param('assessmentId') assessmentId: string,
     @Param('slug') slug: string,
   ): Promise<void> {
+    // An unknown candidate or assessment before a bad form, as the command always answered.
+    await requireKnownCandidateAndAssessment(this.infra.documents, candidateId, assessmentId);
     const scores = resultScores(await validatedBody(CompleteTestBody, scoresBody(request)));
     const { resultId, assessmentCompleted } = await this.commands.execute(new CompleteTest(candidateId, assessmentId, slug, scores, internalContext(request)));
     const message = `Test ${slug} finished: result ${resultId}, locked until unlocked.${assessmentCompleted ? ' Every test is done: the assessment is completed.' : ''}`;

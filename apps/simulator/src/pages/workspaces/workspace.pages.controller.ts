@@ -7,6 +7,7 @@ import { apiError } from '#http';
 import { getApiKey, listApiKeysOfWorkspace, sandboxAllowance } from '#read-models';
 import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
 import { internalContext } from '../../auth/internal-context.js';
+import { requireKnownWorkspace } from '../../validation/known-ids.js';
 import { validatedBody } from '../../validation/validated-body.js';
 import { CreateCustomTestBody, CreateWorkspaceBody, IssueApiKeyBody, customTestDraft, workspaceDraft } from '../../workspaces/workspaces.dto.js';
 import { pageContext } from '../shared/page-context.js';
@@ -70,6 +71,7 @@ export class WorkspacePagesController {
   /** The answer is the page itself (no redirect): the secret must never travel in a URL or a cookie. */
   @Post('workspaces/:workspaceId/api-keys')
   async issueKey(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('workspaceId') workspaceId: string): Promise<void> {
+    await requireKnownWorkspace(this.infra.documents, workspaceId);
     const { mode } = await validatedBody(IssueApiKeyBody, { mode: field(request, 'mode') });
     const issued = await this.commands.execute(new IssueApiKey(workspaceId, mode, internalContext(request)));
     await this.showOverview(request, reply, workspaceId, issued);
@@ -85,6 +87,7 @@ export class WorkspacePagesController {
 
   @Post('workspaces/:workspaceId/custom-tests')
   async customTest(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('workspaceId') workspaceId: string): Promise<void> {
+    await requireKnownWorkspace(this.infra.documents, workspaceId);
     const body = await validatedBody(CreateCustomTestBody, {
       name: field(request, 'name'), minutes: numberField(field(request, 'minutes')), questionCount: numberField(field(request, 'questionCount')),
     });
