@@ -702,4 +702,66 @@ describe('internal application: write routes, audit streams, read-your-writes', 
       expect((await api(service, ws.live).get(`/v1/assessments/${assessment.id}`)).body.data).toMatchObject({ status: 'active', candidateCount: 2 });
     });
   });
+
+  describe('order of refusals: an unknown id before a bad body, the checks in the order they always ran', () => {
+    const refusal = (answer: { status: number; body: any }) => ({ status: answer.status, body: answer.body });
+    const error = (status: number, code: string, message: string) => ({ status, body: { error: { code, message } } });
+    const notFound = (what: string) => error(404, 'not_found', `${what} not found`);
+    const invalid = (message: string) => error(422, 'validation_failed', message);
+
+    it('answers 404 for an unknown workspace or assessment before judging the body; 400 invalid_json before both', async () => {
+      expect(refusal(await app.call('POST', '/internal/workspaces/ws_unknown/api-keys', { mode: 'test' }))).toEqual(notFound('workspace'));
+      expect(refusal(await app.call('POST', '/internal/workspaces/ws_unknown/api-keys'))).toEqual(notFound('workspace'));
+      expect(refusal(await app.call('POST', '/internal/workspaces/ws_unknown/custom-tests', { name: '', minutes: 0 }))).toEqual(notFound('workspace'));
+      expect(refusal(await app.call('PUT', '/internal/workspaces/ws_unknown/webhook', { url: 'ftp://hooks.example.com/in', events: [] }))).toEqual(notFound('workspace'));
+      expect(refusal(await app.call('POST', '/internal/assessments/asm_unknown/tests', { slug: 5 }))).toEqual(notFound('assessment'));
+      const raw = await request(`${service.internalUrl}/internal/workspaces/ws_unknown/custom-tests`, {
+        method: 'POST', headers: { authorization: `Bearer ${service.internalToken}`, 'content-type': 'application/json' }, raw: '[1]',
+      });
+      expect(refusal(raw)).toEqual(error(400, 'invalid_json', 'The request body is not a JSON object.'));
+      // Known ids: the body's rules, in their order.
+      const ws = await app.workspace();
+      expect(refusal(await app.call('POST', `/internal/workspaces/${ws.id}/api-keys`, { mode: 'test' }))).toEqual(invalid('mode must be "live" or "sandbox"'));
+      expect(refusal(await app.call('POST', `/internal/workspaces/${ws.id}/custom-tests`, { name: '', minutes: 0 }))).toEqual(invalid('name must be a string of 1 to 200 characters'));
+    });
+
+    it('judges what a webhook address resolves to first, then the workspace, then the body\'s rules', async () => {
+      const ws = await app.workspace();
+      const publicHost = invalid('url must point at a public host');
+      expect(refusal(await app.call('PUT', '/internal/workspaces/ws_unknown/webhook', { url: 'https://10.1.2.3/in', events: ['testCompleted'] }))).toEqual(publicHost);
+      expect(refusal(await app.call('PUT', `/internal/workspaces/${ws.id}/webhook`, { url: 'http://10.1.2.3/in', events: ['testCompleted'] }))).toEqual(publicHost);
+      expect(refusal(await app.call('PUT', `/internal/workspaces/${ws.id}/webhook`, { url: 'https://user:pw@127.0.0.1/in', events: [] }))).toEqual(publicHost);
+      expect(refusal(await app.call('PUT', `/internal/workspaces/${ws.id}/webhook`, { url: 'ftp://hooks.example.com/in', events: [] }))).toEqual(invalid('url must be an absolute https:// URL'));
+    });
+
+    it('finishing a test: an unknown candidate, then an unknown assessment, before the scores', async () => {
+      const { assessment, candidateId } = await registeredCandidate();
+      const complete = (candidate: string, assessmentId: string) =>
+        app.call('POST', `/internal/candidates/${candidate}/assessments/${assessmentId}/tests/numerical-reasoning/complete`, { scorePercentage: 101 });
+      expect(refusal(await complete('cand_unknown', 'asm_unknown'))).toEqual(notFound('candidate'));
+      expect(refusal(await complete('cand_unknown', assessment.id))).toEqual(notFound('candidate'));
+      expect(refusal(await complete(candidateId, 'asm_unknown'))).toEqual(notFound('assessment'));
+      const other = await createAssessment(service, (await app.workspace()).live);
+      expect(refusal(await complete(candidateId, other.id))).toEqual(notFound('assessment'));
+      expect(refusal(await complete(candidateId, assessment.id))).toEqual(invalid('scorePercentage must be a number from 0 to 100'));
+    });
+
+    it('a sign-up: the link\'s shape, then whether the service issued it for a known assessment, then the person', async () => {
+      const ws = await app.workspace();
+      const assessment = await createAssessment(service, ws.live);
+      const inviteUrl: string = assessment.inviteUrl;
+      const person = { email: 'not-an-address', firstName: 5 };
+      expect(refusal(await app.register({ inviteUrl: inviteUrl.replace(assessment.id, 'asm_unknown'), ...person }))).toEqual(notFound('assessment'));
+      expect(refusal(await app.register({ inviteUrl: `${inviteUrl.slice(0, -3)}zzz`, ...person }))).toEqual(notFound('invite link'));
+      expect(refusal(await app.register({ inviteUrl: 'https://elsewhere.example.com/join/a/b', ...person }))).toEqual(notFound('invite link'));
+      expect(refusal(await app.register({ inviteUrl: 'not a url', ...person }))).toEqual(invalid('inviteUrl is not a URL'));
+      expect(refusal(await app.register({ inviteUrl, ...person }))).toEqual(invalid('email must be a valid e-mail address'));
+      expect(refusal(await app.register({ inviteUrl, email: 'ok@example.com', firstName: 5 }))).toEqual(invalid('firstName and surname must be strings of at most 255 characters'));
+    });
+
+    it('a workspace body wrong in both fields names the allowance', async () => {
+      expect(refusal(await app.call('POST', '/internal/workspaces', { name: '', freeAllowance: -1 }))).toEqual(invalid('freeAllowance must be a whole number from 0'));
+      expect(refusal(await app.call('POST', '/internal/workspaces', { name: '', freeAllowance: 2 }))).toEqual(invalid('name must be a string of 1 to 200 characters'));
+    });
+  });
 });

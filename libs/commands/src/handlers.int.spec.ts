@@ -70,9 +70,9 @@ describe('command handlers on the real write path (embedded PGlite): given event
     expect(await harness.when(invite(workspaceId))).toEqual({ refused: 'assessment_closed' });
   });
 
-  it('AddTestToAssessment: an unknown assessment is not found before the body is judged', async () => {
+  it('AddTestToAssessment: an unknown assessment is not found', async () => {
     const handler = new AddTestToAssessmentHandler(harness.writer);
-    expect(await harness.when(() => handler.execute(new AddTestToAssessment(`as-${randomUUID()}`, {}, harness.context)))).toEqual({ refused: 'not_found' });
+    expect(await harness.when(() => handler.execute(new AddTestToAssessment(`as-${randomUUID()}`, { slug: 'ct_1' }, harness.context)))).toEqual({ refused: 'not_found' });
   });
 
   it('RegisterCandidate: through an invitation link, the address is claimed and the person created and added, atomically', async () => {

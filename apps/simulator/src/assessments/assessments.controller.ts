@@ -1,4 +1,4 @@
-import { Controller, HttpCode, Inject, Param, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Param, Post, Req, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { AddTestToAssessment, CloseAssessment } from '#commands';
@@ -10,9 +10,10 @@ import type { AssessmentDocument } from '#read-models';
 import type { DocumentStore } from '#read-models';
 import { DOCUMENTS } from '#runtime/infrastructure.js';
 import { InternalTokenGuard } from '../auth/internal-token.guard.js';
-import { internalContext, requiredBody } from '../auth/internal-context.js';
+import { internalContext } from '../auth/internal-context.js';
 import { InternalRoute } from '../openapi/internal-document.js';
-import { AddTestBody } from '../openapi/internal-bodies.js';
+import { JsonBodyUnder } from '../validation/known-ids.js';
+import { AddTestBody, testToAdd } from './assessments.dto.js';
 
 @Controller('internal/assessments/:assessmentId')
 @UseGuards(InternalTokenGuard)
@@ -32,9 +33,10 @@ export class AssessmentsController {
 
   @Post('tests')
   @HttpCode(200)
+  @JsonBodyUnder('assessment')
   @InternalRoute('Append a custom test of the workspace', 200, [404, 409, 422], AddTestBody)
-  async addTest(@Req() request: FastifyRequest, @Param('assessmentId') assessmentId: string) {
-    await this.commands.execute(new AddTestToAssessment(assessmentId, requiredBody(request), internalContext(request)));
+  async addTest(@Req() request: FastifyRequest, @Param('assessmentId') assessmentId: string, @Body() body: AddTestBody) {
+    await this.commands.execute(new AddTestToAssessment(assessmentId, testToAdd(body), internalContext(request)));
     return this.view(assessmentId);
   }
 

@@ -7,7 +7,7 @@ import { getWorkspace } from '#read-models';
 import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
 import { InternalTokenGuard } from '../auth/internal-token.guard.js';
 import { requiredBody } from '../auth/internal-context.js';
-import { RecoverWebhookBody } from '../openapi/internal-bodies.js';
+import { RecoverWebhookBody } from './webhook-recovery.dto.js';
 import { InternalRoute } from '../openapi/internal-document.js';
 import { recoverWebhook } from './webhook-recovery.js';
 

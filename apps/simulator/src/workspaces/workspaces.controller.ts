@@ -1,19 +1,20 @@
-import { Controller, Get, HttpCode, Inject, Param, Post, Put, Req, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Put, Req, UseGuards } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import {
   ConfigureWebhook, CreateCustomTest, CreateWorkspace, IssueApiKey, RegenerateApiKey, RotateWebhookSecret, VerifyWorkspace,
 } from '#commands';
-import { SECRET_BOX } from '#commands';
-import { apiError } from '#http';
-import type { SecretBox } from '#platform';
+import { CONFIG, SECRET_BOX } from '#commands';
+import { JsonBody, apiError } from '#http';
+import { type SecretBox, type ServiceConfig, resolveHostNow } from '#platform';
 import { getBilling, getWorkspace } from '#read-models';
 import type { DocumentStore } from '#read-models';
 import { DOCUMENTS } from '#runtime/infrastructure.js';
 import { InternalTokenGuard } from '../auth/internal-token.guard.js';
 import { InternalRoute } from '../openapi/internal-document.js';
-import { CreateCustomTestBody, CreateWorkspaceBody, IssueApiKeyBody, SaveWebhookBody } from '../openapi/internal-bodies.js';
-import { internalContext, optionalBody, requiredBody } from '../auth/internal-context.js';
+import { JsonBodyUnder, requireKnownWorkspace } from '../validation/known-ids.js';
+import { internalContext } from '../auth/internal-context.js';
+import { CreateCustomTestBody, CreateWorkspaceBody, IssueApiKeyBody, SaveWebhookBody, customTestDraft, refuseNonPublicAddress, webhookSettings, workspaceDraft } from './workspaces.dto.js';
 
 @Controller('internal')
 @UseGuards(InternalTokenGuard)
@@ -22,13 +23,15 @@ export class WorkspacesController {
     private readonly commands: CommandBus,
     @Inject(DOCUMENTS) private readonly documents: DocumentStore,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
+    @Inject(CONFIG) private readonly config: ServiceConfig,
   ) {}
 
   @Post('workspaces')
   @HttpCode(201)
+  @JsonBody()
   @InternalRoute('Create a workspace', 201, [422], CreateWorkspaceBody)
-  async create(@Req() request: FastifyRequest) {
-    return { data: await this.commands.execute(new CreateWorkspace(requiredBody(request), internalContext(request))) };
+  async create(@Req() request: FastifyRequest, @Body() body: CreateWorkspaceBody) {
+    return { data: await this.commands.execute(new CreateWorkspace(workspaceDraft(body), internalContext(request))) };
   }
 
   @Post('workspaces/:workspaceId/verify')
@@ -40,9 +43,9 @@ export class WorkspacesController {
 
   @Post('workspaces/:workspaceId/api-keys')
   @HttpCode(201)
+  @JsonBodyUnder('workspace', { optional: true })
   @InternalRoute('Create an API key (the secret is shown once)', 201, [404, 422], IssueApiKeyBody)
-  async issueKey(@Req() request: FastifyRequest, @Param('workspaceId') workspaceId: string) {
-    const body = optionalBody(request);
+  async issueKey(@Req() request: FastifyRequest, @Param('workspaceId') workspaceId: string, @Body() body: IssueApiKeyBody) {
     return { data: await this.commands.execute(new IssueApiKey(workspaceId, body.mode, internalContext(request))) };
   }
 
@@ -55,9 +58,15 @@ export class WorkspacesController {
 
   @Put('workspaces/:workspaceId/webhook')
   @HttpCode(200)
+  @JsonBody()
   @InternalRoute('Save the webhook address and events (enables it again)', 200, [404, 422], SaveWebhookBody)
-  async saveWebhook(@Req() request: FastifyRequest, @Param('workspaceId') workspaceId: string) {
-    return { data: await this.commands.execute(new ConfigureWebhook(workspaceId, requiredBody(request), internalContext(request))) };
+  // Typed by the deployment's rule (webhookSettings), not by the parameter's type: the global pipe leaves a plain object alone.
+  // In the order always answered: what the address resolves to, the workspace, then the body's rules.
+  async saveWebhook(@Req() request: FastifyRequest, @Param('workspaceId') workspaceId: string, @Body() body: object) {
+    await refuseNonPublicAddress(body, this.config.webhookAllowInsecure, resolveHostNow);
+    await requireKnownWorkspace(this.documents, workspaceId);
+    const settings = await webhookSettings(body, this.config.webhookAllowInsecure);
+    return { data: await this.commands.execute(new ConfigureWebhook(workspaceId, settings, internalContext(request))) };
   }
 
   @Get('workspaces/:workspaceId/webhook')
@@ -79,9 +88,10 @@ export class WorkspacesController {
 
   @Post('workspaces/:workspaceId/custom-tests')
   @HttpCode(201)
+  @JsonBodyUnder('workspace')
   @InternalRoute('Create a custom test of the workspace', 201, [404, 422], CreateCustomTestBody)
-  async customTest(@Req() request: FastifyRequest, @Param('workspaceId') workspaceId: string) {
-    return { data: await this.commands.execute(new CreateCustomTest(workspaceId, requiredBody(request), internalContext(request))) };
+  async customTest(@Req() request: FastifyRequest, @Param('workspaceId') workspaceId: string, @Body() body: CreateCustomTestBody) {
+    return { data: await this.commands.execute(new CreateCustomTest(workspaceId, customTestDraft(body), internalContext(request))) };
   }
 
   @Get('workspaces/:workspaceId/billing')

@@ -17,8 +17,11 @@ export interface AssessmentDraft {
 export class CreateAssessment extends Command<{ assessmentId: string }> {
   constructor(readonly workspaceId: string, readonly draft: AssessmentDraft, readonly context: RequestContext) { super(); }
 }
+/** What the internal application's DTO typed; whether the slug names a custom test of the workspace is decided here. */
+export interface TestToAdd { slug: string }
+
 export class AddTestToAssessment extends Command<{ assessmentId: string }> {
-  constructor(readonly assessmentId: string, readonly body: Record<string, unknown>, readonly context: RequestContext) { super(); }
+  constructor(readonly assessmentId: string, readonly test: TestToAdd, readonly context: RequestContext) { super(); }
 }
 export class CloseAssessment extends Command<{ assessmentId: string }> {
   constructor(readonly assessmentId: string, readonly context: RequestContext) { super(); }
@@ -58,13 +61,11 @@ export class CreateAssessmentHandler implements ICommandHandler<CreateAssessment
 @CommandHandler(AddTestToAssessment)
 export class AddTestToAssessmentHandler implements ICommandHandler<AddTestToAssessment> {
   constructor(private readonly writer: EventWriter) {}
-  async execute({ assessmentId, body, context }: AddTestToAssessment): Promise<{ assessmentId: string }> {
+  async execute({ assessmentId, test, context }: AddTestToAssessment): Promise<{ assessmentId: string }> {
     await runAssessmentCommand(this.writer, assessmentId, async (streams) => {
       const assessment = requireAssessment(await streams.load(assessmentStream(assessmentId), assessmentFold));
-      const slug = body.slug;
-      if (typeof slug !== 'string') throw validationFailed('slug must be the slug of a custom test of the workspace');
       const workspace = await streams.load(workspaceStream(assessment.workspaceId), workspaceFold);
-      const custom = workspace.status === 'active' ? workspace.customTests.get(slug) : undefined;
+      const custom = workspace.status === 'active' ? workspace.customTests.get(test.slug) : undefined;
       if (!custom) throw validationFailed('slug must be the slug of a custom test of the workspace');
       return { type: 'AddTestToAssessment', workspaceId: assessment.workspaceId, test: { slug: custom.slug, name: custom.name, type: 'custom' } };
     }, context);

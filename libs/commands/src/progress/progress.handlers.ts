@@ -1,7 +1,7 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import {
-  type CandidateState, type ProgressStatus, assessmentStream, candidateStream, decideCompleteTest, decideStart, evolveCandidate, parseScores, progressOf,
-  requireAssessment, requireCandidate,
+  type CandidateState, type ProgressStatus, assessmentStream, candidateStream, decideCompleteTest, decideStart, evolveCandidate, progressOf,
+  type ResultScores, requireAssessment, requireCandidate,
 } from '#domain';
 import { ids } from '#platform';
 import { EventWriter, type StreamReader } from '../shared/event-writer.js';
@@ -12,7 +12,7 @@ export class StartAssessment extends Command<{ candidateId: string; assessmentId
   constructor(readonly candidateId: string, readonly assessmentId: string, readonly context: RequestContext) { super(); }
 }
 export class CompleteTest extends Command<{ resultId: string; assessmentCompleted: boolean }> {
-  constructor(readonly candidateId: string, readonly assessmentId: string, readonly slug: string, readonly body: unknown, readonly context: RequestContext) { super(); }
+  constructor(readonly candidateId: string, readonly assessmentId: string, readonly slug: string, readonly scores: ResultScores, readonly context: RequestContext) { super(); }
 }
 
 /** Candidate progress is decided on the candidate stream, against the assessment as it stands. */
@@ -40,11 +40,10 @@ export class StartAssessmentHandler implements ICommandHandler<StartAssessment> 
 @CommandHandler(CompleteTest)
 export class CompleteTestHandler implements ICommandHandler<CompleteTest> {
   constructor(private readonly writer: EventWriter) {}
-  async execute({ candidateId, assessmentId, slug, body, context }: CompleteTest) {
+  async execute({ candidateId, assessmentId, slug, scores, context }: CompleteTest) {
     const streamId = candidateStream(candidateId);
     return this.writer.handle(streamId, context, async (streams, now) => {
       const { candidate, assessment } = await loadBoth(streams, candidateId, assessmentId);
-      const scores = parseScores(body);
       const decision = decideCompleteTest({ candidate, assessment, slug, scores, resultId: ids.result(), now });
       return { appends: [{ streamId, events: decision.events }], answer: { resultId: decision.resultId, assessmentCompleted: decision.assessmentCompleted } };
     });

@@ -1,8 +1,8 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import {
-  type LinkKind, type RegistrationVia, assessmentStream, candidateEmailStream, candidateStream, decideRegistration, initialCandidateState, isPlainObject, notFound,
-  parseLink, requireAssessment, resolveRegistrant, validationFailed,
+  type LinkKind, type RegistrationVia, assessmentStream, candidateEmailStream, candidateStream, decideRegistration, initialCandidateState, notFound, parseLink,
+  requireAssessment, resolveRegistrant,
 } from '#domain';
 import { ids } from '#platform';
 import type { ServiceConfig } from '#platform';
@@ -13,36 +13,42 @@ import type { RequestContext } from '../shared/ports.js';
 
 export interface RegistrationResult { created: boolean; candidateId: string; assessmentId: string }
 
+/**
+ * What the internal application's DTO typed: a personal invitation link, or the assessment's sign-up
+ * link with the person (the address trimmed and lower-cased and valid, the names storable, absent
+ * ones empty). Each link is a URL; whether it is one the service issued, and for which assessment,
+ * is found here (404).
+ */
+export type Registration =
+  | { invitationUrl: string }
+  | { inviteUrl: string; email: string; firstName: string; surname: string };
+
 export class RegisterCandidate extends Command<RegistrationResult> {
-  constructor(readonly body: unknown, readonly context: RequestContext) { super(); }
+  constructor(readonly registration: Registration, readonly context: RequestContext) { super(); }
 }
 
-const readLink = (value: unknown, kind: LinkKind, appUrl: string): { assessmentId: string; token: string } => {
-  const name = kind === 'invite' ? 'inviteUrl' : 'invitationUrl';
-  if (typeof value !== 'string') throw validationFailed(`${name} must be a link the service issued`);
+const readLink = (value: string, kind: LinkKind, appUrl: string): { assessmentId: string; token: string } => {
   const link = parseLink(value, kind, appUrl);
-  if (link === undefined) throw validationFailed(`${name} is not a URL`);
-  if (link === null) throw notFound(kind === 'invite' ? 'invite link' : 'invitation');
+  if (!link) throw notFound(kind === 'invite' ? 'invite link' : 'invitation');
   return link;
 };
 
-const parseVia = (body: unknown, appUrl: string): { assessmentId: string; via: RegistrationVia } => {
-  if (!isPlainObject(body)) throw validationFailed('body must be a JSON object');
-  if (body.invitationUrl !== undefined) {
-    const { assessmentId, token } = readLink(body.invitationUrl, 'invitation', appUrl);
+const viaOf = (registration: Registration, appUrl: string): { assessmentId: string; via: RegistrationVia } => {
+  if ('invitationUrl' in registration) {
+    const { assessmentId, token } = readLink(registration.invitationUrl, 'invitation', appUrl);
     return { assessmentId, via: { kind: 'invitation', token } };
   }
-  if (body.inviteUrl === undefined) throw validationFailed('invitationUrl, or inviteUrl with email, is required');
-  const { assessmentId, token } = readLink(body.inviteUrl, 'invite', appUrl);
-  return { assessmentId, via: { kind: 'inviteUrl', token, email: body.email, firstName: body.firstName, surname: body.surname } };
+  const { inviteUrl, email, firstName, surname } = registration;
+  const { assessmentId, token } = readLink(inviteUrl, 'invite', appUrl);
+  return { assessmentId, via: { kind: 'inviteUrl', token, email, firstName, surname } };
 };
 
 @CommandHandler(RegisterCandidate)
 export class RegisterCandidateHandler implements ICommandHandler<RegisterCandidate> {
   constructor(private readonly writer: EventWriter, @Inject(CONFIG) private readonly config: ServiceConfig) {}
 
-  async execute({ body, context }: RegisterCandidate): Promise<RegistrationResult> {
-    const { assessmentId, via } = parseVia(body, this.config.appUrl);
+  async execute({ registration, context }: RegisterCandidate): Promise<RegistrationResult> {
+    const { assessmentId, via } = viaOf(registration, this.config.appUrl);
     const streamId = assessmentStream(assessmentId);
     return this.writer.handle(streamId, context, async (streams, now) => {
       const assessment = requireAssessment(await streams.load(streamId, assessmentFold));

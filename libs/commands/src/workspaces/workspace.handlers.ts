@@ -3,15 +3,14 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
 import {
-  type ActiveWorkspace, type WorkspaceCommand, type WorkspaceEvent, type WorkspaceState, decideWorkspace, evolveWorkspace, nonPublicAddressOf, notFound, validationFailed, workspaceStream,
+  type ActiveWorkspace, type WorkspaceCommand, type WorkspaceEvent, type WorkspaceState, decideWorkspace, evolveWorkspace, notFound, workspaceStream,
 } from '#domain';
-import type { ServiceConfig } from '#platform';
 import type { SecretBox } from '#platform';
-import { generateApiKey, hashSecret, ids, resolveHostNow } from '#platform';
+import { generateApiKey, hashSecret, ids } from '#platform';
 import { EventWriter } from '../shared/event-writer.js';
 import { workspaceFold } from '../shared/folds.js';
 import type { RequestContext, WriteLookups } from '../shared/ports.js';
-import { CONFIG, LOGGER, LOOKUPS, SECRET_BOX } from '../shared/tokens.js';
+import { LOGGER, LOOKUPS, SECRET_BOX } from '../shared/tokens.js';
 import { RETIRED_API_KEYS, type RetiredApiKeys } from './retired-api-keys.js';
 import {
   ConfigureWebhook, CreateCustomTest, CreateWorkspace, DisableWebhook, type IssuedKey, IssueApiKey, RegenerateApiKey, RotateWebhookSecret,
@@ -42,9 +41,9 @@ const workspaceView = (workspace: ActiveWorkspace): WorkspaceView =>
 @CommandHandler(CreateWorkspace)
 export class CreateWorkspaceHandler implements ICommandHandler<CreateWorkspace> {
   constructor(private readonly writer: EventWriter) {}
-  async execute({ body, context }: CreateWorkspace): Promise<WorkspaceView> {
+  async execute({ draft, context }: CreateWorkspace): Promise<WorkspaceView> {
     const workspaceId = ids.workspace();
-    return workspaceView(await runWorkspaceCommand(this.writer, workspaceId, { type: 'CreateWorkspace', workspaceId, name: body.name, freeAllowance: body.freeAllowance }, context));
+    return workspaceView(await runWorkspaceCommand(this.writer, workspaceId, { type: 'CreateWorkspace', workspaceId, name: draft.name, freeAllowance: draft.freeAllowance }, context));
   }
 }
 
@@ -61,7 +60,7 @@ export class IssueApiKeyHandler implements ICommandHandler<IssueApiKey> {
   constructor(private readonly writer: EventWriter) {}
   async execute({ workspaceId, mode, context }: IssueApiKey): Promise<IssuedKey> {
     const apiKeyId = ids.apiKey();
-    const { key, secret } = generateApiKey(mode === 'sandbox' ? 'sandbox' : 'live');
+    const { key, secret } = generateApiKey(mode);
     const workspace = await runWorkspaceCommand(this.writer, workspaceId, { type: 'IssueApiKey', apiKeyId, mode, key, secretHash: hashSecret(secret) }, context);
     const issued = workspace.apiKeys.get(apiKeyId);
     if (!issued) throw notFound('API key');
@@ -118,13 +117,9 @@ const newWebhookSecret = (): string => `whsec_${randomBytes(32).toString('base64
 
 @CommandHandler(ConfigureWebhook)
 export class ConfigureWebhookHandler implements ICommandHandler<ConfigureWebhook> {
-  constructor(private readonly writer: EventWriter, @Inject(SECRET_BOX) private readonly box: SecretBox, @Inject(CONFIG) private readonly config: ServiceConfig) {}
-  async execute({ workspaceId, body, context }: ConfigureWebhook): Promise<WebhookSettingsView> {
-    // The decider checks the URL's shape; what its name resolves to needs I/O, so it is checked here.
-    if (!this.config.webhookAllowInsecure && typeof body.url === 'string' && (await nonPublicAddressOf(body.url, resolveHostNow))) {
-      throw validationFailed('url must point at a public host');
-    }
-    const command = { type: 'ConfigureWebhook' as const, url: body.url, events: body.events, allowInsecure: this.config.webhookAllowInsecure, newEncryptedSecret: this.box.seal(newWebhookSecret()) };
+  constructor(private readonly writer: EventWriter, @Inject(SECRET_BOX) private readonly box: SecretBox) {}
+  async execute({ workspaceId, settings, context }: ConfigureWebhook): Promise<WebhookSettingsView> {
+    const command = { type: 'ConfigureWebhook' as const, url: settings.url, events: settings.events, newEncryptedSecret: this.box.seal(newWebhookSecret()) };
     return webhookSettingsView(await runWorkspaceCommand(this.writer, workspaceId, command, context), this.box);
   }
 }
@@ -149,9 +144,9 @@ export class DisableWebhookHandler implements ICommandHandler<DisableWebhook> {
 @CommandHandler(CreateCustomTest)
 export class CreateCustomTestHandler implements ICommandHandler<CreateCustomTest> {
   constructor(private readonly writer: EventWriter) {}
-  async execute({ workspaceId, body, context }: CreateCustomTest): Promise<{ slug: string; name: string; type: 'custom' }> {
+  async execute({ workspaceId, draft, context }: CreateCustomTest): Promise<{ slug: string; name: string; type: 'custom' }> {
     const slug = ids.customTest();
-    const workspace = await runWorkspaceCommand(this.writer, workspaceId, { type: 'CreateCustomTest', slug, name: body.name, minutes: body.minutes, questionCount: body.questionCount }, context);
+    const workspace = await runWorkspaceCommand(this.writer, workspaceId, { type: 'CreateCustomTest', slug, ...draft }, context);
     const test = workspace.customTests.get(slug);
     if (!test) throw notFound('custom test');
     return { slug, name: test.name, type: 'custom' };

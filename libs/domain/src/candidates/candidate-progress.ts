@@ -1,8 +1,8 @@
 import type { CandidateEvent } from '../events.js';
 import type { ExistingAssessment } from '../assessments/assessment.state.js';
-import { DomainError, invalidState, notFound, validationFailed } from '../shared/errors.js';
+import { DomainError, invalidState, notFound } from '../shared/errors.js';
 import type { ResultScores } from '../shared/types.js';
-import { isPastDeadline, isPlainObject, isWholeNumber } from '../shared/validation.js';
+import { isPastDeadline } from '../shared/validation.js';
 import { type CandidateAssessmentState, type CandidateState, type ExistingCandidate, candidateRef } from './candidate.state.js';
 
 export type ProgressStatus = 'not_started' | 'in_progress' | 'completed';
@@ -37,30 +37,6 @@ export const decideStart = (candidate: ExistingCandidate, assessment: ExistingAs
   if (progressOf(entry) !== 'not_started') return [];
   if (isPastDeadline(assessment.deadline, now)) throw invalidState('the assessment is past its deadline');
   return [startedEvent(candidate, assessment, now)];
-};
-
-const optionalNumber = (body: Record<string, unknown>, name: string, min: number, max: number, whole: boolean): number => {
-  const value = body[name];
-  const ok = typeof value === 'number' && Number.isFinite(value) && value >= min && value <= max && (!whole || Number.isInteger(value));
-  if (!ok) throw validationFailed(`${name} must be a ${whole ? 'whole ' : ''}number from ${min} to ${max}`);
-  return value as number;
-};
-
-/** The simulator's body of a finished test (internal-app.md). */
-export const parseScores = (body: unknown): ResultScores => {
-  if (!isPlainObject(body)) throw validationFailed('body must be a JSON object');
-  const scorePercentage = optionalNumber(body, 'scorePercentage', 0, 100, false);
-  const speedCompleted = optionalNumber(body, 'speedCompleted', 0, 1_000_000, true);
-  const [questionsAnswered, questionsCorrect, questionsIncorrect, questionsTotal] =
-    ['questionsAnswered', 'questionsCorrect', 'questionsIncorrect', 'questionsTotal'].map((name) => optionalNumber(body, name, 0, 100_000, true)) as [number, number, number, number];
-  if (questionsAnswered > questionsTotal || questionsCorrect + questionsIncorrect > questionsAnswered) {
-    throw validationFailed('questions must satisfy correct + incorrect <= answered <= total');
-  }
-  const result = body.result ?? null;
-  if (result !== null && (typeof result !== 'string' || result.length > 1000)) throw validationFailed('result must be a string or null');
-  const scores = body.scores ?? null;
-  if (scores !== null && !isPlainObject(scores)) throw validationFailed('scores must be an object or null');
-  return { scorePercentage, speedCompleted, questionsAnswered, questionsCorrect, questionsIncorrect, questionsTotal, result, scores };
 };
 
 export const decideCompleteTest = (input: {

@@ -7,7 +7,7 @@ import {
   libraryTest, refused, testCompleted, workspaceCreated,
 } from '../shared/testing.js';
 import { workspaceDecider } from '../workspaces/workspace.decider.js';
-import { decideCompleteTest, decideStart, parseScores, progressOf, requireCandidate } from './candidate-progress.js';
+import { decideCompleteTest, decideStart, progressOf, requireCandidate } from './candidate-progress.js';
 import { evolveCandidate, initialCandidateState } from './candidate.state.js';
 import { decideDeleteCandidate, decideUnlock } from './unlock-and-delete.js';
 
@@ -147,42 +147,6 @@ describe('CompleteTest', () => {
     expect(progress(ann([started()]))).toBe('in_progress');
     expect(progress(ann([testCompleted('c-1', 'live', 'verbal-reasoning', 'r-1')]))).toBe('in_progress');
     expect(progress(ann([testCompleted('c-1', 'live', 'verbal-reasoning', 'r-1'), testCompleted('c-1', 'live', 'numerical-reasoning', 'r-2'), completedAll]))).toBe('completed');
-  });
-});
-
-describe('scores of a finished test', () => {
-  const body = { scorePercentage: 72.5, speedCompleted: 900, questionsAnswered: 18, questionsCorrect: 13, questionsIncorrect: 5, questionsTotal: 18 };
-
-  it('reads the scores, with result and scores null when absent', () => {
-    expect(attempt(() => parseScores(body))).toEqual({ value: SCORES });
-  });
-
-  it('keeps a result label and detailed scores', () => {
-    const expected: ResultScores = { ...SCORES, result: 'INTJ', scores: { openness: 80 } };
-    expect(attempt(() => parseScores({ ...body, result: 'INTJ', scores: { openness: 80 } }))).toEqual({ value: expected });
-  });
-
-  it.each<[string, unknown]>([
-    ['not an object', null],
-    ['a list', [body]],
-    ['missing scorePercentage', { ...body, scorePercentage: undefined }],
-    ['scorePercentage above 100', { ...body, scorePercentage: 100.5 }],
-    ['scorePercentage below 0', { ...body, scorePercentage: -1 }],
-    ['scorePercentage as text', { ...body, scorePercentage: '72' }],
-    ['speedCompleted not whole', { ...body, speedCompleted: 1.5 }],
-    ['questionsTotal missing', { ...body, questionsTotal: undefined }],
-    ['more answered than total', { ...body, questionsAnswered: 19 }],
-    ['more correct and incorrect than answered', { ...body, questionsIncorrect: 6 }],
-    ['result not text', { ...body, result: 42 }],
-    ['scores a list', { ...body, scores: [1] }],
-    ['scores text', { ...body, scores: 'high' }],
-  ])('refuses a body with %s', (_label, scores) => {
-    expect(attempt(() => parseScores(scores))).toEqual(refused('validation_failed'));
-  });
-
-  it('accepts the bounds', () => {
-    expect(attempt(() => parseScores({ ...body, scorePercentage: 0, questionsAnswered: 0, questionsCorrect: 0, questionsIncorrect: 0, questionsTotal: 0 }))).toMatchObject({ value: { scorePercentage: 0 } });
-    expect(attempt(() => parseScores({ ...body, scorePercentage: 100 }))).toMatchObject({ value: { scorePercentage: 100 } });
   });
 });
 

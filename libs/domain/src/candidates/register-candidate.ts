@@ -1,13 +1,14 @@
 import type { AssessmentEvent, CandidateEmailEvent, CandidateEvent } from '../events.js';
 import { findInvitationByToken, type ExistingAssessment } from '../assessments/assessment.state.js';
-import { DomainError, invalidState, notFound, validationFailed } from '../shared/errors.js';
+import { DomainError, invalidState, notFound } from '../shared/errors.js';
 import type { Mode } from '../shared/types.js';
-import { isPastDeadline, isValidEmail, isValidPersonName, normalizeEmail, personNameOrEmpty } from '../shared/validation.js';
+import { isPastDeadline } from '../shared/validation.js';
 import type { CandidateEmailState, CandidateState } from './candidate.state.js';
 
 export type RegistrationVia =
   | { kind: 'invitation'; token: string }
-  | { kind: 'inviteUrl'; token: string; email: unknown; firstName: unknown; surname: unknown };
+  /** The person as the edge typed them: the address normalized and valid, the names storable (empty when not given). */
+  | { kind: 'inviteUrl'; token: string; email: string; firstName: string; surname: string };
 
 export interface Registrant {
   email: string;
@@ -26,15 +27,10 @@ export const resolveRegistrant = (assessment: ExistingAssessment, via: Registrat
     return { email, firstName: person.firstName, surname: person.surname, mode, invitationId };
   }
   if (via.token !== assessment.inviteToken) throw notFound('invite link');
-  const email = normalizeEmail(via.email);
-  if (email === null || !isValidEmail(email)) throw validationFailed('email must be a valid e-mail address');
-  if (!isValidPersonName(via.firstName) || !isValidPersonName(via.surname)) throw validationFailed('firstName and surname must be strings of at most 255 characters');
   // Open sign-up always makes a live candidate; a pending live invitation of the address is accepted with it.
+  const { email, firstName, surname } = via;
   const invitation = assessment.invitations.get(email);
-  return {
-    email, firstName: personNameOrEmpty(via.firstName), surname: personNameOrEmpty(via.surname), mode: 'live',
-    invitationId: invitation?.mode === 'live' ? invitation.invitationId : null,
-  };
+  return { email, firstName, surname, mode: 'live', invitationId: invitation?.mode === 'live' ? invitation.invitationId : null };
 };
 
 export interface RegistrationDecision {

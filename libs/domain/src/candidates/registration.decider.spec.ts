@@ -30,8 +30,9 @@ const register = (streams: Streams, via: RegistrationVia, now = NOW) =>
   });
 
 const byInvitation = (token: string): RegistrationVia => ({ kind: 'invitation', token });
-const byInviteUrl = (email: unknown, names: { firstName?: unknown; surname?: unknown } = {}, token = INVITE_TOKEN): RegistrationVia =>
-  ({ kind: 'inviteUrl', token, email, firstName: names.firstName, surname: names.surname });
+// The person as the edge's DTO types them (the address normalized, absent names empty): apps/simulator/src/candidates/candidates.dto.unit.spec.ts.
+const byInviteUrl = (email: string, names: { firstName?: string; surname?: string } = {}, token = INVITE_TOKEN): RegistrationVia =>
+  ({ kind: 'inviteUrl', token, email, firstName: names.firstName ?? '', surname: names.surname ?? '' });
 
 const created = assessmentCreated();
 const closed: AssessmentEvent = { type: 'AssessmentClosed', data: { assessmentId: ASSESSMENT_ID, workspaceId: WORKSPACE_ID, closedAt: at(-60_000) } };
@@ -152,8 +153,8 @@ describe('registration through a personal invitation', () => {
 });
 
 describe('registration through the public inviteUrl', () => {
-  it('makes a new live candidate with the address trimmed and lower-cased', () => {
-    expect(register({ assessment: [created] }, byInviteUrl('  Ann@Example.COM ', { firstName: 'Ann', surname: 'Lee' })))
+  it('makes a new live candidate of the person signing up', () => {
+    expect(register({ assessment: [created] }, byInviteUrl('ann@example.com', { firstName: 'Ann', surname: 'Lee' })))
       .toEqual({ value: newCandidateEvents('ann@example.com', 'live', { firstName: 'Ann', surname: 'Lee' }, null) });
   });
 
@@ -168,7 +169,7 @@ describe('registration through the public inviteUrl', () => {
   });
 
   it('changes nothing when the candidate signs up again, even on a closed assessment', () => {
-    expect(register(registered('live'), byInviteUrl('ANN@example.com'))).toEqual({ value: noEvents });
+    expect(register(registered('live'), byInviteUrl('ann@example.com'))).toEqual({ value: noEvents });
     expect(register(registered('live', [created, closed]), byInviteUrl('ann@example.com'))).toEqual({ value: noEvents });
   });
 
@@ -181,17 +182,6 @@ describe('registration through the public inviteUrl', () => {
     expect(register(registered('sandbox'), byInviteUrl('ann@example.com'))).toEqual(refused('sandbox_candidate'));
     const elsewhere: Streams = { assessment: [created], email: [emailClaimed('c-1', 'ann@example.com', 'sandbox')], candidate: [candidateCreated('c-1', 'ann@example.com', 'sandbox')] };
     expect(register(elsewhere, byInviteUrl('ann@example.com'))).toEqual(refused('sandbox_candidate'));
-  });
-
-  it.each([[undefined], [null], [42], [''], ['ann'], ['ann@localhost'], ['ann@@example.com'], [`${'a'.repeat(243)}@example.com`]])(
-    'refuses the address %j with validation_failed',
-    (email) => {
-      expect(register({ assessment: [created] }, byInviteUrl(email))).toEqual(refused('validation_failed'));
-    },
-  );
-
-  it.each([[{ firstName: null }], [{ surname: 3 }], [{ firstName: 'f'.repeat(256) }]])('refuses the names %j with validation_failed', (names) => {
-    expect(register({ assessment: [created] }, byInviteUrl('ann@example.com', names))).toEqual(refused('validation_failed'));
   });
 
   it('answers not_found for a link that is not the assessment\'s', () => {

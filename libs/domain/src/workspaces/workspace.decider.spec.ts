@@ -1,4 +1,5 @@
 import type { WorkspaceEvent } from '../events.js';
+import type { WebhookEventName } from '../shared/types.js';
 import { DAY_MS, NOW, WORKSPACE_ID, at, existing, given, refused, workspaceCreated } from '../shared/testing.js';
 import { type WorkspaceCommand, decideBilling, sandboxPlacesLeft, workspaceDecider } from './workspace.decider.js';
 
@@ -24,15 +25,16 @@ const secretRotated: WorkspaceEvent = {
   type: 'WebhookSecretRotated', data: { workspaceId: WORKSPACE_ID, encryptedSecret: 'sealed-2', previousEncryptedSecret: 'sealed-1', rotatedAt: at(-3_600_000) },
 };
 
-const createWorkspace = (name: unknown, freeAllowance: unknown): WorkspaceCommand =>
+// Payloads as the edge's DTOs type them; their rules are specified with the DTOs (apps/simulator/src/workspaces/workspaces.dto.unit.spec.ts).
+const createWorkspace = (name: string, freeAllowance: number): WorkspaceCommand =>
   ({ type: 'CreateWorkspace', workspaceId: WORKSPACE_ID, name, freeAllowance, metadata });
-const configureWebhook = (url: unknown, events: unknown = ['testCompleted'], allowInsecure = false): WorkspaceCommand =>
-  ({ type: 'ConfigureWebhook', url, events, allowInsecure, newEncryptedSecret: 'sealed-new', metadata });
+const configureWebhook = (url: string, events: WebhookEventName[] = ['testCompleted']): WorkspaceCommand =>
+  ({ type: 'ConfigureWebhook', url, events, newEncryptedSecret: 'sealed-new', metadata });
 
 describe('workspace decider', () => {
   describe('CreateWorkspace', () => {
-    it('creates the workspace with the trimmed name and no free allowance by default', () => {
-      expect(given(workspaceDecider, []).when(createWorkspace('  Acme  ', undefined))).toEqual({
+    it('creates the workspace with no free allowance', () => {
+      expect(given(workspaceDecider, []).when(createWorkspace('Acme', 0))).toEqual({
         events: [{ type: 'WorkspaceCreated', data: { workspaceId: WORKSPACE_ID, name: 'Acme', freeAllowance: 0, createdAt: NOW } }],
       });
     });
@@ -41,14 +43,6 @@ describe('workspace decider', () => {
       expect(given(workspaceDecider, []).when(createWorkspace('Acme', 3))).toEqual({
         events: [{ type: 'WorkspaceCreated', data: { workspaceId: WORKSPACE_ID, name: 'Acme', freeAllowance: 3, createdAt: NOW } }],
       });
-    });
-
-    it.each([[''], ['   '], ['x'.repeat(201)], [42], [undefined]])('refuses the name %j', (name) => {
-      expect(given(workspaceDecider, []).when(createWorkspace(name, 0))).toEqual(refused('validation_failed'));
-    });
-
-    it.each([[-1], [1.5], ['3'], [true]])('refuses the free allowance %j', (freeAllowance) => {
-      expect(given(workspaceDecider, []).when(createWorkspace('Acme', freeAllowance))).toEqual(refused('validation_failed'));
     });
 
     it('refuses to create a workspace twice', () => {
@@ -78,11 +72,6 @@ describe('workspace decider', () => {
       expect(decision).toEqual({
         events: [{ type: 'ApiKeyIssued', data: { workspaceId: WORKSPACE_ID, apiKeyId: 'key-9', mode, key: 'K', secretHash: 'h', issuedAt: NOW } }],
       });
-    });
-
-    it.each([['test'], [undefined], ['LIVE']])('refuses the mode %j', (mode) => {
-      const decision = given(workspaceDecider, [created]).when({ type: 'IssueApiKey', apiKeyId: 'key-9', mode, key: 'K', secretHash: 'h', metadata });
-      expect(decision).toEqual(refused('validation_failed'));
     });
 
     it('answers not_found when issuing a key of a workspace that does not exist', () => {
@@ -159,82 +148,8 @@ describe('workspace decider', () => {
       });
     });
 
-    it.each([
-      'https://hooks.example.com/a',
-      'https://hooks.example.com:8443/a?x=1',
-      'https://8.8.8.8/hook',
-      'https://[2606:4700::1111]/hook',
-    ])('accepts the public https address %s', (url) => {
-      expect(given(workspaceDecider, [created]).when(configureWebhook(url))).toMatchObject({ events: [{ type: 'WebhookConfigured', data: { url } }] });
-    });
-
-    it.each([
-      'http://hooks.example.com/a',
-      'ftp://hooks.example.com/a',
-      '/relative/hook',
-      'hooks.example.com/a',
-      'https://user:password@hooks.example.com/a',
-      'https://localhost/hook',
-      'https://api.localhost/hook',
-      'https://LOCALHOST./hook',
-      'https://intranet/hook',
-      'https://printer.local/hook',
-      'https://metadata.internal/hook',
-      'https://127.0.0.1/hook',
-      'https://2130706433/hook',
-      'https://10.1.2.3/hook',
-      'https://172.16.0.1/hook',
-      'https://172.31.255.255/hook',
-      'https://192.168.1.10/hook',
-      'https://169.254.169.254/latest',
-      'https://100.64.0.1/hook',
-      'https://0.0.0.0/hook',
-      'https://224.0.0.1/hook',
-      'https://[::1]/hook',
-      'https://[::]/hook',
-      'https://[fd00::1]/hook',
-      'https://[fe80::1]/hook',
-      'https://[ff02::1]/hook',
-      'https://[::ffff:127.0.0.1]/hook',
-      'https://[::ffff:10.0.0.1]/hook',
-      'https://[::ffff:a9fe:a9fe]/hook',
-      'https://[::127.0.0.1]/hook',
-      'https://[64:ff9b::7f00:1]/hook',
-    ])('refuses %s without the insecure option', (url) => {
-      expect(given(workspaceDecider, [created]).when(configureWebhook(url))).toEqual(refused('validation_failed'));
-    });
-
-    it.each([undefined, null, 42, '', `https://hooks.example.com/${'a'.repeat(2048)}`])('refuses the url %j', (url) => {
-      expect(given(workspaceDecider, [created]).when(configureWebhook(url, ['testCompleted'], true))).toEqual(refused('validation_failed'));
-    });
-
-    it.each(['http://localhost:4000/hook', 'http://127.0.0.1:8080/hook', 'https://10.0.0.5/hook', 'http://webhook-receiver/hook'])(
-      'accepts %s when insecure addresses are allowed',
-      (url) => {
-        expect(given(workspaceDecider, [created]).when(configureWebhook(url, ['testCompleted'], true))).toMatchObject({ events: [{ data: { url } }] });
-      },
-    );
-
-    it.each(['ftp://hooks.example.com/a', 'https://user:pw@localhost/hook', 'file:///etc/passwd'])('refuses %s even when insecure addresses are allowed', (url) => {
-      expect(given(workspaceDecider, [created]).when(configureWebhook(url, ['testCompleted'], true))).toEqual(refused('validation_failed'));
-    });
-
-    it.each([[[]], [undefined], ['testCompleted'], [['testCompleted', 'candidateDeleted']], [['TestCompleted']], [[1]]])(
-      'refuses the event list %j',
-      (events) => {
-        const command: WorkspaceCommand = { type: 'ConfigureWebhook', url: 'https://hooks.example.com/a', events, allowInsecure: true, newEncryptedSecret: 's', metadata };
-        expect(given(workspaceDecider, [created]).when(command)).toEqual(refused('validation_failed'));
-      },
-    );
-
-    it('stores the chosen events once each, in the documented order', () => {
-      const decision = given(workspaceDecider, [created])
-        .when(configureWebhook('https://hooks.example.com/a', ['resultUnlocked', 'candidateCreated', 'resultUnlocked']));
-      expect(decision).toMatchObject({ events: [{ data: { events: ['candidateCreated', 'resultUnlocked'] } }] });
-    });
-
-    it('accepts all six events', () => {
-      const all = ['candidateCreated', 'candidateInvited', 'assessmentStarted', 'testCompleted', 'assessmentCompleted', 'resultUnlocked'];
+    it('stores the events as given, all six included', () => {
+      const all: WebhookEventName[] = ['candidateCreated', 'candidateInvited', 'assessmentStarted', 'testCompleted', 'assessmentCompleted', 'resultUnlocked'];
       expect(given(workspaceDecider, [created]).when(configureWebhook('https://hooks.example.com/a', all))).toMatchObject({ events: [{ data: { events: all } }] });
     });
 
@@ -277,19 +192,12 @@ describe('workspace decider', () => {
   });
 
   describe('CreateCustomTest', () => {
-    it('creates a custom test with the trimmed name', () => {
+    it('creates a custom test', () => {
       const decision = given(workspaceDecider, [created])
-        .when({ type: 'CreateCustomTest', slug: 'custom-1', name: ' Our quiz ', minutes: 15, questionCount: 10, metadata });
+        .when({ type: 'CreateCustomTest', slug: 'custom-1', name: 'Our quiz', minutes: 15, questionCount: 10, metadata });
       expect(decision).toEqual({
         events: [{ type: 'CustomTestCreated', data: { workspaceId: WORKSPACE_ID, slug: 'custom-1', name: 'Our quiz', minutes: 15, questionCount: 10, createdAt: NOW } }],
       });
-    });
-
-    it.each([
-      ['', 15, 10], ['Quiz', 0, 10], ['Quiz', 15.5, 10], ['Quiz', 15, 0], ['Quiz', '15', 10],
-    ])('refuses name %j, minutes %j, questionCount %j', (name, minutes, questionCount) => {
-      const decision = given(workspaceDecider, [created]).when({ type: 'CreateCustomTest', slug: 'custom-1', name, minutes, questionCount, metadata });
-      expect(decision).toEqual(refused('validation_failed'));
     });
   });
 });

@@ -1,24 +1,24 @@
 import type { WorkspaceEvent } from '../events.js';
 import type { CommandMetadata, Decider } from '../shared/decider.js';
-import { DomainError, UnknownCommand, notFound, validationFailed } from '../shared/errors.js';
-import { webhookUrlProblem } from '../shared/network.js';
-import { WEBHOOK_EVENT_NAMES, type Mode, type WebhookEventName } from '../shared/types.js';
-import { isStorableText, isWholeNumber } from '../shared/validation.js';
+import { DomainError, UnknownCommand, notFound } from '../shared/errors.js';
+import type { Mode, WebhookEventName } from '../shared/types.js';
 import { type ActiveWorkspace, type WorkspaceState, evolveWorkspace, initialWorkspaceState } from './workspace.state.js';
 
 export const SANDBOX_LIMIT = 25;
 export const SANDBOX_WINDOW_DAYS = 30;
 const DAY_MS = 86_400_000;
 
+// The payloads arrive typed and checked at the edge (the internal application's DTOs): names trimmed,
+// numbers within their bounds, the webhook address's shape and its events. The decider decides.
 export type WorkspaceCommand = { metadata: CommandMetadata } & (
-  | { type: 'CreateWorkspace'; workspaceId: string; name: unknown; freeAllowance: unknown }
+  | { type: 'CreateWorkspace'; workspaceId: string; name: string; freeAllowance: number }
   | { type: 'VerifyWorkspace' }
-  | { type: 'IssueApiKey'; apiKeyId: string; mode: unknown; key: string; secretHash: string }
+  | { type: 'IssueApiKey'; apiKeyId: string; mode: Mode; key: string; secretHash: string }
   | { type: 'RegenerateApiKey'; apiKeyId: string; key: string; secretHash: string }
-  | { type: 'ConfigureWebhook'; url: unknown; events: unknown; allowInsecure: boolean; newEncryptedSecret: string }
+  | { type: 'ConfigureWebhook'; url: string; events: WebhookEventName[]; newEncryptedSecret: string }
   | { type: 'RotateWebhookSecret'; newEncryptedSecret: string }
   | { type: 'DisableWebhook'; url: string; reason: 'gone' | 'failing' }
-  | { type: 'CreateCustomTest'; slug: string; name: unknown; minutes: unknown; questionCount: unknown }
+  | { type: 'CreateCustomTest'; slug: string; name: string; minutes: number; questionCount: number }
 );
 
 const requireWorkspace = (state: WorkspaceState): ActiveWorkspace => {
@@ -26,28 +26,12 @@ const requireWorkspace = (state: WorkspaceState): ActiveWorkspace => {
   return state;
 };
 
-const trimmedName = (value: unknown, max = 200): string => {
-  const name = typeof value === 'string' ? value.trim() : '';
-  if (name.length < 1 || name.length > max || !isStorableText(name)) throw validationFailed(`name must be a string of 1 to ${max} characters`);
-  return name;
-};
-
-const webhookEvents = (value: unknown): WebhookEventName[] => {
-  const known: readonly string[] = WEBHOOK_EVENT_NAMES;
-  if (!Array.isArray(value) || value.length === 0 || !value.every((name) => typeof name === 'string' && known.includes(name))) {
-    throw validationFailed(`events must be a non-empty list of: ${WEBHOOK_EVENT_NAMES.join(', ')}`);
-  }
-  return WEBHOOK_EVENT_NAMES.filter((name) => value.includes(name));
-};
-
 export const decideWorkspace = (command: WorkspaceCommand, state: WorkspaceState): WorkspaceEvent[] => {
   const now = command.metadata.now;
   switch (command.type) {
     case 'CreateWorkspace': {
       if (state.status !== 'none') throw new DomainError('conflict', 'workspace exists');
-      const freeAllowance = command.freeAllowance ?? 0;
-      if (!isWholeNumber(freeAllowance, 0, 1_000_000)) throw validationFailed('freeAllowance must be a whole number from 0');
-      return [{ type: 'WorkspaceCreated', data: { workspaceId: command.workspaceId, name: trimmedName(command.name), freeAllowance, createdAt: now } }];
+      return [{ type: 'WorkspaceCreated', data: { workspaceId: command.workspaceId, name: command.name, freeAllowance: command.freeAllowance, createdAt: now } }];
     }
     case 'VerifyWorkspace': {
       const workspace = requireWorkspace(state);
@@ -55,9 +39,7 @@ export const decideWorkspace = (command: WorkspaceCommand, state: WorkspaceState
     }
     case 'IssueApiKey': {
       const workspace = requireWorkspace(state);
-      if (command.mode !== 'live' && command.mode !== 'sandbox') throw validationFailed('mode must be "live" or "sandbox"');
-      const mode: Mode = command.mode;
-      return [{ type: 'ApiKeyIssued', data: { workspaceId: workspace.id, apiKeyId: command.apiKeyId, mode, key: command.key, secretHash: command.secretHash, issuedAt: now } }];
+      return [{ type: 'ApiKeyIssued', data: { workspaceId: workspace.id, apiKeyId: command.apiKeyId, mode: command.mode, key: command.key, secretHash: command.secretHash, issuedAt: now } }];
     }
     case 'RegenerateApiKey': {
       const workspace = requireWorkspace(state);
@@ -70,12 +52,9 @@ export const decideWorkspace = (command: WorkspaceCommand, state: WorkspaceState
     }
     case 'ConfigureWebhook': {
       const workspace = requireWorkspace(state);
-      const problem = webhookUrlProblem(command.url, command.allowInsecure);
-      if (problem || typeof command.url !== 'string') throw validationFailed(problem ?? 'url is required');
-      const events = webhookEvents(command.events);
       // Saving again keeps the signing secret: integrators must not have to re-deploy it.
       const encryptedSecret = workspace.webhook?.encryptedSecret ?? command.newEncryptedSecret;
-      return [{ type: 'WebhookConfigured', data: { workspaceId: workspace.id, url: command.url, events, encryptedSecret, configuredAt: now } }];
+      return [{ type: 'WebhookConfigured', data: { workspaceId: workspace.id, url: command.url, events: command.events, encryptedSecret, configuredAt: now } }];
     }
     case 'RotateWebhookSecret': {
       const workspace = requireWorkspace(state);
@@ -93,12 +72,9 @@ export const decideWorkspace = (command: WorkspaceCommand, state: WorkspaceState
     }
     case 'CreateCustomTest': {
       const workspace = requireWorkspace(state);
-      const name = trimmedName(command.name);
-      if (!isWholeNumber(command.minutes, 1, 600)) throw validationFailed('minutes must be a whole number from 1 to 600');
-      if (!isWholeNumber(command.questionCount, 1, 1000)) throw validationFailed('questionCount must be a whole number from 1 to 1000');
       return [{
         type: 'CustomTestCreated',
-        data: { workspaceId: workspace.id, slug: command.slug, name, minutes: command.minutes, questionCount: command.questionCount, createdAt: now },
+        data: { workspaceId: workspace.id, slug: command.slug, name: command.name, minutes: command.minutes, questionCount: command.questionCount, createdAt: now },
       }];
     }
     default: {

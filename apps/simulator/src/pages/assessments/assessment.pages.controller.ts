@@ -8,7 +8,10 @@ import {
   assessmentsProjection, inviteUrl, listAssessments, listCandidatesOfAssessment, listPendingInvitationsOfAssessment, type AssessmentDocument,
 } from '#read-models';
 import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
+import { AddTestBody, testToAdd } from '../../assessments/assessments.dto.js';
 import { internalContext } from '../../auth/internal-context.js';
+import { requireKnownAssessment } from '../../validation/known-ids.js';
+import { validatedBody } from '../../validation/validated-body.js';
 import { pageContext } from '../shared/page-context.js';
 import { decodePageCursor, encodePageCursor } from '../shared/page-cursor.js';
 import { publicBaseUrl, requireWorkspace } from '../shared/page-data.js';
@@ -64,8 +67,9 @@ export class AssessmentPagesController {
 
   @Post('assessments/:assessmentId/tests')
   async addTest(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('assessmentId') assessmentId: string): Promise<void> {
-    const slug = field(request, 'slug');
-    await this.commands.execute(new AddTestToAssessment(assessmentId, { slug }, internalContext(request)));
-    this.responder.done(reply, assessmentPath(assessmentId), `Test ${slug} appended.`);
+    await requireKnownAssessment(this.infra.documents, assessmentId);
+    const test = testToAdd(await validatedBody(AddTestBody, { slug: field(request, 'slug') }));
+    await this.commands.execute(new AddTestToAssessment(assessmentId, test, internalContext(request)));
+    this.responder.done(reply, assessmentPath(assessmentId), `Test ${test.slug} appended.`);
   }
 }

@@ -1,10 +1,11 @@
 import { Controller, Get, Inject, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isWholeNumber, validationFailed } from '#domain';
 import { apiError } from '#http';
 import { MAX_ADVANCE_SECONDS } from '#platform';
 import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
+import { AdvanceClockBody } from '../../clock/clock.dto.js';
+import { validatedBody } from '../../validation/validated-body.js';
 import { csrfField, timeOf } from '../shared/components.js';
 import { html } from '../shared/html.js';
 import { pageContext, type PageContext } from '../shared/page-context.js';
@@ -51,8 +52,7 @@ export class ClockPagesController {
   @Post()
   async advance(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const clock = this.clock();
-    const advanceSeconds = numberField(field(request, 'advanceSeconds'));
-    if (!isWholeNumber(advanceSeconds, 1, MAX_ADVANCE_SECONDS)) throw validationFailed(`advanceSeconds must be a whole number from 1 to ${MAX_ADVANCE_SECONDS}`);
+    const { advanceSeconds } = await validatedBody(AdvanceClockBody, { advanceSeconds: numberField(field(request, 'advanceSeconds')) });
     const now = await clock.advance(advanceSeconds, request.id);
     this.responder.done(reply, '/clock', `Clock moved forward ${advanceSeconds} seconds: it is now ${now}.`);
   }

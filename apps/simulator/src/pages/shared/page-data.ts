@@ -12,5 +12,5 @@ export const requireWorkspace = async (documents: DocumentStore, workspaceId: st
 /** Where integrators reach the public API, for the ready-made curl commands (as the start banner prints it). */
 export const publicBaseUrl = (config: ServiceConfig): string => `http://localhost:${config.port}`;
 
-/** A whole number typed in a form field; anything else goes to the command as typed, and is refused there. */
+/** A number typed in a form field; anything else goes to the body's DTO as typed, and is refused there. */
 export const numberField = (value: string): number | string => (/^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value);

@@ -9,6 +9,9 @@ import { apiError } from '#http';
 import { assessmentsProjection, candidatesProjection, getWorkspace, type AssessmentDocument, type CandidateDocument } from '#read-models';
 import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
 import { internalContext } from '../../auth/internal-context.js';
+import { CompleteTestBody, resultScores } from '../../candidates/candidates.dto.js';
+import { requireKnownCandidateAndAssessment } from '../../validation/known-ids.js';
+import { validatedBody } from '../../validation/validated-body.js';
 import { pageContext } from '../shared/page-context.js';
 import { PageErrorFilter } from '../shared/page-error.filter.js';
 import { queryParam } from '../shared/page-http.js';
@@ -74,7 +77,10 @@ export class CandidatePagesController {
     @Param('assessmentId') assessmentId: string,
     @Param('slug') slug: string,
   ): Promise<void> {
-    const { resultId, assessmentCompleted } = await this.commands.execute(new CompleteTest(candidateId, assessmentId, slug, scoresBody(request), internalContext(request)));
+    // An unknown candidate or assessment before a bad form, as the command always answered.
+    await requireKnownCandidateAndAssessment(this.infra.documents, candidateId, assessmentId);
+    const scores = resultScores(await validatedBody(CompleteTestBody, scoresBody(request)));
+    const { resultId, assessmentCompleted } = await this.commands.execute(new CompleteTest(candidateId, assessmentId, slug, scores, internalContext(request)));
     const message = `Test ${slug} finished: result ${resultId}, locked until unlocked.${assessmentCompleted ? ' Every test is done: the assessment is completed.' : ''}`;
     this.responder.done(reply, candidatePath(candidateId, assessmentId), message);
   }

@@ -7,6 +7,8 @@ import { invitationUrl, inviteUrl, parseLink } from '#domain';
 import { assessmentsProjection, listPendingInvitationsOfAssessment, type AssessmentDocument } from '#read-models';
 import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
 import { internalContext } from '../../auth/internal-context.js';
+import { registrationOf } from '../../candidates/candidates.dto.js';
+import { requireKnownSignUpLink } from '../../validation/known-ids.js';
 import { pageContext } from '../shared/page-context.js';
 import { PageErrorFilter } from '../shared/page-error.filter.js';
 import { field, queryParam } from '../shared/page-http.js';
@@ -67,7 +69,8 @@ export class RegistrationPagesController {
     const body = parseLink(link, 'invitation', this.infra.config.appUrl)
       ? { invitationUrl: link }
       : { inviteUrl: link, email: field(request, 'email'), firstName: field(request, 'firstName'), surname: field(request, 'surname') };
-    const { created, candidateId, assessmentId } = await this.commands.execute(new RegisterCandidate(body, internalContext(request)));
+    const asked = await registrationOf(body, (signUpLink) => requireKnownSignUpLink(this.infra.documents, signUpLink, this.infra.config.appUrl));
+    const { created, candidateId, assessmentId } = await this.commands.execute(new RegisterCandidate(asked, internalContext(request)));
     this.responder.done(reply, candidatePath(candidateId, assessmentId), created ? 'Registered. Start the assessment, or finish a test straight away.' : 'Already registered on this assessment: nothing changed.');
   }
 }

@@ -55,7 +55,7 @@ ${csrfField(context)}
 </form>`;
 };
 
-/** The form as the JSON body of …/tests/{slug}/complete; what is not a number goes as typed and is refused there. */
+/** The form as the JSON body of …/tests/{slug}/complete; what is not a number goes as typed and CompleteTestBody refuses it. */
 export const scoresBody = (request: FastifyRequest): Record<string, unknown> => {
   const body: Record<string, unknown> = {};
   for (const item of NUMBER_FIELDS) body[item.name] = numberField(field(request, item.name));

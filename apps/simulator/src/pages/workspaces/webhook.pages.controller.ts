@@ -5,10 +5,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ConfigureWebhook, RotateWebhookSecret } from '#commands';
 import { apiError } from '#http';
 import type { RecoveryResult, RecoveryWindow } from '#messaging';
+import { resolveHostNow } from '#platform';
 import { candidatesProjection, getBilling, type CandidateDocument } from '#read-models';
 import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
 import { internalContext } from '../../auth/internal-context.js';
 import { recoverWebhook } from '../../outbox/webhook-recovery.js';
+import { requireKnownWorkspace } from '../../validation/known-ids.js';
+import { refuseNonPublicAddress, webhookSettings } from '../../workspaces/workspaces.dto.js';
 import { pageContext } from '../shared/page-context.js';
 import { requireWorkspace } from '../shared/page-data.js';
 import { PageErrorFilter } from '../shared/page-error.filter.js';
@@ -56,7 +59,12 @@ export class WebhookPagesController {
   @Post('workspaces/:workspaceId/webhook')
   async save(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('workspaceId') workspaceId: string): Promise<void> {
     const body = { url: field(request, 'url'), events: formOf(request).getAll('events') };
-    await this.commands.execute(new ConfigureWebhook(workspaceId, body, internalContext(request)));
+    const allowInsecure = this.infra.config.webhookAllowInsecure;
+    // In the order always answered: what the address resolves to, the workspace, then the form's rules.
+    await refuseNonPublicAddress(body, allowInsecure, resolveHostNow);
+    await requireKnownWorkspace(this.infra.documents, workspaceId);
+    const settings = await webhookSettings(body, allowInsecure);
+    await this.commands.execute(new ConfigureWebhook(workspaceId, settings, internalContext(request)));
     this.responder.done(reply, workspacePath(workspaceId, 'webhook'), 'Webhook saved and enabled.');
   }
 

@@ -7,6 +7,9 @@ import { apiError } from '#http';
 import { getApiKey, listApiKeysOfWorkspace, sandboxAllowance } from '#read-models';
 import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
 import { internalContext } from '../../auth/internal-context.js';
+import { requireKnownWorkspace } from '../../validation/known-ids.js';
+import { validatedBody } from '../../validation/validated-body.js';
+import { CreateCustomTestBody, CreateWorkspaceBody, IssueApiKeyBody, customTestDraft, workspaceDraft } from '../../workspaces/workspaces.dto.js';
 import { pageContext } from '../shared/page-context.js';
 import { numberField, publicBaseUrl, requireWorkspace } from '../shared/page-data.js';
 import { PageErrorFilter } from '../shared/page-error.filter.js';
@@ -38,8 +41,8 @@ export class WorkspacePagesController {
 
   @Post('workspaces')
   async create(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
-    const body = { name: field(request, 'name'), freeAllowance: numberField(field(request, 'freeAllowance') || '0') };
-    const workspace = await this.commands.execute(new CreateWorkspace(body, internalContext(request)));
+    const body = await validatedBody(CreateWorkspaceBody, { name: field(request, 'name'), freeAllowance: numberField(field(request, 'freeAllowance') || '0') });
+    const workspace = await this.commands.execute(new CreateWorkspace(workspaceDraft(body), internalContext(request)));
     this.responder.done(reply, workspacePath(workspace.id), `Workspace “${workspace.name}” created. Verify it before inviting anyone.`);
   }
 
@@ -68,7 +71,9 @@ export class WorkspacePagesController {
   /** The answer is the page itself (no redirect): the secret must never travel in a URL or a cookie. */
   @Post('workspaces/:workspaceId/api-keys')
   async issueKey(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('workspaceId') workspaceId: string): Promise<void> {
-    const issued = await this.commands.execute(new IssueApiKey(workspaceId, field(request, 'mode'), internalContext(request)));
+    await requireKnownWorkspace(this.infra.documents, workspaceId);
+    const { mode } = await validatedBody(IssueApiKeyBody, { mode: field(request, 'mode') });
+    const issued = await this.commands.execute(new IssueApiKey(workspaceId, mode, internalContext(request)));
     await this.showOverview(request, reply, workspaceId, issued);
   }
 
@@ -82,8 +87,11 @@ export class WorkspacePagesController {
 
   @Post('workspaces/:workspaceId/custom-tests')
   async customTest(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('workspaceId') workspaceId: string): Promise<void> {
-    const body = { name: field(request, 'name'), minutes: numberField(field(request, 'minutes')), questionCount: numberField(field(request, 'questionCount')) };
-    const test = await this.commands.execute(new CreateCustomTest(workspaceId, body, internalContext(request)));
+    await requireKnownWorkspace(this.infra.documents, workspaceId);
+    const body = await validatedBody(CreateCustomTestBody, {
+      name: field(request, 'name'), minutes: numberField(field(request, 'minutes')), questionCount: numberField(field(request, 'questionCount')),
+    });
+    const test = await this.commands.execute(new CreateCustomTest(workspaceId, customTestDraft(body), internalContext(request)));
     this.responder.done(reply, workspacePath(workspaceId), `Custom test “${test.name}” (${test.slug}) created.`);
   }
 }
