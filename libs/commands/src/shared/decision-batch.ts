@@ -30,8 +30,8 @@ export interface Decision<Answer> {
 
 interface BatchStream {
   fold: StreamFold<unknown, DomainEvent> | null;
-  /** The revision read (-1: no stream); null for a stream appended to without loading it. */
-  base: number | null;
+  /** The revision read; -1: no stream (also for a stream appended to without loading it: a new one). */
+  base: number;
   state: unknown;
   events: NewEvent[];
   checked: boolean;
@@ -57,7 +57,13 @@ export class DecisionBatch implements StreamReader {
       stream = this.streams.get(streamId) ?? { fold: fold as unknown as StreamFold<unknown, DomainEvent>, base: revision, state, events: [], checked: false };
       this.streams.set(streamId, stream);
     }
-    if (stream.fold?.name !== fold.name) throw new Error(`${streamId} is read with the fold ${fold.name}, but the batch holds it otherwise`);
+    if (stream.fold === null) {
+      // A new stream an earlier decision of the batch appended to without reading it: its state is the fold of those events.
+      const evolve = fold.evolve as unknown as (state: unknown, event: DomainEvent) => unknown;
+      stream.fold = fold as unknown as StreamFold<unknown, DomainEvent>;
+      stream.state = stream.events.reduce((state, { type, data }) => evolve(state, { type, data } as unknown as DomainEvent), fold.initial() as unknown);
+    }
+    if (stream.fold.name !== fold.name) throw new Error(`${streamId} is read with the fold ${fold.name}, but the batch holds it with ${stream.fold.name}`);
     return stream.state as State;
   }
 
@@ -80,14 +86,14 @@ export class DecisionBatch implements StreamReader {
   /** One append per stream with events or a check, each expecting the revision the batch read it at. */
   appends(): StreamAppend[] {
     return [...this.streams].filter(([, stream]) => stream.events.length > 0 || stream.checked).map(([streamId, stream]) => ({
-      streamId, expectedRevision: stream.base === null || stream.base < 0 ? 'no_stream' : stream.base, events: stream.events,
+      streamId, expectedRevision: stream.base < 0 ? 'no_stream' : stream.base, events: stream.events,
     }));
   }
 
   /** After the append committed: every stream loaded, with its state at the revision it has now. */
   committed(): { streamId: string; fold: StreamFold<unknown, DomainEvent>; revision: number; state: unknown }[] {
     return [...this.streams].flatMap(([streamId, { fold, base, state, events }]) =>
-      fold === null || base === null || base + events.length < 0 ? [] : [{ streamId, fold, revision: base + events.length, state }]);
+      fold === null || base + events.length < 0 ? [] : [{ streamId, fold, revision: base + events.length, state }]);
   }
 
   private known(streamId: string): BatchStream {
@@ -96,9 +102,9 @@ export class DecisionBatch implements StreamReader {
     return stream;
   }
 
-  /** A stream appended to without loading it: a new one (its id made by the decision), for one decision of the batch only. */
+  /** A stream appended to without loading it: a new one (its id made by the decision), expected not to exist. */
   private unread(streamId: string): BatchStream {
-    const stream: BatchStream = { fold: null, base: null, state: null, events: [], checked: false };
+    const stream: BatchStream = { fold: null, base: -1, state: null, events: [], checked: false };
     this.streams.set(streamId, stream);
     return stream;
   }

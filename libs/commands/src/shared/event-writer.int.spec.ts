@@ -140,6 +140,26 @@ describe('EventWriter: load, decide, append, retry (PostgreSQL server)', () => {
     expect(invitationsOf(await stateOf(writer, assessmentId))).toHaveLength(4);
   });
 
+  it('a decision may load a new stream an earlier decision of its batch appended to without reading it', async () => {
+    const assessmentId = `a-${randomUUID()}`;
+    const key = `lane-${assessmentId}`;
+    const writer = writerOf();
+    // The lane is busy with a first decision, so the next two queue and are decided in one batch.
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => { open = resolve; });
+    const busy = writer.handle(key, systemContext('test'), async () => { await gate; return { appends: [], answer: undefined }; });
+    const creating = writer.handle(key, systemContext('test'), async () =>
+      ({ appends: [{ streamId: assessmentStream(assessmentId), events: [created(assessmentId)] }], answer: undefined }));
+    const inviting = writer.handle(key, systemContext('test'), async (streams) => ({
+      appends: [{ streamId: assessmentStream(assessmentId), events: [invited(assessmentId, 0)] }],
+      answer: invitationsOf(await streams.load(assessmentStream(assessmentId), assessmentFold)).length,
+    }));
+    open();
+    await Promise.all([busy, creating]);
+    expect(await inviting).toBe(0);
+    expect((await store.readStream(assessmentStream(assessmentId))).map(({ type, revision }) => [type, revision])).toEqual([['AssessmentCreated', 0], ['CandidateInvited', 1]]);
+  });
+
   it('a batch whose append fails for another reason than a conflict fails nothing but the decision at fault', async () => {
     const assessmentId = `a-${randomUUID()}`;
     await createdIn(assessmentId);
