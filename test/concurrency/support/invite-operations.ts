@@ -40,6 +40,7 @@ export const sendInvitation = async (
     actor.knowledge.idempotent.push({
       workspaceId: workspace.id, key, mode, path, body, addresses: body.candidates.map(({ email }) => email.trim().toLowerCase()),
       startedAt, finishedAt: Date.now(), status: answer.status, replayed, answer: answer.body,
+      ...(answer.lostAttempts === undefined ? {} : { lostAttempts: answer.lostAttempts }),
     });
   }
   if (answer.status === 200) learn(actor, workspace, mode, assessmentId, body, answer);

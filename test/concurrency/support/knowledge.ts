@@ -61,6 +61,8 @@ export interface IdempotentUse {
   status: number;
   replayed: boolean;
   answer: unknown;
+  /** Attempts of this use that a fault cost (faults mode): one of them may have been the original. */
+  lostAttempts?: number;
 }
 
 export interface Deletion {
