@@ -72,12 +72,21 @@ export const runFaults = async (
   const random = new Random((seed ^ (FAULT_SEED_SALT * 3)) >>> 0);
   for (const { kind, atOperation } of plan) {
     while (progress.done < atOperation && !progress.finished) await new Promise((resolve) => setTimeout(resolve, 50));
-    const window: FaultWindow = { kind, detail: '', startedAt: Date.now(), endedAt: null, atOperation: progress.done };
-    log.windows.push(window);
-    window.detail = await injector.inject(kind, random);
-    window.endedAt = Date.now();
-    process.stderr.write(`concurrency tier: fault ${kind} at operation ${window.atOperation}: ${window.detail}, over in ${window.endedAt - window.startedAt} ms\n`);
+    await injectFault(injector, log, kind, random, progress.done);
   }
+};
+
+/** One fault, its window recorded in the log from its injection until it is over. */
+export const injectFault = async (injector: FaultInjector, log: FaultLog, kind: FaultKind, random: Random, atOperation: number): Promise<FaultWindow> => {
+  const window: FaultWindow = { kind, detail: '', startedAt: Date.now(), endedAt: null, atOperation };
+  log.windows.push(window);
+  try {
+    window.detail = await injector.inject(kind, random);
+  } finally {
+    window.endedAt = Date.now();
+  }
+  process.stderr.write(`concurrency tier: fault ${kind} at operation ${atOperation}: ${window.detail}, over in ${window.endedAt - window.startedAt} ms\n`);
+  return window;
 };
 
 /** pg_terminate_backend on every backend of that database (the service's connections), none of any other; returns how many. */

@@ -43,6 +43,12 @@ export const sendInvitation = async (
       ...(answer.lostAttempts === undefined ? {} : { lostAttempts: answer.lostAttempts }),
     });
   }
+  if (answer.status === 0 || answer.status >= 500 || (answer.lostAttempts ?? 0) > 0) {
+    for (const { email, firstName, surname } of body.candidates) {
+      const slot = `${assessmentId} ${email.trim().toLowerCase()}`;
+      actor.knowledge.unconfirmedPeople.set(slot, [...(actor.knowledge.unconfirmedPeople.get(slot) ?? []), { firstName, surname }]);
+    }
+  }
   if (answer.status === 200) learn(actor, workspace, mode, assessmentId, body, answer);
   return answer;
 };

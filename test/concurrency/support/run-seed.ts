@@ -7,6 +7,7 @@ import type { Actor } from './actor.js';
 import { checkBilling, checkSandboxAllowance, type Billing } from './checks-billing.js';
 import { checkDatabaseErasure, checkRedisErasure, erasedPeople } from './checks-erasure.js';
 import { checkDeletionsEndInvitations } from './checks-deletion.js';
+import { checkProcessLogs } from './checks-process-logs.js';
 import { checkIdempotency } from './checks-idempotency.js';
 import {
   checkAcknowledgedWrites, checkInvitationUniqueness, checkNothingAfterDeletion, checkOneCandidatePerAddress, checkStandingInvitationsReadable,
@@ -103,6 +104,7 @@ export const runSeed = async (seed: number, settings: TierSettings, deployment: 
   });
   findings.expect(maintained.verified, 'the log verifies (audit verify)', () => maintained.verify);
   compareSnapshots(before, await takeSnapshot(world, facts, deployment, recorder), findings);
+  if (faulty) checkProcessLogs(deployment.outputs?.() ?? [], findings);
 
   const report = [
     `concurrency tier: ${deployment.name}, seed ${seed}: ${workload.operations} operations by ${settings.clients} clients in ${seconds(workload.ms)}, `
