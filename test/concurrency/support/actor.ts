@@ -29,9 +29,12 @@ export const publicCall = (
 export const internalCall = (actor: Actor, op: string, method: string, path: string, init: { body?: unknown; refusals?: Refusals } = {}): Promise<Answer> =>
   actor.recorder.call(op, method, `${actor.deployment.internalUrl()}${path}`, { ...init, headers: { authorization: `Bearer ${actor.deployment.internalToken()}` } });
 
-/** A write whose outcome is unknown (no answer or 5xx) makes some log checks tolerant of it; counted, and failing anyway. */
+/**
+ * A write whose outcome is unknown (no answer or 5xx, or, in faults mode, an attempt lost before the
+ * answer a retry got) makes some log checks tolerant of it; counted, and failing anyway outside faults.
+ */
 export const noteOutcome = (actor: Actor, answer: Answer): void => {
-  if (answer.status === 0 || answer.status >= 500) actor.knowledge.unansweredWrites += 1;
+  if (answer.status === 0 || answer.status >= 500 || (answer.lostAttempts ?? 0) > 0) actor.knowledge.unansweredWrites += 1;
 };
 
 /** Any candidate a read answers 200 must show real data: `[erased]` belongs to deleted people, who answer 404. */

@@ -67,9 +67,11 @@ export const checkDatabaseErasure = async (db: pg.Client, needles: Needle[], fin
 };
 
 /** Nor in Redis, under the deployment's queue prefix or the workspaces' idempotency records. */
-export const checkRedisErasure = async (queuePrefix: string, workspaceIds: string[], needles: Needle[], knowledge: Knowledge, findings: Findings): Promise<void> => {
+export const checkRedisErasure = async (
+  queuePrefix: string, workspaceIds: string[], needles: Needle[], knowledge: Knowledge, findings: Findings, redisUrl = REDIS_URL,
+): Promise<void> => {
   if (needles.length === 0) return;
-  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 2 });
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
   try {
     for (const pattern of [`${queuePrefix}:*`, ...workspaceIds.map((id) => `idem:${encodeURIComponent(id)}:*`)]) {
       let cursor = '0';

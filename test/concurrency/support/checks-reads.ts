@@ -65,8 +65,11 @@ const checkOwnData = (
   findings.expect(data.email === address && data.email !== ERASED, 'a candidate not deleted reads with their own address', () =>
     `${where}: GET /v1/candidates/${id} answered "${data.email}", registered as ${address}`);
   const people = [...(known?.links ?? [])].flatMap((token) => {
-    const person = knowledge.links.get(token)?.person;
-    return person ? [`${person.firstName} ${person.surname}`] : [];
+    const link = knowledge.links.get(token);
+    const person = link?.person;
+    // A link shown only as already_invited after a request was lost may carry the lost request's names.
+    const unconfirmed = link === undefined || person ? [] : knowledge.unconfirmedPeople.get(`${link.assessmentId} ${link.email}`) ?? [];
+    return [...(person ? [person] : []), ...unconfirmed].map(({ firstName, surname }) => `${firstName} ${surname}`);
   });
   const names = `${data.firstName} ${data.surname}`;
   findings.expect(!names.includes(ERASED) && (people.length === 0 || people.includes(names)), 'a candidate not deleted reads with their own names', () =>

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import type pg from 'pg';
+import type { FaultInjector } from './faults.js';
 
 /**
  * One deployment under test, as the workload and the checks reach it: public API processes (clients
@@ -14,6 +15,10 @@ export interface Deployment {
   internalToken(): string;
   /** The BullMQ key prefix of its processes (Redis keys under `<prefix>:`). */
   queuePrefix: string;
+  /** Its Redis when it has one of its own (faults mode); the machine's otherwise. */
+  redisUrl?: string;
+  /** Present when the deployment can suffer faults (CONCURRENCY_FAULTS, faults.concurrency.spec.ts). */
+  faults?: FaultInjector;
   /** `APP_URL`: the base of the links it hands out, fixed so that links survive a restart. */
   appUrl: string;
   /** Environment the processes run with (SIMULATED_CLOCK and the like). */
@@ -24,6 +29,8 @@ export interface Deployment {
    * it is stopped for all of it and started again afterwards (on new ports, same data).
    */
   maintenance(work: (db: pg.Client) => Promise<void>): Promise<{ rebuild: string; verify: string; verified: boolean }>;
+  /** What each process it ran (killed ones included) wrote, where it keeps them. */
+  outputs?(): { name: string; output: string }[];
   /** Processes of the deployment that exited on their own (none may, whatever the load). */
   exitedProcesses(): string[];
   /** Everything it started: processes, databases, temporary folders, Redis keys. */

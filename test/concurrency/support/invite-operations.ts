@@ -40,7 +40,14 @@ export const sendInvitation = async (
     actor.knowledge.idempotent.push({
       workspaceId: workspace.id, key, mode, path, body, addresses: body.candidates.map(({ email }) => email.trim().toLowerCase()),
       startedAt, finishedAt: Date.now(), status: answer.status, replayed, answer: answer.body,
+      ...(answer.lostAttempts === undefined ? {} : { lostAttempts: answer.lostAttempts }),
     });
+  }
+  if (answer.status === 0 || answer.status >= 500 || (answer.lostAttempts ?? 0) > 0) {
+    for (const { email, firstName, surname } of body.candidates) {
+      const slot = `${assessmentId} ${email.trim().toLowerCase()}`;
+      actor.knowledge.unconfirmedPeople.set(slot, [...(actor.knowledge.unconfirmedPeople.get(slot) ?? []), { firstName, surname }]);
+    }
   }
   if (answer.status === 200) learn(actor, workspace, mode, assessmentId, body, answer);
   return answer;

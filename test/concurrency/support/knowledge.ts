@@ -61,6 +61,8 @@ export interface IdempotentUse {
   status: number;
   replayed: boolean;
   answer: unknown;
+  /** Attempts of this use that a fault cost (faults mode): one of them may have been the original. */
+  lostAttempts?: number;
 }
 
 export interface Deletion {
@@ -85,6 +87,12 @@ export class Knowledge {
   readonly deletions: Deletion[] = [];
   /** The first body sent with each `workspaceId:key`, so that later uses can replay it. */
   readonly firstBodies = new Map<string, { mode: Mode; assessmentId: string; body: { candidates: unknown[] } }>();
+  /**
+   * Names sent for an address and assessment by invitation requests whose outcome a client does not
+   * know (an attempt lost to a fault): keyed `<assessmentId> <address>`. One of them may have made the
+   * invitation a later answer showed only as `already_invited`, so a candidate may rightly carry them.
+   */
+  readonly unconfirmedPeople = new Map<string, Person[]>();
   /** Writes whose outcome nobody knows (no answer, or 5xx): the log may or may not hold them. */
   unansweredWrites = 0;
   private names = 0;

@@ -6,6 +6,8 @@ import type { WebhookReceiver } from '../../support/messaging-receivers.js';
 import type { Actor } from './actor.js';
 import { checkBilling, checkSandboxAllowance, type Billing } from './checks-billing.js';
 import { checkDatabaseErasure, checkRedisErasure, erasedPeople } from './checks-erasure.js';
+import { checkDeletionsEndInvitations } from './checks-deletion.js';
+import { checkProcessLogs } from './checks-process-logs.js';
 import { checkIdempotency } from './checks-idempotency.js';
 import {
   checkAcknowledgedWrites, checkInvitationUniqueness, checkNothingAfterDeletion, checkOneCandidatePerAddress, checkStandingInvitationsReadable,
@@ -15,6 +17,7 @@ import { checkReads } from './checks-reads.js';
 import { checkDeliveryLog, checkEmails, checkWebhooks, webhookEventIds } from './checks-side-effects.js';
 import { checkStoredLog } from './checks-stored-log.js';
 import type { Deployment } from './deployment.js';
+import { FaultLog, planFaults, runFaults } from './faults.js';
 import { Findings } from './findings.js';
 import { Knowledge } from './knowledge.js';
 import { type LogFacts, foldLog, readLog } from './log.js';
@@ -38,13 +41,20 @@ export const runSeed = async (seed: number, settings: TierSettings, deployment: 
   const began = Date.now();
   process.stderr.write(`concurrency tier: ${deployment.name}, seed ${seed} (reproduce with CONCURRENCY_SEED=${seed}), ${settings.clients} clients\n`);
   const findings = new Findings();
-  const recorder = new Recorder(findings);
+  const faulty = settings.faults && deployment.faults !== undefined;
+  if (settings.faults && !faulty) findings.note(`faults: ${deployment.name} cannot suffer them here; the workload ran without`);
+  const faults = new FaultLog();
+  const recorder = new Recorder(findings, faulty ? faults : undefined);
   const knowledge = new Knowledge();
   const world = await buildWorld(seed, new Random(seed), deployment, recorder, settings.clients, receiver.url);
   const actors: Actor[] = Array.from({ length: settings.clients }, (_, client) => ({
     client, random: new Random(clientSeed(seed, client)), deployment, recorder, findings, world, knowledge,
   }));
-  const workload = await runWorkload(actors, settings);
+  const progress = { done: 0, finished: false };
+  const injected = faulty && deployment.faults !== undefined
+    ? runFaults(seed, planFaults(seed, settings.operations), deployment.faults, faults, progress) : Promise.resolve();
+  const workload = await runWorkload(actors, settings, progress);
+  await injected;
   const settled = Date.now();
   const exited = deployment.exitedProcesses();
   for (const output of exited) findings.add('no process exits under load', output);
@@ -63,7 +73,8 @@ export const runSeed = async (seed: number, settings: TierSettings, deployment: 
   checkStandingInvitationsReadable(facts, knowledge, findings);
   checkOneCandidatePerAddress(facts, findings);
   checkNothingAfterDeletion(facts, findings);
-  checkIdempotency(knowledge, findings);
+  checkIdempotency(knowledge, findings, faults);
+  checkDeletionsEndInvitations(facts, findings);
 
   const before = await takeSnapshot(world, facts, deployment, recorder);
   const clockMoved = recorder.records.some((record) => record.op === 'clock' && record.status === 200);
@@ -84,7 +95,7 @@ export const runSeed = async (seed: number, settings: TierSettings, deployment: 
   for (const workspace of world.workspaces) checkFeed(workspace, before, facts, receiver.requests, findings);
 
   const needles = erasedPeople(facts, knowledge);
-  await checkRedisErasure(deployment.queuePrefix, workspaceIds, needles, knowledge, findings);
+  await checkRedisErasure(deployment.queuePrefix, workspaceIds, needles, knowledge, findings, deployment.redisUrl);
   const addresses = world.workspaces.flatMap((workspace) => workspace.addresses);
   const maintained = await deployment.maintenance(async (db) => {
     await checkEmails(db, facts, deployment.appUrl, addresses, findings);
@@ -93,6 +104,7 @@ export const runSeed = async (seed: number, settings: TierSettings, deployment: 
   });
   findings.expect(maintained.verified, 'the log verifies (audit verify)', () => maintained.verify);
   compareSnapshots(before, await takeSnapshot(world, facts, deployment, recorder), findings);
+  if (faulty) checkProcessLogs(deployment.outputs?.() ?? [], findings);
 
   const report = [
     `concurrency tier: ${deployment.name}, seed ${seed}: ${workload.operations} operations by ${settings.clients} clients in ${seconds(workload.ms)}, `
@@ -100,13 +112,14 @@ export const runSeed = async (seed: number, settings: TierSettings, deployment: 
     `  log: ${facts.events.length} events, ${facts.invitations.size} invitations, ${facts.candidates.size} candidates `
       + `(${[...facts.candidates.values()].filter((candidate) => candidate.deleted).length} deleted, ${needles.filter((needle) => needle.what === 'the address').length} addresses erased); ${maintained.rebuild}`,
     recorder.summary(),
+    ...(faulty ? [faults.summary()] : []),
     ...findings.notes.map((note) => `  ${note}`),
     findings.items.length === 0 ? '  every invariant held' : `  BROKEN INVARIANTS (reproduce with CONCURRENCY_SEED=${seed}):\n${findings.report()}`,
   ].join('\n');
-  await forgetIdempotencyRecords(workspaceIds);
+  await forgetIdempotencyRecords(workspaceIds, deployment.redisUrl);
   if (findings.items.length > 0) {
     const dump = process.env.CONCURRENCY_DUMP;
-    process.stderr.write(dump ? `  the workload's answers and log: ${dumpRun(dump, seed, deployment, knowledge, facts)}\n` : '  (CONCURRENCY_DUMP=<folder> keeps the answers and the log of a failing seed)\n');
+    process.stderr.write(dump ? `  the workload's answers and log: ${dumpRun(dump, seed, deployment, knowledge, facts, faults)}\n` : '  (CONCURRENCY_DUMP=<folder> keeps the answers and the log of a failing seed)\n');
   }
   process.stderr.write(`${report}\n`);
   return { seed, findings, report };
@@ -125,19 +138,20 @@ export const runSeeds = async (settings: TierSettings, deployment: Deployment, r
 };
 
 /** What a failing run knew and what the log held, as JSON in a folder of its own under `root`, to look into afterwards. */
-const dumpRun = (root: string, seed: number, deployment: Deployment, knowledge: Knowledge, facts: LogFacts): string => {
+const dumpRun = (root: string, seed: number, deployment: Deployment, knowledge: Knowledge, facts: LogFacts, faults: FaultLog): string => {
   mkdirSync(root, { recursive: true });
   const folder = mkdtempSync(join(root, `seed-${seed}-`));
   const json = (value: unknown, indent?: number) => JSON.stringify(value, (_key, item: unknown) =>
     (typeof item === 'bigint' ? item.toString() : item instanceof Set ? [...item] : item instanceof Map ? Object.fromEntries(item) : item), indent);
-  writeFileSync(join(folder, 'knowledge.json'), json({ deployment: deployment.name, ...knowledge }, 1));
+  writeFileSync(join(folder, 'knowledge.json'), json({ deployment: deployment.name, faults: faults.windows, ...knowledge }, 1));
   writeFileSync(join(folder, 'log.jsonl'), facts.events.map((event) => json(event)).join('\n'));
+  for (const { name, output } of deployment.outputs?.() ?? []) writeFileSync(join(folder, `${name}.log`), output);
   return folder;
 };
 
 /** The workload's idempotency records (24 hours in Redis otherwise); its queue keys go with the deployment. */
-const forgetIdempotencyRecords = async (workspaceIds: string[]): Promise<void> => {
-  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 2 });
+const forgetIdempotencyRecords = async (workspaceIds: string[], redisUrl = REDIS_URL): Promise<void> => {
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
   try {
     for (const id of workspaceIds) await deleteKeys(redis, `idem:${encodeURIComponent(id)}`);
   } finally {

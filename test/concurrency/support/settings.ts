@@ -8,6 +8,9 @@ import { randomInt } from 'node:crypto';
  * - `CONCURRENCY_SOAK=<n>` or `<n>s`: a longer workload of n operations, or of n seconds.
  * - `CONCURRENCY_CLIENTS=<n>`: concurrent clients (default 12).
  * - `CONCURRENCY_DUMP=<folder>`: a failing seed's answers and log are written there as JSON.
+ * - `CONCURRENCY_FAULTS=1`: on a deployment that can suffer them (PostgreSQL), faults during the
+ *   workload: kill -9 of each process kind, its database connections terminated, its Redis restarted
+ *   (faults.ts); clients retry what they lost as the API document says.
  */
 export interface TierSettings {
   seeds: number[];
@@ -16,6 +19,7 @@ export interface TierSettings {
   seconds: number | null;
   clients: number;
   soak: boolean;
+  faults: boolean;
 }
 
 const DEFAULT_OPERATIONS = 700;
@@ -39,6 +43,7 @@ export const tierSettings = (env: NodeJS.ProcessEnv = process.env): TierSettings
     seconds: amount !== null && inSeconds ? amount : null,
     clients: positive('CONCURRENCY_CLIENTS', env.CONCURRENCY_CLIENTS) ?? 12,
     soak: amount !== null,
+    faults: env.CONCURRENCY_FAULTS === '1' || env.CONCURRENCY_FAULTS === 'true',
   };
 };
 

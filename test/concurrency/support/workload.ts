@@ -21,7 +21,9 @@ const weights = (soak: boolean): Record<Operation, number> => ({
  * (a number of operations, or seconds) is spent. Which target an operation picks depends on what the
  * clients have learned so far, so a seed repeats the mix, not the exact interleaving.
  */
-export const runWorkload = async (actors: Actor[], settings: TierSettings): Promise<{ operations: number; ms: number }> => {
+export const runWorkload = async (
+  actors: Actor[], settings: TierSettings, progress: { done: number; finished: boolean } = { done: 0, finished: false },
+): Promise<{ operations: number; ms: number }> => {
   const startedAt = Date.now();
   const deadline = settings.seconds === null ? Infinity : startedAt + settings.seconds * 1000;
   let remaining = settings.seconds === null ? settings.operations : Infinity;
@@ -33,7 +35,9 @@ export const runWorkload = async (actors: Actor[], settings: TierSettings): Prom
       const operation = actor.random.weighted(table);
       await OPERATIONS[operation](actor);
       done += 1;
+      progress.done = done;
     }
   }));
+  progress.finished = true;
   return { operations: done, ms: Date.now() - startedAt };
 };

@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
-import { type DatabaseOutage, UnknownEventTypes } from '#platform';
+import { type DatabaseOutage, UnknownEventTypes, isRedisConnectionError } from '#platform';
 import { tracing } from '#platform/instrumentation/channels.js';
 import { isKnownEventType } from '#domain';
 import type { EventStore, RecordedEvent, Subscription } from '#event-store';
@@ -8,6 +8,7 @@ import { enqueueInvitationEmail, enqueueInvitationEmails, invitationEmailJob } f
 import { renderInvitationEmail } from '../emails/invitation-email.js';
 import type { EmailOutbox } from '../emails/outbox.js';
 import type { EmailJob } from '../shared/queues.js';
+import { RepeatedProblem } from '../shared/redis-errors.js';
 import { buildWebhookEnvelope } from '../webhooks/envelopes.js';
 import type { WebhookDeliveries } from '../webhooks/webhook-deliveries.js';
 import { asWebhookSourceEvent, webhookEventName, type WebhookSourceEvent } from '../webhooks/webhook-events.js';
@@ -108,10 +109,13 @@ export class Dispatcher {
   private readonly name: string;
   private fence: CheckpointFence | null = null;
   private readonly unknownEvents: UnknownEventTypes;
+  /** Events whose side effects need Redis (an erasure's scrub) wait for it: said once per outage, not with a stack per retry. */
+  private readonly redisDown: RepeatedProblem;
 
   constructor(private readonly options: DispatcherOptions) {
     this.name = options.name ?? DISPATCHER_NAME;
     this.unknownEvents = new UnknownEventTypes('dispatcher', options.logger, 'recorded, and dispatched when a version that knows it starts');
+    this.redisDown = new RepeatedProblem(options.logger, 'dispatcher waiting for Redis (an erasure scrubs its copies there); following the event store again shortly');
   }
 
   private knows(type: string): boolean {
@@ -370,7 +374,9 @@ export class Dispatcher {
     }
     const database = this.options.database;
     const outage = database?.report(error) === true;
-    if (!outage) this.options.logger?.error({ err: error }, 'dispatcher failed; following the event store again shortly');
+    // Redis unreachable (an erasure scrubbing its copies): the outage has its own line (redis-health.ts); one line here, not a stack per retry.
+    if (!outage && isRedisConnectionError(error)) this.redisDown.report({ reason: error instanceof Error ? error.message : String(error) });
+    else if (!outage) this.options.logger?.error({ err: error }, 'dispatcher failed; following the event store again shortly');
     if (this.stopped) return;
     this.restartTimer = setTimeout(() => {
       this.restartTimer = null;
