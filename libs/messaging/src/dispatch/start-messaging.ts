@@ -6,7 +6,7 @@ import type { EventStore } from '#event-store';
 import type { Clock, DatabaseOutage } from '#platform';
 import { createEmailWorker } from '../emails/email.worker.js';
 import { EmailOutbox, type OutboxEmail } from '../emails/outbox.js';
-import { EMAIL_QUEUE, MAINTENANCE_QUEUE, WEBHOOK_QUEUE, type EmailJob, type QueueName, type WebhookJob } from '../shared/queues.js';
+import { EMAIL_QUEUE, MAINTENANCE_QUEUE, QUEUE_NAMES, WEBHOOK_QUEUE, type EmailJob, type QueueName, type WebhookJob } from '../shared/queues.js';
 import { DeliveryLog, type WebhookDelivery } from '../webhooks/delivery-log.js';
 import { WebhookDeliveries } from '../webhooks/webhook-deliveries.js';
 import { createWebhookWorker } from '../webhooks/webhook-delivery.worker.js';
@@ -87,6 +87,8 @@ export interface Messaging {
   dispatchedPosition(): Promise<bigint | null>;
 }
 
+const closable = (worker: Worker): { worker: Worker; close: () => Promise<void> } => ({ worker, close: () => worker.close() });
+
 /** Creates the tables, starts the workers, then the dispatcher (so the first jobs find a worker). */
 export const startMessaging = async (options: StartMessagingOptions): Promise<Messaging> => {
   const schema = options.schema ?? 'messaging';
@@ -124,15 +126,21 @@ export const startMessaging = async (options: StartMessagingOptions): Promise<Me
   const closers: (() => Promise<void>)[] = [];
   let dispatcher: Dispatcher | null = null;
   if (runWorkers) {
-    const webhookWorker = createWebhookWorker({
-      connection: connection(), prefix, log, clock, logger, backoffMs: options.backoffMs, allowInsecure: options.allowInsecure,
-      getSigningSecrets: options.getSigningSecrets, disableWebhook: options.disableWebhook, timeoutMs: options.deliveryTimeoutMs,
-      concurrency: options.webhookConcurrency, recoveries,
-    });
-    const emailWorker = createEmailWorker({ connection: connection(), prefix, outbox, clock, smtpUrl: options.smtpUrl, backoffMs: options.backoffMs, from: options.emailFrom, logger });
-    const purgeWorker = createPurgeWorker({ connection: connection(), prefix, log, clock, logger });
-    workers.push(webhookWorker, emailWorker.worker, purgeWorker);
-    closers.push(() => webhookWorker.close(), () => emailWorker.close(), () => purgeWorker.close());
+    // One worker per queue, each on a connection of its own (the table is keyed by QUEUE_NAMES: a new queue does not compile without its worker).
+    const startWorker: Record<QueueName, () => { worker: Worker; close: () => Promise<void> }> = {
+      [WEBHOOK_QUEUE]: () => closable(createWebhookWorker({
+        connection: connection(), prefix, log, clock, logger, backoffMs: options.backoffMs, allowInsecure: options.allowInsecure,
+        getSigningSecrets: options.getSigningSecrets, disableWebhook: options.disableWebhook, timeoutMs: options.deliveryTimeoutMs,
+        concurrency: options.webhookConcurrency, recoveries,
+      })),
+      [EMAIL_QUEUE]: () => createEmailWorker({ connection: connection(), prefix, outbox, clock, smtpUrl: options.smtpUrl, backoffMs: options.backoffMs, from: options.emailFrom, logger }),
+      [MAINTENANCE_QUEUE]: () => closable(createPurgeWorker({ connection: connection(), prefix, log, clock, logger })),
+    };
+    for (const name of QUEUE_NAMES) {
+      const started = startWorker[name]();
+      workers.push(started.worker);
+      closers.push(started.close);
+    }
     // Not awaited: with Redis unreachable the service still starts (degraded: what needs Redis answers
     // 500 and the health route says so); the workers connect, and the purge is scheduled, once it answers.
     // Jobs enqueued before then wait in Redis for the workers.
@@ -180,11 +188,7 @@ export const startMessaging = async (options: StartMessagingOptions): Promise<Me
     listDeliveries: (workspaceId) => log.listDeliveries(workspaceId),
     listEmails: (to) => outbox.listEmails(to),
     listRecentEmails: (limit) => outbox.listRecent(limit),
-    queueHealth: async () => ({
-      [WEBHOOK_QUEUE]: await counts(queues.webhooks),
-      [EMAIL_QUEUE]: await counts(queues.email),
-      [MAINTENANCE_QUEUE]: await counts(queues.maintenance),
-    }),
+    queueHealth: async () => Object.fromEntries(await Promise.all(Object.values(queues).map(async (queue) => [queue.name, await counts(queue)] as const))) as Record<QueueName, QueueCounts>,
     stop: async () => {
       // Nothing new is enqueued once the dispatcher stops; workers then finish the jobs in hand.
       await dispatcher?.stop();
