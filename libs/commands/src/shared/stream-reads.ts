@@ -9,8 +9,8 @@ interface PendingRead {
 
 /**
  * Stream reads asked for in one turn of the event loop (the loads of a decision started together,
- * the prefetches of concurrent requests) go to the store as ONE `readStreams`, each stream from its
- * own revision, where the adapter has it. Nothing is kept: every read asks the store.
+ * those of decisions in other lanes) go to the store as ONE `readStreams`, each stream from its own
+ * revision, where the adapter has it. Nothing is kept: every read asks the store.
  */
 export class StreamReads {
   private pending: PendingRead[] = [];
