@@ -97,7 +97,12 @@ export class Dispatcher {
   private unsaved = 0;
   private saving: Promise<void> = Promise.resolve();
   private waiters: Waiter[] = [];
-  /** Invitation events whose e-mail a read batch already recorded (outbox rows and jobs in bulk). */
+  /**
+   * Invitation events whose e-mail a read batch already recorded (outbox rows and jobs in bulk).
+   * Kept current: an id goes in when its batch recorded it and out when the event is handled, right
+   * after, in the same follow(). Another process writes nothing it holds. Bound: one read batch's
+   * invitations (follow() empties it, so a stopped subscription leaves nothing behind).
+   */
   private readonly emailed = new Set<string>();
   /**
    * Invitation events whose e-mail the append transaction recorded in this process (recordedInline).
