@@ -41,11 +41,9 @@ export {
 } from './cursors/cursor-codec.js';
 export { readCursorParam } from './cursors/cursor-param.js';
 
-export { parseLimit, wholeNumberWithin, type LimitOptions } from './query/limit.js';
 export { formatTime, parseIsoTime, parseTime } from './query/time.js';
-export { parseEnum, parseOptionalString } from './query/params.js';
 
-export { MAX_JSON_DEPTH, exceedsDepth, parseJsonObjectBody } from './json/json-body.js';
+export { parseJsonObjectBody } from './json/json-body.js';
 export { JSON_LIMITS, jsonTextExcess, type JsonLimits, type JsonTextExcess } from './json/json-limits.js';
 export { QUERY_LIMITS, queryExcess, type QueryLimits } from './query/query-limits.js';
 export { canonicalJson } from './json/canonical-json.js';
@@ -57,7 +55,7 @@ export { refuseUnstorableInput } from './nest/unstorable-input.js';
 export { ALT_BASE_MARK, BODY_LIMIT_BYTES, cameThroughAltBase, configureFastify, createFastifyAdapter } from './nest/fastify-setup.js';
 
 export { EdgeValidationPipe } from './validation/edge-validation.pipe.js';
-export { JsonBody, OptionalJsonBody, RequiredJsonBody } from './validation/json-body.interceptor.js';
+export { RequiredJsonBody } from './validation/json-body.interceptor.js';
 export { CursorParam, NameListParam, OneOfParam, TextParam, TimeParam, WholeNumberParam } from './validation/query-params.js';
 export { IdempotencyInterceptor, type IdempotencyOwner } from './idempotency/idempotency.interceptor.js';
 export { fixOpenApi30Schemas, toJsonSchema2020 } from './openapi/openapi-31.js';
