@@ -12,8 +12,6 @@ export {
 
 export { parseAuthorization, type ApiCredential } from './auth/authorization-header.js';
 export { bearerMatcher } from './auth/bearer-token.js';
-// API keys' secrets live in libs/platform (the write side makes them too); re-exported as before.
-export { generateApiKey, hashSecret, secretMatches, type ApiKeyMode, type GeneratedApiKey } from '#platform';
 
 export {
   RedisRateLimiter,
@@ -46,11 +44,9 @@ export { formatTime, parseIsoTime, parseTime } from './query/time.js';
 export { parseJsonObjectBody } from './json/json-body.js';
 export { JSON_LIMITS, jsonTextExcess, type JsonLimits, type JsonTextExcess } from './json/json-limits.js';
 export { QUERY_LIMITS, queryExcess, type QueryLimits } from './query/query-limits.js';
-export { canonicalJson } from './json/canonical-json.js';
 
 export { ApiErrorFilter, errorResponseFor, sendError, type LegacyMatcher } from './nest/error.filter.js';
 export { FailedAuthThrottle, type FailedAuthThrottleOptions } from './auth/failed-auth-throttle.js';
-export { isRedisConnectionError } from '#platform';
 export { refuseUnstorableInput } from './nest/unstorable-input.js';
 export { ALT_BASE_MARK, BODY_LIMIT_BYTES, cameThroughAltBase, configureFastify, createFastifyAdapter } from './nest/fastify-setup.js';
 

@@ -1,4 +1,3 @@
-export { canonicalJson } from './canonical-json.js';
 export { GENESIS_HASH, eventHash } from './event-hash.js';
 export { IntegrityEventStore } from './integrity-event-store.js';
 export { EventsDigest, SealSigner, sealSignatureValid } from './log-seal.js';

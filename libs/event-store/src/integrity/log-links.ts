@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type pg from 'pg';
 import { quoteIdentifier } from '../postgres/postgres-schema.js';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '#platform';
 
 /** The link before the log's first event. */
 export const GENESIS_LINK = '';
