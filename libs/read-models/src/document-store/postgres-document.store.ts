@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import type { Deployment } from '#platform';
+import { type Deployment, quoteIdent } from '#platform';
 import { sqlLiteral, statementName } from '#event-store';
 import {
   assertCheckpointsUnchanged, rebuildCollectionName,
@@ -11,7 +11,7 @@ import { changeFeedFor } from './postgres-change-feed.js';
 import { copyNewRows, writeRows } from './postgres-rows.js';
 import { ServedPageCache } from './served-page-cache.js';
 import {
-  SqlParameters, announceSql, changeTopic, readModelsLockKey, collectionDdl, indexDdl, indexName, lz4Sql, primaryKeyName, quoteIdent, selectSql, servedColumns, tableName, whereSql,
+  SqlParameters, announceSql, changeTopic, readModelsLockKey, collectionDdl, indexDdl, indexName, lz4Sql, primaryKeyName, selectSql, servedColumns, tableName, whereSql,
 } from './postgres-sql.js';
 
 export interface PostgresDocumentStoreOptions {
