@@ -94,8 +94,6 @@ const conditionSql = (condition: Condition, params: SqlParameters): string => {
       return `${field} >= ${params.add(condition.value)}`;
     case 'lte':
       return `${field} <= ${params.add(condition.value)}`;
-    case 'isNull':
-      return `${field} IS NULL`;
     case 'notNull':
       return `${field} IS NOT NULL`;
     case 'contains':
