@@ -16,3 +16,4 @@ export * from './release/service-version.js';
 export * from './log-followers/unknown-event-types.js';
 export * from './database/migrations.js';
 export * from './database/in-transaction.js';
+export * from './json/canonical-json.js';

@@ -4,7 +4,7 @@ import { EventWriter } from '#commands';
 import { createEmbeddedEventStore, createEsdbEventStore, createPostgresEventStore, startEmbeddedDatabase } from '#event-store';
 import type { EventStore } from '#event-store';
 import { CursorCodec } from '#http';
-import { SimulatedClock, noDatabaseOutage, systemClock } from '#platform';
+import { SimulatedClock, isPostgresUrl, noDatabaseOutage, systemClock } from '#platform';
 import type { DatabaseOutage } from '#platform';
 import type { ServiceConfig } from '#platform';
 import { SecretBox, deriveKey } from '#platform';
@@ -35,8 +35,6 @@ export interface InfrastructureOptions {
    */
   followers: 'run' | 'leased' | 'none';
 }
-
-const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//.test(url);
 
 export interface Stores {
   eventStore: EventStore;

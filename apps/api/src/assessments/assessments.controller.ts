@@ -1,8 +1,8 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, UseInterceptors } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { CreateAssessment } from '#commands';
 import { CONFIG } from '#commands';
-import { type CursorCodec, JsonBody, apiError, readCursorParam } from '#http';
+import { type CursorCodec, RequiredJsonBody, apiError, readCursorParam } from '#http';
 import type { ServiceConfig } from '#platform';
 import { getAssessment, listAssessments, toAssessmentView } from '#read-models';
 import type { DocumentStore } from '#read-models';
@@ -26,7 +26,7 @@ export class AssessmentsController {
 
   @Post()
   @HttpCode(201)
-  @JsonBody()
+  @UseInterceptors(RequiredJsonBody)
   @Operation('createAssessment', 'Create an assessment', 'From one to ten catalogue tests; candidates sit them in the given order.')
   @Answers(201, 'The new assessment, with its id and inviteUrl', single('Assessment'), EXAMPLES.assessment)
   @Refuses({ 400: ['invalid_json'], 422: ['validation_failed', 'unknown_test'] })

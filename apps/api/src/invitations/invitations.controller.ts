@@ -24,7 +24,7 @@ const toResponse = (result: InvitationResult, appUrl: string) => {
 };
 
 /**
- * Refusals in the documented order: 400 invalid_json (JsonBody), 400 invalid_idempotency_key,
+ * Refusals in the documented order: 400 invalid_json (RequiredJsonBody), 400 invalid_idempotency_key,
  * 404 and 409 (InvitationIdempotency), 422 of the envelope (the DTO), then the decision's own.
  */
 @Controller('v1/assessments/:assessmentId/invitations')

@@ -19,8 +19,6 @@ export interface EmbeddedDatabase {
 export interface EmbeddedDatabaseOptions {
   dataDir: string;
   logger?: Logger;
-  /** First start runs initdb (about 5 s on a slow disk). Default 60 s. */
-  startTimeoutMs?: number;
 }
 
 type Endpoint = { socketDir: string; port: number } | { host: string; port: number };
@@ -34,6 +32,8 @@ const SOCKET_FILE = '.s.PGSQL.5432';
 // sun_path is 108 bytes on Linux and 104 on macOS, terminator included.
 const MAX_SOCKET_PATH_BYTES = 103;
 const STOP_TIMEOUT_MS = 10_000;
+/** A first start runs initdb (about 5 s on a slow disk). */
+const START_TIMEOUT_MS = 60_000;
 
 function isWorkerMessage(value: unknown): value is WorkerMessage {
   return typeof value === 'object' && value !== null && 'type' in value && typeof value.type === 'string';
@@ -104,7 +104,7 @@ export async function startEmbeddedDatabase(options: EmbeddedDatabaseOptions): P
     worker.on('message', (message: unknown) => {
       if (isWorkerMessage(message) && message.type === 'log') logger[message.level]({ component: 'pglite-worker' }, message.message);
     });
-    const endpoint = await waitForReady(worker, options.startTimeoutMs ?? 60_000).catch(async (error: unknown) => {
+    const endpoint = await waitForReady(worker, START_TIMEOUT_MS).catch(async (error: unknown) => {
       await worker.terminate();
       throw error;
     });

@@ -16,7 +16,6 @@ const EMBEDDED_POLL_INTERVAL_MS = 500;
 export async function createEmbeddedEventStore(options: {
   dataDir: string;
   logger?: Logger;
-  pollIntervalMs?: number;
   /** How often the growth of the log is checked for a statistics refresh (embedded-statistics.ts). */
   statisticsIntervalMs?: number;
 }): Promise<EmbeddedEventStore> {
@@ -32,7 +31,7 @@ export async function createEmbeddedEventStore(options: {
       // Every append goes through this store object (DATA_DIR admits one process) and wakes its
       // subscriptions at once: polling is only a safety net here. At 20 ms, two followers polling an
       // idle service cost 0.15 of a core (measured).
-      pollIntervalMs: options.pollIntervalMs ?? EMBEDDED_POLL_INTERVAL_MS,
+      pollIntervalMs: EMBEDDED_POLL_INTERVAL_MS,
       // DATA_DIR admits one process, it appends only through this object, and its pool has one
       // connection (embedded-pool.ts) to PGlite's one session: an advisory lock statement only cost
       // time (0.15-0.3 ms of PGlite each, measured), it never waited for anyone.

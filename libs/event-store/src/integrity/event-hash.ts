@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '#platform';
 
 /** The previous hash of a stream's first event. */
 export const GENESIS_HASH = '';

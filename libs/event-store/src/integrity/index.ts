@@ -1,16 +1,11 @@
-export { canonicalJson } from './canonical-json.js';
 export { GENESIS_HASH, eventHash } from './event-hash.js';
 export { IntegrityEventStore } from './integrity-event-store.js';
-export { EventsDigest, SealSigner, sealSignatureValid } from './log-seal.js';
 export type { LogSeal } from './log-seal.js';
 export { LogSealer } from './log-sealer.js';
-export type { LogSealerOptions } from './log-sealer.js';
 export { LogVerifier } from './log-verifier.js';
-export type { IntegrityOptions, IntegrityReport } from './log-verifier.js';
+export type { IntegrityOptions } from './log-verifier.js';
 export { SealStore } from './seal-store.js';
 export { integrityKeys } from './integrity-keys.js';
 export type { IntegrityKeys } from './integrity-keys.js';
-export { EXPORT_FORMAT, exportLines, fileLines, linesSource, linkedBatches, storeSource } from './log-export.js';
-export { GENESIS_LINK, LinkStore, linkHash } from './log-links.js';
-export type { StoredLink } from './log-links.js';
+export { exportLines, fileLines, linesSource, linkedBatches, storeSource } from './log-export.js';
 export type { LogSource } from './log-export.js';

@@ -1,7 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type pg from 'pg';
-import { quoteIdentifier } from '../postgres/postgres-schema.js';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson, quoteIdent } from '#platform';
 
 /** The link before the log's first event. */
 export const GENESIS_LINK = '';
@@ -42,7 +41,7 @@ export class LinkStore {
   private readonly table: string;
 
   constructor(private readonly pool: pg.Pool, schema = 'public') {
-    this.table = `${quoteIdentifier(schema)}.audit_links`;
+    this.table = `${quoteIdent(schema)}.audit_links`;
   }
 
   async latest(): Promise<StoredLink | null> {

@@ -1,5 +1,5 @@
 import { createHash, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '#platform';
 
 /**
  * A signed statement over a stretch of the global order: "these are all the events after position

@@ -17,7 +17,6 @@ export interface LogSealerOptions {
    * long), and comes at least every `MAX_UNSEALED_INTERVALS` times this long under steady writes.
    */
   intervalMs: number;
-  batchSize?: number;
 }
 
 /** How often the follower looks for new events to link: the window in which an event has no link. */
@@ -26,6 +25,7 @@ const LINK_INTERVAL_MS = 200;
 const MAX_UNSEALED_INTERVALS = 5;
 /** Events linked before a progress line is logged (a first start on a long log links all of it). */
 const PROGRESS_EVERY = 100_000;
+const READ_BATCH_SIZE = 1000;
 
 /**
  * Follows the log: links every event into the chain over the global order shortly after it is
@@ -99,7 +99,7 @@ export class LogSealer {
     let latest: StoredLink | null = await links.latest();
     let done = 0;
     for (;;) {
-      const batch = await eventStore.readAll({ after: latest?.position ?? null, maxCount: this.options.batchSize ?? 1000 });
+      const batch = await eventStore.readAll({ after: latest?.position ?? null, maxCount: READ_BATCH_SIZE });
       if (batch.length === 0) return latest?.position ?? null;
       const made: StoredLink[] = [];
       let previous = latest?.link ?? GENESIS_LINK;
@@ -125,7 +125,7 @@ export class LogSealer {
       const digest = new EventsDigest();
       let after = previous === null ? null : BigInt(previous.toPosition);
       while (head !== null && (after === null || after < head)) {
-        const batch = await eventStore.readAll({ after, maxCount: this.options.batchSize ?? 1000 });
+        const batch = await eventStore.readAll({ after, maxCount: READ_BATCH_SIZE });
         if (batch.length === 0) break;
         for (const event of batch) {
           if (event.position > head) break;

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { quoteIdentifier } from '../postgres/postgres-schema.js';
+import { quoteIdent } from '#platform';
 import { LinkStore } from './log-links.js';
 import { migrateAuditTables } from '../migrations/audit-tables.migrations.js';
 import type { LogSeal } from './log-seal.js';
@@ -15,7 +15,7 @@ export class SealStore {
   readonly links: LinkStore;
 
   constructor(private readonly pool: pg.Pool, private readonly schema = 'public') {
-    this.table = `${quoteIdentifier(schema)}.audit_seals`;
+    this.table = `${quoteIdent(schema)}.audit_seals`;
     this.links = new LinkStore(pool, schema);
   }
 

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { type Migration, runMigrations } from '#platform/database/migrations.js';
-import { quoteIdentifier } from '../postgres/postgres-schema.js';
+import { quoteIdent } from '#platform';
 
 /*
  * The audit's side tables beside the log: chain links and seals (integrity/), person keys and fold
@@ -10,7 +10,7 @@ import { quoteIdentifier } from '../postgres/postgres-schema.js';
 
 /** The DDL of the release before migrations, frozen: IF NOT EXISTS throughout, so it adopts a database that release wrote. */
 const baseline = (schema: string): string => {
-  const name = quoteIdentifier(schema);
+  const name = quoteIdent(schema);
   return `
     CREATE TABLE IF NOT EXISTS ${name}.audit_links (position bigint PRIMARY KEY, link text NOT NULL);
     CREATE TABLE IF NOT EXISTS ${name}.audit_seals (sequence bigint PRIMARY KEY, seal jsonb NOT NULL);

@@ -41,8 +41,6 @@ export interface PostgresEventStoreOptions {
    * reconnected client, so there a new connection must deallocate first (the embedded pool does).
    */
   preparedStatements?: boolean;
-  /** Events per readAll in a catch-up subscription. Default 500. */
-  subscriptionBatchSize?: number;
   /**
    * `single-process` (the embedded store; default `multi-process`): this store object is the log's
    * only writer and every transaction goes through the pool's one connection. It then knows every
@@ -82,7 +80,7 @@ export class PostgresEventStore implements EventStore {
     this.logger = options.logger ?? pino({ name: 'event-store' });
     this.notify = options.notify ?? true;
     this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
-    this.batchSize = options.subscriptionBatchSize ?? DEFAULT_BATCH_SIZE;
+    this.batchSize = DEFAULT_BATCH_SIZE;
     const listen = options.listen ?? options.deployment !== 'single-process';
     // Events committed while nobody listened are found by the next poll; a (re)start wakes the subscriptions anyway.
     const wake = (): void => this.wakeSignal.notify();

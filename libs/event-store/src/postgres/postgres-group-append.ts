@@ -257,7 +257,6 @@ export class GroupAppender {
     try {
       await this.prepareOnce(client, this.projectorsSetUpOn, this.projectors.flatMap((projector) => projector.setup ?? []));
       const steps = this.projectors.map((projector) => ({ name: projector.name, step: projector.prepare([...byId.values()]) }));
-      const reads = steps.flatMap(({ step }) => step.statements);
       stage = 'store';
       const own = await this.ownStatementsOn(client);
       const insert = own.insert(sqlLiteral(JSON.stringify(this.inputOf(group))), 'recorded');

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { quoteIdent } from '#platform';
 import { runMigrations } from '#platform/database/migrations.js';
 
 /** Names of everything the adapter touches in one PostgreSQL schema, quoted once. */
@@ -17,10 +18,6 @@ export interface PostgresTables {
 const LOCK_NAMESPACE = 0x45535452;
 const APPEND_PURPOSE = 2;
 
-export function quoteIdentifier(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
-}
-
 /** FNV-1a, folded into PostgreSQL's int4 range: advisory lock keys are two int4 values. */
 function lockKey(schema: string, purpose: number): number {
   let hash = 0x811c9dc5 ^ purpose;
@@ -32,13 +29,13 @@ function lockKey(schema: string, purpose: number): number {
 }
 
 export function postgresTables(schema: string): PostgresTables {
-  const quoted = quoteIdentifier(schema);
+  const quoted = quoteIdent(schema);
   return {
     schema,
     events: `${quoted}.events`,
     appendedCheck: `${quoted}.events_assert_appended`,
     // Channel names are identifiers (max 63 bytes); the schema keeps processes on other schemas quiet.
-    notifyChannel: quoteIdentifier(`es_${schema}`.slice(0, 63)),
+    notifyChannel: quoteIdent(`es_${schema}`.slice(0, 63)),
     appendLock: [LOCK_NAMESPACE, lockKey(schema, APPEND_PURPOSE)],
   };
 }
@@ -53,7 +50,7 @@ export function postgresTables(schema: string): PostgresTables {
  */
 function ddl(tables: PostgresTables): string {
   return `
-    CREATE SCHEMA IF NOT EXISTS ${quoteIdentifier(tables.schema)};
+    CREATE SCHEMA IF NOT EXISTS ${quoteIdent(tables.schema)};
     CREATE TABLE IF NOT EXISTS ${tables.events} (
       position bigserial PRIMARY KEY,
       id uuid NOT NULL CONSTRAINT events_id_unique UNIQUE,

@@ -1,5 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { canonicalJson } from '../json/canonical-json.js';
+import { canonicalJson } from '#platform';
 
 export type CursorValue = string | number | null;
 export type CursorPayload = Record<string, CursorValue>;

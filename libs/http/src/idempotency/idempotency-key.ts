@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../json/canonical-json.js';
+import { canonicalJson } from '#platform';
 
 export type IdempotencyKeyCheck = { ok: true; key: string | null } | { ok: false };
 

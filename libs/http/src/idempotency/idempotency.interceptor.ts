@@ -16,7 +16,7 @@ export interface IdempotencyOwner {
  * refusals: 400 invalid_idempotency_key, then the route's own `precondition` (404 for an unknown
  * resource), then 409 from the record; everything after (the DTO's 422, the decision's refusals)
  * runs inside and leaves the key unused. Only 200 answers are kept and replayed. Runs after
- * JsonBody, so the fingerprint is taken over the parsed body (the same JSON value, whatever its
+ * RequiredJsonBody, so the fingerprint is taken over the parsed body (the same JSON value, whatever its
  * spacing and key order).
  */
 export abstract class IdempotencyInterceptor implements NestInterceptor {

@@ -1,9 +1,6 @@
 import { apiError } from '../errors/api-error.js';
 import { JSON_LIMITS, isWhiteSpace, jsonTextExcess } from './json-limits.js';
 
-/** Deeper bodies are refused: no request of this API nests anywhere near this. */
-export const MAX_JSON_DEPTH = JSON_LIMITS.maxDepth;
-
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 const OPEN_BRACE = 0x7b;
 
@@ -56,10 +53,3 @@ const decode = (raw: string | Buffer | undefined): string | null => {
   // A leading byte-order mark is allowed by RFC 8259 but not by JSON.parse.
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 };
-
-/**
- * Whether a JSON text nests deeper than maxDepth, in one linear pass (jsonTextExcess): brackets
- * inside strings do not count; a backslash escapes the next character of a string.
- */
-export const exceedsDepth = (text: string, maxDepth: number): boolean =>
-  jsonTextExcess(text, { maxDepth, maxValues: Infinity, maxEntries: Infinity, maxStringLength: Infinity })?.tooDeep === true;

@@ -1,6 +1,9 @@
 import { ApiError } from '../errors/api-error.js';
 import { catchError } from '../testing/catch-error.js';
-import { MAX_JSON_DEPTH, exceedsDepth, parseJsonObjectBody } from './json-body.js';
+import { parseJsonObjectBody } from './json-body.js';
+import { JSON_LIMITS, jsonTextExcess } from './json-limits.js';
+
+const MAX_JSON_DEPTH = JSON_LIMITS.maxDepth;
 
 const expectInvalidJson = (raw: string | Buffer | undefined): void => {
   const error = catchError(() => parseJsonObjectBody(raw));
@@ -73,7 +76,11 @@ describe('parseJsonObjectBody', () => {
   });
 });
 
-describe('exceedsDepth', () => {
+/** Whether a JSON text nests deeper than maxDepth, every other limit lifted. */
+const exceedsDepth = (text: string, maxDepth: number): boolean =>
+  jsonTextExcess(text, { maxDepth, maxValues: Infinity, maxEntries: Infinity, maxStringLength: Infinity })?.tooDeep === true;
+
+describe('jsonTextExcess on depth alone', () => {
   it('counts only structural brackets', () => {
     expect(exceedsDepth('[[1]]', 2)).toBe(false);
     expect(exceedsDepth('[[[1]]]', 2)).toBe(true);

@@ -1,25 +1,3 @@
-import { apiError } from '../errors/api-error.js';
-
-/**
- * One of a closed set of values, or undefined when absent. A repeated parameter arrives as an
- * array and is refused rather than guessing which copy the client meant.
- */
-export const parseEnum = <T extends string>(value: unknown, name: string, allowed: readonly T[]): T | undefined => {
-  if (value === undefined) return undefined;
-  if (typeof value === 'string') {
-    const match = allowed.find((candidate) => candidate === value);
-    if (match !== undefined) return match;
-  }
-  throw apiError('invalid_parameter', oneOfMessage(name, allowed));
-};
-
-/** A free-text parameter such as an id or an e-mail address; only a single string is accepted. */
-export const parseOptionalString = (value: unknown, name: string): string | undefined => {
-  if (value === undefined) return undefined;
-  if (typeof value === 'string') return value;
-  throw apiError('invalid_parameter', singleTextMessage(name));
-};
-
 export const oneOfMessage = (name: string, allowed: readonly string[]): string => `${name} must be one of: ${allowed.join(', ')}.`;
 
 /**

@@ -10,7 +10,7 @@
  */
 export type Deployment = 'single-process' | 'multi-process';
 
-const isPostgresUrl = (url: string | null): boolean => url !== null && /^postgres(ql)?:\/\//.test(url);
+export const isPostgresUrl = (url: string | null): boolean => url !== null && /^postgres(ql)?:\/\//.test(url);
 
 export const deploymentOf = (eventStoreUrl: string | null, readStoreUrl: string | null): Deployment =>
   isPostgresUrl(eventStoreUrl) || isPostgresUrl(readStoreUrl) ? 'multi-process' : 'single-process';

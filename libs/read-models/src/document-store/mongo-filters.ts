@@ -21,8 +21,6 @@ const conditionFilter = (condition: Condition): Filter<StoredDocument> => {
       return { [field]: { $gte: condition.value } };
     case 'lte':
       return { [field]: { $lte: condition.value } };
-    case 'isNull':
-      return { [field]: null };
     case 'notNull':
       return { [field]: { $ne: null } };
     case 'contains':

@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import type { Deployment } from '#platform';
+import { type Deployment, quoteIdent } from '#platform';
 import { sqlLiteral, statementName } from '#event-store';
 import {
   assertCheckpointsUnchanged, rebuildCollectionName,
@@ -11,7 +11,7 @@ import { changeFeedFor } from './postgres-change-feed.js';
 import { copyNewRows, writeRows } from './postgres-rows.js';
 import { ServedPageCache } from './served-page-cache.js';
 import {
-  SqlParameters, announceSql, changeTopic, readModelsLockKey, collectionDdl, indexDdl, indexName, lz4Sql, primaryKeyName, quoteIdent, selectSql, servedColumns, tableName, whereSql,
+  SqlParameters, announceSql, changeTopic, readModelsLockKey, collectionDdl, indexDdl, indexName, lz4Sql, primaryKeyName, selectSql, servedColumns, tableName, whereSql,
 } from './postgres-sql.js';
 
 export interface PostgresDocumentStoreOptions {
@@ -23,8 +23,6 @@ export interface PostgresDocumentStoreOptions {
    * changes (`watchChanges`).
    */
   deployment: Deployment;
-  /** Override of the LISTEN the deployment implies (tests). */
-  listen?: boolean;
   /**
    * Keep served pages (`findServed`) in the process until their collection changes. Default: on
    * exactly in a single-process deployment, where every change is made, and announced, in this
@@ -78,7 +76,7 @@ class Slots {
  * checkpoint of the batch that last wrote the row) and one checkpoint table. Each method uses one
  * connection at a time, so it also runs on an embedded PGlite reached through a pool of a single connection.
  */
-export const createPostgresDocumentStore = ({ pool, schema, deployment, listen, cacheServedPages }: PostgresDocumentStoreOptions): DocumentStore => {
+export const createPostgresDocumentStore = ({ pool, schema, deployment, cacheServedPages }: PostgresDocumentStoreOptions): DocumentStore => {
   const qualify = (table: string): string => `${quoteIdent(schema)}.${quoteIdent(table)}`;
   const table = (collection: string): string => qualify(tableName(collection));
   const checkpoints = qualify('projection_checkpoints');
@@ -99,7 +97,7 @@ export const createPostgresDocumentStore = ({ pool, schema, deployment, listen, 
   };
   // What each collection serves and whether it announces changes, learnt from `prepare`.
   const servedBy = new Map<string, (doc: object) => string>();
-  const listens = listen ?? deployment === 'multi-process';
+  const listens = deployment === 'multi-process';
   // A server takes COPY; the single-process database is PGlite, whose socket ends the connection at COPY FROM STDIN.
   const copies = deployment === 'multi-process';
   const feed = changeFeedFor(pool, listens);

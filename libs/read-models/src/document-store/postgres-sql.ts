@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
+import { quoteIdent } from '#platform';
 import type { Condition, DocumentQuery, FieldValue, OrderBy } from '../shared/document-store.port.js';
 import { assertCollectionName, assertFieldName } from '../shared/document-store.port.js';
 import type { CollectionDefinition, IndexDefinition } from '../shared/projection.js';
-
-export const quoteIdent = (name: string): string => `"${name.replaceAll('"', '""')}"`;
 
 /** The advisory lock (hashtext of this key) every batch, switch-over, `prepare` and inline transaction of a schema's read models takes. */
 export const readModelsLockKey = (schema: string): string => `read-models:${schema}`;
@@ -95,8 +94,6 @@ const conditionSql = (condition: Condition, params: SqlParameters): string => {
       return `${field} >= ${params.add(condition.value)}`;
     case 'lte':
       return `${field} <= ${params.add(condition.value)}`;
-    case 'isNull':
-      return `${field} IS NULL`;
     case 'notNull':
       return `${field} IS NOT NULL`;
     case 'contains':

@@ -4,9 +4,9 @@ import { PositionWaiters, lowestCheckpoint } from './position-waiters.js';
 export interface CheckpointWaiterOptions {
   documentStore: DocumentStore;
   projectionNames: readonly string[];
-  /** Default 10 ms. */
-  pollIntervalMs?: number;
 }
+
+const POLL_INTERVAL_MS = 10;
 
 /**
  * Read-your-writes for a process that does not run the projections (an API process in
@@ -35,7 +35,7 @@ export class CheckpointWaiter {
     this.polling = true;
     try {
       while (this.waiters.size > 0) {
-        await new Promise((resolve) => setTimeout(resolve, this.options.pollIntervalMs ?? 10));
+        await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
         try {
           this.waiters.reached(await this.currentPosition());
         } catch {

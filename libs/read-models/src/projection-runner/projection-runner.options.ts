@@ -15,8 +15,6 @@ export interface ProjectionRunnerOptions {
   idleFlushMs?: number;
   /** Never keep an event unwritten longer than this under a steady stream (default 100 ms). */
   maxFlushDelayMs?: number;
-  /** Documents kept between batches (default 10 000). */
-  maxCachedDocuments?: number;
   /** First delay before resubscribing after a failure; doubles up to 30 s (default 1 000 ms). */
   retryDelayMs?: number;
   /** Subscribe from here instead of the lowest checkpoint. Events at or below a checkpoint are still skipped. */
@@ -46,5 +44,5 @@ export interface ProjectionRunnerOptions {
    * projections run: once shortly after start, then every `everyMs`, never two at once. A failure
    * is logged and tried again at the next run.
    */
-  housekeeping?: { everyMs: number; firstAfterMs?: number; run: () => Promise<void> };
+  housekeeping?: { everyMs: number; run: () => Promise<void> };
 }

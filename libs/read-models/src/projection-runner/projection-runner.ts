@@ -11,6 +11,11 @@ import type { ProjectionRunnerOptions } from './projection-runner.options.js';
 
 export type { ProjectionRunnerOptions } from './projection-runner.options.js';
 
+/** Documents kept between batches. */
+const MAX_CACHED_DOCUMENTS = 10_000;
+/** Housekeeping's first run after start; then every `housekeeping.everyMs`. */
+const FIRST_HOUSEKEEPING_AFTER_MS = 10_000;
+
 /**
  * Keeps read models up to date from the `$all` subscription. Events come one at a time; their
  * changes pile up in a document cache and are written with the checkpoints in one batch.
@@ -44,7 +49,7 @@ export class ProjectionRunner {
   constructor(private readonly options: ProjectionRunnerOptions) {
     this.names = options.projections.map(({ name }) => name);
     this.logger = (options.logger ?? pino({ level: process.env['LOG_LEVEL'] ?? 'info' })).child({ component: 'projection-runner' });
-    this.cache = new DocumentCache(options.documentStore, options.maxCachedDocuments ?? 10_000);
+    this.cache = new DocumentCache(options.documentStore, MAX_CACHED_DOCUMENTS);
     this.startAfter = options.startAfter;
     this.knownEventType = options.knownEventType ?? isKnownEventType;
     this.unknownEvents = new UnknownEventTypes('projections', this.logger, 'the read models take it in at a rebuild (npm run projections:rebuild) once every process runs the version that wrote it');
@@ -55,7 +60,7 @@ export class ProjectionRunner {
     await this.subscribe();
     this.checkTimer = setInterval(() => this.verifyCheckpoints(), this.options.checkpointCheckMs ?? 1_000);
     this.checkTimer.unref();
-    this.scheduleHousekeeping(this.options.housekeeping?.firstAfterMs ?? 10_000);
+    this.scheduleHousekeeping(FIRST_HOUSEKEEPING_AFTER_MS);
   }
 
   private housekeepingTimer: NodeJS.Timeout | null = null;

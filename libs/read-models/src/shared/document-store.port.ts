@@ -10,7 +10,7 @@ export type FieldValue = string | number | boolean;
 export type Condition =
   | { field: string; op: 'eq'; value: FieldValue }
   | { field: string; op: 'gte' | 'lte'; value: string }
-  | { field: string; op: 'isNull' | 'notNull' }
+  | { field: string; op: 'notNull' }
   | { field: string; op: 'contains'; value: FieldValue }
   /** The field equals one of `values` (at least one). */
   | { field: string; op: 'in'; values: readonly FieldValue[] };

@@ -1,7 +1,9 @@
 /**
  * One byte sequence per value, whatever order its keys were written or stored in: JSONB reorders
- * keys, so a hash over JSON.stringify would change between the append and a later read. Objects are
- * written with their keys sorted; `undefined` members are left out, as JSON.stringify does.
+ * keys, so a hash over JSON.stringify would change between the append and a later read, and two
+ * request bodies that are the same JSON value (key order and white space aside) must give the same
+ * fingerprint. Objects are written with their keys sorted, array order is kept (it is part of the
+ * value); `undefined` members are left out and `undefined` in arrays is null, as JSON.stringify does.
  */
 export const canonicalJson = (value: unknown): string => {
   if (value === null || typeof value !== 'object') {

@@ -18,4 +18,8 @@ describe('canonicalJson', () => {
     expect(canonicalJson(undefined)).toBe('null');
     expect(canonicalJson('x"y')).toBe('"x\\"y"');
   });
+
+  it('writes a bigint as its digits', () => {
+    expect(canonicalJson({ n: 12345678901234567890n })).toBe('{"n":12345678901234567890}');
+  });
 });
