@@ -1,5 +1,5 @@
 export { ERROR_MESSAGES, type ErrorCode } from './errors/error-codes.js';
-export { ApiError, apiError, errorBody } from './errors/api-error.js';
+export { ApiError, apiError, errorBody, toErrorResponse } from './errors/api-error.js';
 
 export { parseAuthorization, type ApiCredential } from './auth/authorization-header.js';
 export { bearerMatcher } from './auth/bearer-token.js';
@@ -21,7 +21,7 @@ export { refuseUnstorableInput } from './nest/unstorable-input.js';
 export { cameThroughAltBase, configureFastify, createFastifyAdapter } from './nest/fastify-setup.js';
 
 export { EdgeValidationPipe } from './validation/edge-validation.pipe.js';
-export { RequiredJsonBody } from './validation/json-body.interceptor.js';
+export { JsonBody, OptionalJsonBody, RequiredJsonBody } from './validation/json-body.interceptor.js';
 export { CursorParam, NameListParam, OneOfParam, TextParam, TimeParam, WholeNumberParam } from './validation/query-params.js';
 export { IdempotencyInterceptor, type IdempotencyOwner } from './idempotency/idempotency.interceptor.js';
 export { fixOpenApi30Schemas } from './openapi/openapi-31.js';

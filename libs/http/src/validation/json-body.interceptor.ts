@@ -1,4 +1,4 @@
-import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
+import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor, UseInterceptors } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { Observable } from 'rxjs';
 import { parseJsonObjectBody } from '../json/json-body.js';
@@ -18,3 +18,16 @@ export class RequiredJsonBody implements NestInterceptor {
     return next.handle();
   }
 }
+
+/** Routes without a meaningful body accept an empty one; a body that is present must be an object. */
+@Injectable()
+export class OptionalJsonBody implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const raw = request.body;
+    request.body = typeof raw === 'string' && raw.trim() !== '' ? parseJsonObjectBody(raw) : {};
+    return next.handle();
+  }
+}
+
+export const JsonBody = (options: { optional?: boolean } = {}) => UseInterceptors(options.optional ? OptionalJsonBody : RequiredJsonBody);
