@@ -2,7 +2,7 @@ import pg from 'pg';
 import { type AssessmentEvent, evolveAssessment, initialAssessmentState } from '#domain';
 import { type CpuWatch, watchPid, watchPostgresBackends, watchRedis } from './support/cpu.js';
 import { CONCURRENCY, DATABASE_URL, MEASURE_SECONDS, WARMUP_SECONDS, logger, mapLimit, randomSuffix } from './support/log.js';
-import { CredentialPool, type LoadResult, type RequestSpec, describeLoad, runLoad } from './support/load.js';
+import { CredentialPool, type LoadResult, type RequestSpec, runLoad } from './support/load.js';
 import { type Service, deleteRedisKeys, startStandalone } from './support/processes.js';
 import { waitUntilQuiet } from './support/quiet.js';
 import { type BenchRow, type HelloBaseline } from './support/results.js';

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { api, internal } from './support/client.js';
+import { internal } from './support/client.js';
 import { email } from './support/core-helpers.js';
 import { OwnRedis } from './support/faults-processes.js';
 import { eventually, sleep, startWebhookReceiver, type WebhookReceiver } from './support/messaging-receivers.js';

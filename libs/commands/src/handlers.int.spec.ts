@@ -121,7 +121,7 @@ describe('command handlers on the real write path (embedded PGlite): given event
   });
 
   it('UnlockResult: the first unlock uses the workspace\'s free allowance (not charged), a second one answers the first', async () => {
-    const { workspaceId, assessmentId, inWorkspace, streams } = world();
+    const { workspaceId, inWorkspace, streams } = world();
     const candidateId = `cand-${randomUUID()}`;
     const resultId = `res-${randomUUID()}`;
     await harness.given({

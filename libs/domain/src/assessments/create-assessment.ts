@@ -1,7 +1,7 @@
 import type { AssessmentCreated } from '../events.js';
 import { DomainError, validationFailed } from '../shared/errors.js';
 import type { TestRef } from '../shared/types.js';
-import { isCalendarDate, isPlainObject, isStorableText, utcDay } from '../shared/validation.js';
+import { isCalendarDate, isStorableText, utcDay } from '../shared/validation.js';
 
 export const MAX_TESTS_PER_ASSESSMENT = 10;
 export const MAX_ASSESSMENT_NAME = 200;
@@ -51,4 +51,3 @@ export const decideCreateAssessment = (
   }];
 };
 
-export const isCreateAssessmentBody = isPlainObject;

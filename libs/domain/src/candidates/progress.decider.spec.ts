@@ -1,7 +1,7 @@
 import type { AssessmentEvent, CandidateEvent, WorkspaceEvent } from '../events.js';
 import { assessmentDecider } from '../assessments/assessment.decider.js';
 import { fold } from '../shared/decider.js';
-import type { Mode, ResultScores } from '../shared/types.js';
+import type { Mode } from '../shared/types.js';
 import {
   ASSESSMENT_ID, DAY_MS, NOW, SCORES, TODAY, WORKSPACE_ID, assessmentCreated, at, attempt, candidateCreated, candidateRegistered, existing,
   libraryTest, refused, testCompleted, workspaceCreated,

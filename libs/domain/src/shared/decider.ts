@@ -13,5 +13,3 @@ export interface CommandMetadata {
 export const fold = <State, Event>(decider: Pick<Decider<unknown, State, Event>, 'initialState' | 'evolve'>, events: readonly Event[]): State =>
   events.reduce(decider.evolve, decider.initialState());
 
-/** The revision a decision was taken at: `no_stream` for a stream that does not exist yet. */
-export type ExpectedRevisionLike = 'no_stream' | 'any' | number;

@@ -128,10 +128,6 @@ export class Dispatcher {
   }
 
   /** Position of the last event fully dispatched (checkpoint saved). */
-  get position(): bigint | null {
-    return this.handled;
-  }
-
   /**
    * `fence`: the lease this dispatcher runs under (a worker of a cluster); its checkpoint is saved
    * only while that lease is held. Without it (one process), the checkpoint only moves forward.

@@ -61,14 +61,6 @@ export const table = (caption: string, headers: string[], rows: Renderable[][], 
 export const facts = (pairs: [string, Renderable][]): Html =>
   html`<dl class="facts">${pairs.map(([term, value]) => html`<div><dt>${term}</dt><dd>${value}</dd></div>`)}</dl>`;
 
-export const card = (title: string, body: Renderable, options: { id?: string; actions?: Renderable } = {}): Html => {
-  const headingId = options.id ? `${options.id}-title` : null;
-  return html`<section class="card"${options.id ? html` id="${options.id}" aria-labelledby="${headingId}"` : ''}>
-<div class="card-head"><h2${headingId ? html` id="${headingId}"` : ''}>${title}</h2>${options.actions ? html`<div class="card-actions">${options.actions}</div>` : ''}</div>
-${body}
-</section>`;
-};
-
 export const code = (value: string): Html => html`<code>${value}</code>`;
 
 export const modeBadge = (mode: string): Html => badge(mode, mode === 'live' ? 'info' : 'warn');

@@ -34,4 +34,3 @@ export const html = (strings: TemplateStringsArray, ...values: Renderable[]): Ht
 /** For values that are markup by construction (e.g. pretty-printed JSON already escaped). */
 export const trusted = (text: string): Html => new Html(text);
 
-export const when = (condition: unknown, content: () => Html): Html => (condition ? content() : new Html(''));
