@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { assessmentStream, candidateEmailStream, candidateStream, workspaceStream } from '#domain';
 import {
   assessmentCreated, candidateAdded, candidateCreated, candidateInvited, candidateRegistered, emailClaimed, testCompleted, workspaceCreated,
-} from '#domain/shared/testing.js';
+} from '#domain/testing/decider-fixtures.js';
 import { loadConfig } from '#platform';
 import { AddTestToAssessment, AddTestToAssessmentHandler, CloseAssessment, CloseAssessmentHandler } from './assessments/assessment.handlers.js';
 import { DeleteCandidate, DeleteCandidateHandler } from './candidates/delete-candidate.handler.js';

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { refused, refusalOf } from '../validation/refusal.testing.js';
+import { refused, refusalOf } from '../testing/refusal.js';
 import { validatedBody } from '../validation/validated-body.js';
 import { AddTestBody, testToAdd } from './assessments.dto.js';
 

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { notFound } from '#domain';
-import { refused, refusalOf } from '../validation/refusal.testing.js';
+import { refused, refusalOf } from '../testing/refusal.js';
 import { validatedBody } from '../validation/validated-body.js';
 import { CompleteTestBody, registrationOf, resultScores } from './candidates.dto.js';
 

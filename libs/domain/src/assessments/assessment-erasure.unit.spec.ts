@@ -1,5 +1,5 @@
 import type { AssessmentEvent } from '../events.js';
-import { ASSESSMENT_ID, NOW, WORKSPACE_ID, assessmentCreated } from '../shared/testing.js';
+import { ASSESSMENT_ID, NOW, WORKSPACE_ID, assessmentCreated } from '../testing/decider-fixtures.js';
 import { evolveAssessment, initialAssessmentState, type AssessmentState } from './assessment.state.js';
 
 const ERASED = '[erased]';

@@ -1,5 +1,5 @@
 import type { AssessmentEvent } from '../events.js';
-import { ASSESSMENT_ID, WORKSPACE_ID, assessmentCreated, at } from '../shared/testing.js';
+import { ASSESSMENT_ID, WORKSPACE_ID, assessmentCreated, at } from '../testing/decider-fixtures.js';
 import { type AssessmentState, type ExistingAssessment, evolveAssessment, findInvitationByToken, initialAssessmentState } from './assessment.state.js';
 
 const invited = (index: number, email = `person-${index}@example.com`): AssessmentEvent => ({

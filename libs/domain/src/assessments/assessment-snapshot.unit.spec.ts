@@ -1,5 +1,5 @@
 import type { AssessmentEvent } from '../events.js';
-import { ASSESSMENT_ID, WORKSPACE_ID, assessmentCreated, at, candidateAdded, candidateInvited, libraryTest } from '../shared/testing.js';
+import { ASSESSMENT_ID, WORKSPACE_ID, assessmentCreated, at, candidateAdded, candidateInvited, libraryTest } from '../testing/decider-fixtures.js';
 import { assessmentSnapshots } from './assessment.snapshot.js';
 import { type AssessmentState, evolveAssessment, initialAssessmentState } from './assessment.state.js';
 

@@ -1,7 +1,7 @@
 import type { AssessmentEvent } from '../events.js';
 import { CATALOGUE } from '../catalogue/catalogue.data.js';
 import type { TestRef } from '../shared/types.js';
-import { ASSESSMENT_ID, DAY_MS, NOW, TODAY, WORKSPACE_ID, assessmentCreated, at, existing, given, libraryTest, refused } from '../shared/testing.js';
+import { ASSESSMENT_ID, DAY_MS, NOW, TODAY, WORKSPACE_ID, assessmentCreated, at, existing, given, libraryTest, refused } from '../testing/decider-fixtures.js';
 import { type AssessmentCommand, assessmentDecider } from './assessment.decider.js';
 
 const lookupTest = (slug: string): TestRef | undefined => (CATALOGUE.some((test) => test.slug === slug) ? libraryTest(slug) : undefined);

@@ -3,7 +3,7 @@ import { fold } from '../shared/decider.js';
 import type { Mode } from '../shared/types.js';
 import {
   ASSESSMENT_ID, DAY_MS, NOW, TODAY, WORKSPACE_ID, type Refusal, assessmentCreated, at, attempt, candidateAdded, candidateInvited, existing, refused,
-} from '../shared/testing.js';
+} from '../testing/decider-fixtures.js';
 import { assessmentDecider } from './assessment.decider.js';
 import {
   type InvitationOutcome, type InvitationReason, type InviteCandidatesCommand, MAX_CANDIDATES_PER_REQUEST, decideInvitations, invitationAddresses,

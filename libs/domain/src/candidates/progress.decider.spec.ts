@@ -5,7 +5,7 @@ import type { Mode } from '../shared/types.js';
 import {
   ASSESSMENT_ID, DAY_MS, NOW, SCORES, TODAY, WORKSPACE_ID, assessmentCreated, at, attempt, candidateCreated, candidateRegistered, existing,
   libraryTest, refused, testCompleted, workspaceCreated,
-} from '../shared/testing.js';
+} from '../testing/decider-fixtures.js';
 import { workspaceDecider } from '../workspaces/workspace.decider.js';
 import { decideCompleteTest, decideStart, progressOf, requireCandidate } from './candidate-progress.js';
 import { evolveCandidate, initialCandidateState } from './candidate.state.js';

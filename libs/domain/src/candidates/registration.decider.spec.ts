@@ -5,7 +5,7 @@ import type { Mode } from '../shared/types.js';
 import {
   ASSESSMENT_ID, DAY_MS, INVITE_TOKEN, NOW, TODAY, WORKSPACE_ID, assessmentCreated, at, attempt, candidateAdded, candidateCreated,
   candidateInvited, candidateRegistered, emailClaimed, existing, libraryTest, refused,
-} from '../shared/testing.js';
+} from '../testing/decider-fixtures.js';
 import { evolveCandidate, evolveCandidateEmail, initialCandidateEmailState, initialCandidateState } from './candidate.state.js';
 import { type RegistrationVia, decideRegistration, resolveRegistrant } from './register-candidate.js';
 

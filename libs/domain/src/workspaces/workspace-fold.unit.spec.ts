@@ -1,5 +1,5 @@
 import type { WorkspaceEvent } from '../events.js';
-import { DAY_MS, WORKSPACE_ID, at, existing, given, workspaceCreated } from '../shared/testing.js';
+import { DAY_MS, WORKSPACE_ID, at, existing, given, workspaceCreated } from '../testing/decider-fixtures.js';
 import { workspaceDecider } from './workspace.decider.js';
 import type { WorkspaceState } from './workspace.state.js';
 

@@ -1,6 +1,6 @@
 import type { WorkspaceEvent } from '../events.js';
 import type { WebhookEventName } from '../shared/types.js';
-import { DAY_MS, NOW, WORKSPACE_ID, at, existing, given, refused, workspaceCreated } from '../shared/testing.js';
+import { DAY_MS, NOW, WORKSPACE_ID, at, existing, given, refused, workspaceCreated } from '../testing/decider-fixtures.js';
 import { type WorkspaceCommand, decideBilling, sandboxPlacesLeft, workspaceDecider } from './workspace.decider.js';
 
 const metadata = { now: NOW };

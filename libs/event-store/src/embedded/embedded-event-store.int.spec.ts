@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { runEventStoreContract } from '../event-store.contract.js';
-import { newEvent } from '../contract/contract-support.js';
+import { runEventStoreContract } from '../testing/event-store.contract.js';
+import { newEvent } from '../testing/contract-support.js';
 import { createEmbeddedEventStore } from './embedded-event-store.js';
 
 runEventStoreContract('embedded PGlite', async () => {

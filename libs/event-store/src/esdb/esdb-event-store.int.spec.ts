@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe } from '@jest/globals';
-import { runEventStoreContract } from '../event-store.contract.js';
+import { runEventStoreContract } from '../testing/event-store.contract.js';
 import { IntegrityEventStore } from '../integrity/integrity-event-store.js';
 import { createEsdbEventStore } from './esdb-event-store.js';
 

@@ -1,8 +1,8 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
-import { newEvent } from '../contract/contract-support.js';
-import { runEventStoreContract } from '../event-store.contract.js';
+import { newEvent } from '../testing/contract-support.js';
+import { runEventStoreContract } from '../testing/event-store.contract.js';
 import { type InlineProjector, WrongExpectedRevisionError } from '../event-store.port.js';
 import { IntegrityEventStore } from '../integrity/integrity-event-store.js';
 import { sqlLiteral } from '../postgres/sql-literal.js';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
-import { runEventStoreContract } from '../event-store.contract.js';
-import { newEvent } from '../contract/contract-support.js';
+import { runEventStoreContract } from '../testing/event-store.contract.js';
+import { newEvent } from '../testing/contract-support.js';
 import { WrongExpectedRevisionError } from '../event-store.port.js';
 import { createPostgresEventStore } from './postgres-event-store.js';
 

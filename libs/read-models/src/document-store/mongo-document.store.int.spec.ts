@@ -1,7 +1,7 @@
 import { describe } from '@jest/globals';
 import { MongoClient } from 'mongodb';
 import { uniqueSchema } from '../test-support/postgres.js';
-import { documentStoreContract } from './document-store.contract.js';
+import { documentStoreContract } from '../testing/document-store.contract.js';
 import { createMongoDocumentStore } from './mongo-document.store.js';
 
 const url = process.env['MONGODB_URL'] ?? '';

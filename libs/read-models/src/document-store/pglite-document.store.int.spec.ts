@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from '#event-store';
 import type { CollectionDefinition } from '../shared/projection.js';
-import { documentStoreContract } from './document-store.contract.js';
+import { documentStoreContract } from '../testing/document-store.contract.js';
 import { createPostgresDocumentStore } from './postgres-document.store.js';
 
 // The same adapter on the embedded PGlite the service uses by default: one connection in the pool.

@@ -2,7 +2,7 @@ import { candidatesProjection } from '../candidates/candidates.projection.js';
 import pg from 'pg';
 import { rebuildCollectionName } from '../shared/document-store.port.js';
 import { TEST_DATABASE_URL, openTestDatabase } from '../test-support/postgres.js';
-import { documentStoreContract } from './document-store.contract.js';
+import { documentStoreContract } from '../testing/document-store.contract.js';
 import { createPostgresDocumentStore } from './postgres-document.store.js';
 import { indexName, primaryKeyName, selectSql, tableName } from './postgres-sql.js';
 

@@ -7,7 +7,7 @@ import pg from 'pg';
 import { createPostgresEventStore, migrateAuditTables, startEmbeddedDatabase } from '#event-store';
 import { EmailOutbox, messagingMigrations, migrateMessagingTables } from '#messaging';
 import { runMigrations } from '#platform';
-import { PREVIOUS_RELEASE_DATA, PREVIOUS_RELEASE_DDL } from './previous-release.fixture.js';
+import { PREVIOUS_RELEASE_DATA, PREVIOUS_RELEASE_DDL } from '../testing/previous-release.fixture.js';
 
 const SERVER = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ALL_MIGRATIONS = ['audit/0001-baseline', 'log/0001-baseline', 'messaging/0001-baseline', 'messaging/0002-outbox-recent-index', 'messaging/0003-webhook-recoveries'];

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe } from '@jest/globals';
-import { appendContract } from './contract/append.contract.js';
-import type { ContractCapabilities, ContractSubject } from './contract/contract-support.js';
-import { subscriptionContract } from './contract/subscription.contract.js';
+import { appendContract } from './append.contract.js';
+import type { ContractCapabilities, ContractSubject } from './contract-support.js';
+import { subscriptionContract } from './subscription.contract.js';
 
-export type { ContractCapabilities, ContractSubject } from './contract/contract-support.js';
+export type { ContractCapabilities, ContractSubject } from './contract-support.js';
 
 /**
  * The behaviour every EventStore adapter must show, run by one spec file per adapter. Each test

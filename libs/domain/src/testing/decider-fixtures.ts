@@ -3,9 +3,9 @@ import type {
   TestCompleted, WorkspaceCreated,
 } from '../events.js';
 import { CATALOGUE } from '../catalogue/catalogue.data.js';
-import { type Decider, fold } from './decider.js';
-import { DomainError, type DomainErrorCode } from './errors.js';
-import type { Mode, ResultScores, TestRef } from './types.js';
+import { type Decider, fold } from '../shared/decider.js';
+import { DomainError, type DomainErrorCode } from '../shared/errors.js';
+import type { Mode, ResultScores, TestRef } from '../shared/types.js';
 
 /**
  * Support for the `*.decider.spec.ts` files: given events, when a command, then events or a refusal.
