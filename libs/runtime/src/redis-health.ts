@@ -17,6 +17,11 @@ export const redisAddress = (url: string): string => {
  * asks `isUp` to fail fast, or `untilDown()` to stop waiting for something that cannot move.
  */
 export class RedisHealth {
+  /**
+   * Whether this process's connection is ready now: set by the connection's own 'ready' and 'close'
+   * events, so it is this process's view, which is what its requests meet (another process's
+   * connection is its own). One value.
+   */
   private up = false;
   private announcedDown = false;
   // One promise per period of being up, shared by every waiter (no list that grows with each write).

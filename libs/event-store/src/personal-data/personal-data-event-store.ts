@@ -19,7 +19,11 @@ const KEY_CONFLICT_ATTEMPTS = 4;
  * log still verifies after a key is destroyed; the fields then read as ERASED.
  */
 export class PersonalDataEventStore implements EventStore {
-  /** Clear data of the sealed events of appends in flight, by event id: what inline projectors see. */
+  /**
+   * Clear data of the sealed events of appends in flight, by event id: what inline projectors see.
+   * An entry lives exactly as long as its append call (set before, deleted in its `finally`), so it
+   * cannot go stale and another process's appends never meet it. Bounded by the appends in flight.
+   */
   private readonly clearData = new Map<string, Record<string, unknown>>();
   /** Projectors run inside the appends: only then are clear values kept for them. */
   private inlining = false;

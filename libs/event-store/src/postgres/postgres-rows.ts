@@ -38,7 +38,10 @@ export const DATA_ONLY_COLUMNS_OF_TYPES = "position, CASE WHEN type = ANY($3::te
 const BLANK_METADATA: EventMetadata = Object.freeze({ correlationId: '', causationId: null, actor: '', requestId: '', time: '' });
 const NO_DATA: Record<string, unknown> = Object.freeze({});
 
-/** Blank metadata but for the schema version, which the data needs to be read (one frozen object per version). */
+/**
+ * Blank metadata but for the schema version, which the data needs to be read (one frozen object per
+ * version). Pure values: nothing to invalidate; bounded by the schema versions this code knows of (a handful).
+ */
 const VERSIONED_BLANKS = new Map<number, EventMetadata>();
 const blankMetadata = (version: number | null | undefined): EventMetadata => {
   if (version === null || version === undefined) return BLANK_METADATA;
