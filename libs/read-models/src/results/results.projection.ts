@@ -1,10 +1,9 @@
-import type { AssessmentRef, CandidateRef, Mode, ResultScores, TestType } from '#domain';
+import type { AssessmentRef, CandidateRef, Mode, StoredResult } from '#domain';
 import { ordered, type Projection } from '../shared/projection.js';
 import { servedResultJson } from './result-list.view.js';
 
-/** One finished test, with who took it and on which assessment. */
-export interface ResultDocument {
-  id: string;
+/** One finished test (a StoredResult, as completions keep it), with who took it and on which assessment. */
+export interface ResultDocument extends StoredResult {
   workspaceId: string;
   mode: Mode;
   candidateId: string;
@@ -12,12 +11,6 @@ export interface ResultDocument {
   /** Top-level copy of `assessment.id` for the filter and its index. */
   assessmentId: string;
   assessment: AssessmentRef;
-  testSlug: string;
-  testName: string;
-  testType: TestType;
-  completedAt: string;
-  unlockedAt: string | null;
-  scores: ResultScores;
 }
 
 export const resultsProjection: Projection<ResultDocument> = {
