@@ -4,7 +4,7 @@ import {
   sandboxPlacesLeft, workspaceStream,
 } from '#domain';
 import { ids } from '#platform';
-import { EventWriter } from '../shared/event-writer.js';
+import { EventWriter, streamRead } from '../shared/event-writer.js';
 import { assessmentFold, candidateEmailFold, workspaceFold } from '../shared/folds.js';
 import type { RequestContext } from '../shared/ports.js';
 
@@ -56,7 +56,11 @@ export class InviteCandidatesHandler implements ICommandHandler<InviteCandidates
         knownCandidates, newInvitation: () => ({ invitationId: ids.invitation(), invitationToken: ids.token() }), metadata: { now },
       }, assessment);
       return { appends: [{ streamId, events: decision.events }, { streamId: workspaceStream(workspaceId), events: decision.workspaceEvents }], answer: decision.outcomes };
-    });
+    }, [
+      // Read with those of the other invitations of its batch.
+      streamRead(streamId, assessmentFold), streamRead(workspaceStream(workspaceId), workspaceFold),
+      ...addresses.map((email) => streamRead(candidateEmailStream(workspaceId, email), candidateEmailFold)),
+    ]);
     return { assessmentId, outcomes };
   }
 }

@@ -11,6 +11,14 @@ export interface StreamReader {
   load<State, Event>(streamId: string, fold: StreamFold<State, Event>): Promise<State>;
 }
 
+/** A stream a decision will load, named ahead (EventWriter.handle's `reads`). */
+export interface StreamRead {
+  readonly streamId: string;
+  load(streams: StreamReader): Promise<unknown>;
+}
+
+export const streamRead = <State, Event>(streamId: string, fold: StreamFold<State, Event>): StreamRead => ({ streamId, load: (streams) => streams.load(streamId, fold) });
+
 /** Events a decision appends to one stream. */
 export interface DomainAppend {
   streamId: string;
@@ -65,6 +73,15 @@ export class DecisionBatch implements StreamReader {
     }
     if (stream.fold.name !== fold.name) throw new Error(`${streamId} is read with the fold ${fold.name}, but the batch holds it with ${stream.fold.name}`);
     return stream.state as State;
+  }
+
+  /**
+   * Loads these streams together (one read where the store allows it), before any decision of the
+   * batch. A load that fails here is left to the decision that loads the stream: it fails that one only.
+   */
+  async loadAll(reads: readonly StreamRead[]): Promise<void> {
+    const unique = new Map(reads.map((read) => [read.streamId, read]));
+    await Promise.allSettled([...unique.values()].map((read) => read.load(this)));
   }
 
   accept(decision: Decision<unknown>, context: RequestContext, time: string): void {

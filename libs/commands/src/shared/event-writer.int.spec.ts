@@ -6,7 +6,7 @@ import { type AssessmentEvent, type AssessmentState, DomainError, assessmentStre
 import { createPostgresEventStore, type PostgresEventStore } from '#event-store';
 import { systemClock } from '#platform';
 import { loadConfig } from '#platform';
-import { EventWriter } from './event-writer.js';
+import { EventWriter, streamRead } from './event-writer.js';
 import { assessmentFold } from './folds.js';
 import { UnreadableStreamError } from './state-cache.js';
 import { systemContext } from './ports.js';
@@ -158,6 +158,27 @@ describe('EventWriter: load, decide, append, retry (PostgreSQL server)', () => {
     await Promise.all([busy, creating]);
     expect(await inviting).toBe(0);
     expect((await store.readStream(assessmentStream(assessmentId))).map(({ type, revision }) => [type, revision])).toEqual([['AssessmentCreated', 0], ['CandidateInvited', 1]]);
+  });
+
+  it('the streams the decisions of a batch name ahead are read for the whole batch in one read', async () => {
+    const assessmentIds = [1, 2, 3].map(() => `a-${randomUUID()}`);
+    for (const assessmentId of assessmentIds) await createdIn(assessmentId);
+    const reads: string[][] = [];
+    const counted = Object.create(store) as PostgresEventStore;
+    counted.readStream = (id, options) => { reads.push([id]); return store.readStream(id, options); };
+    counted.readStreams = (ids, options) => { reads.push([...ids]); return store.readStreams(ids, options); };
+    const writer = new EventWriter(counted, systemClock, { waitForPosition: async () => true }, loadConfig({}), pino({ level: 'silent' }));
+    const key = `reads-${randomUUID()}`;
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => { open = resolve; });
+    const busy = writer.handle(key, systemContext('test'), async () => { await gate; return { appends: [], answer: undefined }; });
+    // Three decisions queue behind it, each loading its own stream: one batch, one read.
+    const named = assessmentIds.map((assessmentId) => writer.handle(key, systemContext('test'), async (streams) =>
+      ({ appends: [], answer: requireAssessment(await streams.load(assessmentStream(assessmentId), assessmentFold)).id }), [streamRead(assessmentStream(assessmentId), assessmentFold)]));
+    open();
+    await busy;
+    expect(await Promise.all(named)).toEqual(assessmentIds);
+    expect(reads).toEqual([assessmentIds.map(assessmentStream)]);
   });
 
   it('a batch whose append fails for another reason than a conflict fails nothing but the decision at fault', async () => {

@@ -2,13 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { type AppendResult, type EventStore, type StreamAppend, WrongExpectedRevisionError } from '#event-store';
 import type { Clock, ServiceConfig } from '#platform';
-import { type Decision, DecisionBatch, type StreamReader } from './decision-batch.js';
+import { type Decision, DecisionBatch, type StreamRead, type StreamReader } from './decision-batch.js';
 import type { StreamFold } from './folds.js';
 import type { ReadSideWaiter, RequestContext } from './ports.js';
 import { StateCache } from './state-cache.js';
 import { CLOCK, CONFIG, EVENT_STORE, LOGGER, READ_SIDE } from './tokens.js';
 
-export type { Decision, DomainAppend, StreamReader } from './decision-batch.js';
+export { type Decision, type DomainAppend, type StreamRead, type StreamReader, streamRead } from './decision-batch.js';
 export { assertStorable } from './assert-storable.js';
 
 /** A decision that loses its append to other writers this many times in a row is refused (a safety net, never seen). */
@@ -23,6 +23,7 @@ export type Decide<Answer> = (streams: StreamReader, now: string) => Promise<Dec
 
 interface Job {
   decide: Decide<unknown>;
+  reads: readonly StreamRead[];
   context: RequestContext;
   resolve: (answer: unknown) => void;
   reject: (error: unknown) => void;
@@ -57,10 +58,14 @@ export class EventWriter {
     this.cache = new StateCache(store, logger);
   }
 
-  /** Runs `decide` in the lane of `key`; answers what it answered once its events are in the log and the read side shows them. */
-  handle<Answer>(key: string, context: RequestContext, decide: Decide<Answer>): Promise<Answer> {
+  /**
+   * Runs `decide` in the lane of `key`; answers what it answered once its events are in the log and
+   * the read side shows them. `reads`: streams `decide` will load, read for its whole batch at once
+   * (a hint: `decide` loads them as usual, from the batch).
+   */
+  handle<Answer>(key: string, context: RequestContext, decide: Decide<Answer>, reads: readonly StreamRead[] = []): Promise<Answer> {
     return new Promise<Answer>((resolve, reject) => {
-      this.enqueue(key, { decide, context, resolve: resolve as (answer: unknown) => void, reject, conflicts: 0 });
+      this.enqueue(key, { decide, reads, context, resolve: resolve as (answer: unknown) => void, reject, conflicts: 0 });
     });
   }
 
@@ -101,7 +106,7 @@ export class EventWriter {
     const batch = new DecisionBatch(this.cache);
     let now: string;
     try {
-      now = await this.clock.now();
+      [now] = await Promise.all([this.clock.now(), batch.loadAll(jobs.flatMap((job) => job.reads))]);
     } catch (error) {
       for (const job of jobs) job.reject(error);
       return [];
