@@ -6,6 +6,9 @@ import { DOCUMENTS, ERASURE_WINDOW } from '#runtime/infrastructure.js';
 import type { ErasureWindow } from '#runtime/personal-data-erasure.js';
 import type { AuthenticatedRequest } from '../auth/api-key.guard.js';
 
+/** Assessments whose workspace this process keeps (see InvitationIdempotency.known). */
+const KNOWN_ASSESSMENTS = 10_000;
+
 const invitedAddresses = (body: unknown): string[] => {
   const data = (body as { data?: unknown } | null)?.data;
   if (!Array.isArray(data)) return [];
@@ -33,11 +36,27 @@ export class InvitationIdempotency extends IdempotencyInterceptor {
     return { workspaceId, mode };
   }
 
-  /** The assessment as the query side shows it: its creation was answered once the read side showed it, and it never changes workspace. */
+  /**
+   * The workspace of each assessment this process has seen on the query side. An assessment is
+   * never deleted and never changes workspace, so an entry never goes stale and no other process's
+   * write can invalidate it; one not found is not kept (it may be created next). Bound:
+   * KNOWN_ASSESSMENTS entries, the oldest first out.
+   */
+  private readonly known = new Map<string, string>();
+
+  /** The assessment as the query side shows it: its creation was answered once the read side showed it. */
   protected async precondition(request: FastifyRequest): Promise<void> {
     const { assessmentId } = request.params as { assessmentId: string };
     // PostgreSQL text cannot hold U+0000: no stream is named with one.
     if (assessmentId.includes('\u0000')) throw apiError('not_found');
-    if ((await getAssessment(this.documents, (request as AuthenticatedRequest).apiKey.workspaceId, assessmentId)) === null) throw apiError('not_found');
+    const { workspaceId } = (request as AuthenticatedRequest).apiKey;
+    let owner = this.known.get(assessmentId);
+    if (owner === undefined) {
+      owner = (await getAssessment(this.documents, workspaceId, assessmentId))?.workspaceId;
+      if (owner === undefined) throw apiError('not_found');
+      if (this.known.size >= KNOWN_ASSESSMENTS) this.known.delete(this.known.keys().next().value ?? '');
+      this.known.set(assessmentId, owner);
+    }
+    if (owner !== workspaceId) throw apiError('not_found');
   }
 }
