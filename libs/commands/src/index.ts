@@ -1,6 +1,7 @@
 export * from './shared/tokens.js';
 export * from './shared/ports.js';
 export * from './shared/event-writer.js';
+export { warmUpFolds } from './shared/folds.js';
 export * from './workspaces/workspace.commands.js';
 export * from './workspaces/retired-api-keys.js';
 export * from './workspaces/workspace.handlers.js';

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { EventWriter } from '#commands';
+import { EventWriter, warmUpFolds } from '#commands';
 import { createEmbeddedEventStore, createEsdbEventStore, createPostgresEventStore, startEmbeddedDatabase } from '#event-store';
 import type { EventStore } from '#event-store';
 import { CursorCodec } from '#http';
@@ -155,6 +155,7 @@ export const createInfrastructure = async (config: ServiceConfig, logger: Logger
 
     const serviceSecret = resolveServiceSecret(config.serviceSecret, config.dataDir);
     const writer = new EventWriter(eventStore, clock, readSide, config, logger);
+    warmUpFolds();
     // Stops run last first: the snapshots queued are written before the stores close.
     stops.push(() => writer.flushSnapshots());
     const infra: Infrastructure = {

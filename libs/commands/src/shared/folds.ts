@@ -24,3 +24,28 @@ export const candidateFold: StreamFold<CandidateState, CandidateEvent> = { name:
 export const candidateEmailFold: StreamFold<CandidateEmailState, CandidateEmailEvent> = {
   name: 'candidate-email', initial: initialCandidateEmailState, evolve: evolveCandidateEmail,
 };
+
+/**
+ * Runs the assessment fold and its snapshot codec once on a made-up stream of a few hundred
+ * invitations, so that the persistent maps' code is compiled before the first request: cold, it
+ * folded a 3,000-invitation stream about seven times slower than warm (40-60 ms against 5-10 ms).
+ * Called at start, before the process listens; touches no store.
+ */
+export const warmUpFolds = (): void => {
+  const invitations = 500;
+  let state = assessmentFold.initial();
+  state = assessmentFold.evolve(state, {
+    type: 'AssessmentCreated', data: { assessmentId: 'warm-up', workspaceId: 'warm-up', name: 'warm-up', tests: [], deadline: null, inviteToken: 'warm-up', createdAt: new Date(0).toISOString() },
+  });
+  for (let index = 0; index < invitations; index += 1) {
+    state = assessmentFold.evolve(state, {
+      type: 'CandidateInvited',
+      data: {
+        assessmentId: 'warm-up', workspaceId: 'warm-up', assessmentName: 'warm-up', deadline: null, invitationId: `warm-up-${index}`, invitationToken: `warm-up-${index}`,
+        mode: 'live', email: `warm-up-${index}@example.com`, firstName: '', surname: '', invitedAt: new Date(0).toISOString(),
+      },
+    });
+  }
+  const value = assessmentSnapshots.capture(state)?.();
+  if (value !== undefined) assessmentSnapshots.decode(JSON.parse(JSON.stringify(value)));
+};
