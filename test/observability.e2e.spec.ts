@@ -46,6 +46,15 @@ describe('health and metrics of one process (npm start)', () => {
     await receiver?.close();
   });
 
+  it('leaves nothing of its warm-up before listening: no event appended, no refusal counted, no key looked up in Redis', async () => {
+    // First in this file: nothing has been asked of the service yet (no demo workspace either).
+    const metrics = await scrape(service.internalUrl, service.internalToken);
+    expect(metrics.sum('hiring_event_store_append_seconds_count')).toBe(0);
+    expect(metrics.sum('hiring_event_store_head_position')).toBe(0);
+    expect(metrics.sum('hiring_http_refusals_total')).toBe(0);
+    expect(metrics.sum('hiring_http_request_duration_seconds_count', { app: 'api' })).toBe(0);
+  });
+
   it('answers live and ready on both ports without credentials, with the status alone', async () => {
     for (const url of [service.baseUrl, service.internalUrl]) {
       await expectHealthy(url);

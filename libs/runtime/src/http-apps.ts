@@ -81,6 +81,8 @@ export const startHttpApp = async (
     /** While the database is known unreachable, answer every request but the orchestrators' at once (see failFastDuringOutage). */
     failFastOnDatabaseOutage?: boolean;
     configure?: (instance: FastifyInstance, app: NestFastifyApplication) => Promise<void> | void;
+    /** Runs once the app is initialised, before it listens: reads only, on ids that cannot exist. */
+    warmUp?: (app: NestFastifyApplication) => Promise<void>;
   },
 ): Promise<NestFastifyApplication> => {
   const adapter = createFastifyAdapter(options.altBasePath, infra.config.httpRequestTimeoutMs);
@@ -107,6 +109,10 @@ export const startHttpApp = async (
   app.useGlobalFilters(new ApiErrorFilter(logger, isLegacy, infra.database));
   app.useGlobalPipes(new EdgeValidationPipe());
   await options.configure?.(instance, app);
+  if (options.warmUp) {
+    await app.init();
+    await options.warmUp(app).catch((error: unknown) => logger.warn({ err: error }, 'warm-up failed; the first requests will be slower'));
+  }
   await app.listen(options.port, infra.config.host);
   return app;
 };

@@ -60,11 +60,11 @@ export class StateCache {
     const snapshot = usable === undefined ? this.snapshots.read(streamId, fold as StreamFold<State, never>) : undefined;
     const start = usable ?? (snapshot && (await snapshot));
     const events = await this.reads.since(streamId, start ? start.revision + 1 : 0);
-    let state = start ? start.state : fold.initial();
-    for (const event of events) {
-      if (!isKnownEventType(event.type)) throw new UnreadableStreamError(streamId, event.type, event.revision);
-      state = fold.evolve(state, { type: event.type, data: event.data } as Event);
-    }
+    const unreadable = events.find((event) => !isKnownEventType(event.type));
+    if (unreadable !== undefined) throw new UnreadableStreamError(streamId, unreadable.type, unreadable.revision);
+    const domainEvents = events.map((event) => ({ type: event.type, data: event.data }) as Event);
+    const initial = start ? start.state : fold.initial();
+    const state = fold.foldAll ? fold.foldAll(initial, domainEvents) : domainEvents.reduce(fold.evolve, initial);
     const revision = events.at(-1)?.revision ?? start?.revision ?? -1;
     if (revision >= 0) this.remember(streamId, fold.name, { revision, state, snapshotRevision: start?.snapshotRevision ?? -1 });
     return { state, revision };

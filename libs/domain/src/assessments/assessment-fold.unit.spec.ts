@@ -1,6 +1,8 @@
 import type { AssessmentEvent } from '../events.js';
-import { ASSESSMENT_ID, WORKSPACE_ID, assessmentCreated, at } from '../testing/decider-fixtures.js';
-import { type AssessmentState, type ExistingAssessment, evolveAssessment, findInvitationByToken, initialAssessmentState } from './assessment.state.js';
+import { ASSESSMENT_ID, WORKSPACE_ID, assessmentCreated, at, candidateAdded } from '../testing/decider-fixtures.js';
+import {
+  type AssessmentState, type ExistingAssessment, evolveAssessment, findInvitationByToken, foldAssessment, initialAssessmentState,
+} from './assessment.state.js';
 
 const invited = (index: number, email = `person-${index}@example.com`): AssessmentEvent => ({
   type: 'CandidateInvited',
@@ -74,5 +76,31 @@ describe('assessment fold (a state is a value)', () => {
     const state = fold([assessmentCreated(), invited(1), invited(2, 'person-1@example.com')]);
     expect(findInvitationByToken(state, 'token-1')).toBeUndefined();
     expect(findInvitationByToken(state, 'token-2')?.email).toBe('person-1@example.com');
+  });
+
+  it('folds a run of events at once (transient tables) to the state one at a time gives, and leaves the state it starts from as it was', () => {
+    const tables = (state: AssessmentState) => (state.status === 'none' ? null : {
+      invitations: state.invitations.toJS(), candidates: state.candidates.toJS(), invitationTokens: state.invitationTokens.toJS(), status: state.status,
+    });
+    const removed: AssessmentEvent = {
+      type: 'AssessmentCandidateRemoved',
+      data: { assessmentId: ASSESSMENT_ID, workspaceId: WORKSPACE_ID, candidateId: 'cand-3', invitationId: 'inv-3', email: 'person-3@example.com', mode: 'live', removedAt: at(-500) },
+    };
+    const run: AssessmentEvent[] = [
+      ...Array.from({ length: 300 }, (_, index) => invited(index)), withdrawn(5), candidateAdded('person-3@example.com', 'live', 'cand-3', 'inv-3'), removed,
+      invited(900, 'person-5@example.com'), { type: 'AssessmentClosed', data: { assessmentId: ASSESSMENT_ID, workspaceId: WORKSPACE_ID, closedAt: at(-1) } },
+    ];
+    // From nothing (AssessmentCreated makes new tables inside the run), and from a held state.
+    expect(tables(foldAssessment(initialAssessmentState(), [assessmentCreated(), ...run]))).toEqual(tables(fold([assessmentCreated(), ...run])));
+    const held = fold([assessmentCreated(), invited(1000), invited(1001)]);
+    const before = tables(held);
+    const folded = foldAssessment(held, run);
+    expect(tables(folded)).toEqual(tables(fold(run, held)));
+    expect(tables(held)).toEqual(before);
+    // The result is a value again: evolving it leaves it as it was.
+    const next = evolveAssessment(folded, invited(2000));
+    expect(folded.status !== 'none' && folded.invitations.has('person-2000@example.com')).toBe(false);
+    expect(next.status !== 'none' && next.invitations.has('person-2000@example.com')).toBe(true);
+    expect(foldAssessment(held, [])).toBe(held);
   });
 });

@@ -122,6 +122,32 @@ export const evolveAssessment = (state: AssessmentState, event: AssessmentEvent)
   }
 };
 
+/**
+ * The fold of a run of events, as evolving them one at a time gives it (assessment-fold.unit.spec.ts),
+ * on tables made transient for the run: immutable's mutable maps write in place where a persistent
+ * map copies a path per change, which is most of a long catch-up's cost (a restart's first decision
+ * on a stream without a usable snapshot). The state passed in is not changed: `asMutable` copies on
+ * write whatever it shares with it; the tables are frozen (`asImmutable`) before the state is returned.
+ */
+export const foldAssessment = (state: AssessmentState, events: readonly AssessmentEvent[]): AssessmentState => {
+  let current = state;
+  let transient: Tables | null = null;
+  for (const event of events) {
+    current = evolveAssessment(current, event);
+    if (current.status === 'none') continue;
+    // A table of another identity is a new persistent one (AssessmentCreated): it is made transient too.
+    if (transient === null || current.invitations !== transient.invitations || current.candidates !== transient.candidates
+      || current.invitationTokens !== transient.invitationTokens) {
+      transient = { invitations: current.invitations.asMutable(), candidates: current.candidates.asMutable(), invitationTokens: current.invitationTokens.asMutable() };
+      current = successor(current, transient);
+    }
+  }
+  if (transient === null || current.status === 'none') return current;
+  return successor(current, {
+    invitations: current.invitations.asImmutable(), candidates: current.candidates.asImmutable(), invitationTokens: current.invitationTokens.asImmutable(),
+  });
+};
+
 export const findInvitationByToken = (state: ExistingAssessment, token: string): InvitationState | undefined => {
   const email = state.invitationTokens.get(token);
   const invitation = email === undefined ? undefined : state.invitations.get(email);
