@@ -14,12 +14,14 @@ const boundRow = (name: string, measured: number, unit: string, bound: number, b
 export const invitationRows = (input: {
   runs: InvitationRun[];
   baseline: LoadResult;
+  /** The plain design's invitations on the PostgreSQL server of the same run (null: not measured). */
+  plain: LoadResult | null;
   folds: { size: number; ms: number; cpuMs: number }[];
   growth: GrowthResult | null;
   restarts: { label: string; result: FirstAfterRestart }[];
   keys: number;
 }): { rows: BenchRow[]; details: string[] } => {
-  const { runs, baseline, folds, growth, restarts } = input;
+  const { runs, baseline, plain, folds, growth, restarts } = input;
   const place = (run: InvitationRun) => (run.assessments === 1 ? 'one assessment' : `spread over ${run.assessments} assessments`);
   const rows: BenchRow[] = runs.map((run) => ({
     name: `invitations, standalone on ${run.label}, 1 address/request, ${place(run)}`,
@@ -27,6 +29,15 @@ export const invitationRows = (input: {
     baseline: httpCell(baseline, 'Nest hello'),
     ratio: run.load.perSecond / baseline.perSecond,
   }));
+  const onPostgres = runs.find((run) => run.label === 'PostgreSQL server' && run.assessments === 1);
+  if (plain && onPostgres) {
+    rows.push({
+      name: 'invitations c16, 1 address/request, PostgreSQL, against the plain design (target ≥ 0.7)',
+      measured: httpCpuCell(onPostgres.load),
+      baseline: httpCpuCell(plain, 'plain design'),
+      ratio: onPostgres.load.perSecond / plain.perSecond,
+    });
+  }
   for (const run of runs.filter((candidate) => candidate.assessments === 1)) {
     rows.push(boundRow(`one invitation at a time, p50, ${run.label} (${cpuMsPerRequest(run.sequential)} ms CPU/request)`, run.sequential.p50Ms, 'ms', 4, 'target ≤ 4 ms'));
   }
@@ -55,6 +66,7 @@ export const invitationRows = (input: {
       `${run.label}, ${place(run)}: one at a time:  ${describeLoad(run.sequential)}`,
     ]),
     `Nest hello world: ${describeLoad(baseline)}`,
+    ...(plain ? [`plain design (node:http + pg, one Redis round trip and one transaction a request) on the same PostgreSQL: ${describeLoad(plain)}`] : []),
     'one assessment: its decisions are serialized in the process and decided in groups (group commit, one transaction per group)',
     `folding an assessment stream (evolveAssessment, median of 3, in this process): ${folds.map((entry) => `${entry.size} invitations ${entry.ms.toFixed(1)} ms (CPU ${entry.cpuMs.toFixed(1)} ms)`).join(', ')}`,
     ...(growth?.details ?? []),

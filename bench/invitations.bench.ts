@@ -3,7 +3,7 @@ import { type AssessmentEvent, evolveAssessment, initialAssessmentState } from '
 import { type CpuWatch, watchPid, watchPostgresBackends, watchRedis } from './support/cpu.js';
 import { CONCURRENCY, DATABASE_URL, MEASURE_SECONDS, WARMUP_SECONDS, logger, mapLimit, randomSuffix } from './support/log.js';
 import { CredentialPool, type LoadResult, type RequestSpec, runLoad } from './support/load.js';
-import { type Service, deleteRedisKeys, startStandalone } from './support/processes.js';
+import { type Service, deleteRedisKeys, startPlainDesign, startStandalone } from './support/processes.js';
 import { waitUntilQuiet } from './support/quiet.js';
 import { type BenchRow, type HelloBaseline } from './support/results.js';
 import { benchFirstAfterRestart } from './first-after-restart.bench.js';
@@ -104,6 +104,34 @@ const measureInvitations = async (service: Service, label: string, keyIds: strin
 };
 
 /**
+ * The plain design's invitations on the same database, in the same shape as measureInvitations's
+ * load: one new address a request to one assessment, keys used 100 requests each.
+ */
+const measurePlainInvitations = async (databaseUrl: string, watches: CpuWatch[]): Promise<LoadResult> => {
+  const schema = `plain_${randomSuffix()}`;
+  const plain = await startPlainDesign(databaseUrl, schema);
+  try {
+    const run = randomSuffix();
+    const keys = new CredentialPool(Array.from({ length: KEYS }, (_, index) => `plain_${run}_${index}:secret`));
+    return await runLoad({
+      name: 'plain design: POST /v1/assessments/{id}/invitations', baseUrl: plain.baseUrl, concurrency: CONCURRENCY, seconds: MEASURE_SECONDS, warmupSeconds: WARMUP_SECONDS,
+      cpu: [watchPid('server', plain.process.pid), ...watches, watchRedis()],
+      request: (index) => {
+        const authorization = keys.next();
+        return authorization === null ? null : {
+          method: 'POST', path: `/v1/assessments/asm_plain_${run}/invitations`, headers: { authorization },
+          body: JSON.stringify({ candidates: [{ email: `plain-${run}-${index}@example.com`, firstName: 'Bench', surname: `Candidate ${index}` }] }),
+        };
+      },
+      check: (body) => body.includes('"invited":1'),
+    });
+  } finally {
+    await plain.stop();
+    await deleteRedisKeys([`plain:ratelimit:{plain_*`]).catch(() => 0);
+  }
+};
+
+/**
  * What one decision spends folding the assessment stream (every invitation decision loads it whole):
  * the domain's own evolveAssessment over AssessmentCreated + n CandidateInvited, in this process.
  */
@@ -176,6 +204,7 @@ export async function benchInvitations(hello: HelloBaseline): Promise<{ rows: Be
   const baseline = await hello.measure('invitations baseline: Nest hello world');
   const folds = foldCosts([250, 1_000, 3_000, 10_000]);
 
+  let plain: LoadResult | null = null;
   if (process.env.BENCH_INVITATIONS_POSTGRES !== '0') {
     const database = `bench_${randomSuffix()}`;
     const admin = new pg.Pool({ connectionString: DATABASE_URL, max: 1 });
@@ -184,6 +213,8 @@ export async function benchInvitations(hello: HelloBaseline): Promise<{ rows: Be
       await admin.query(`CREATE DATABASE ${database}`);
       logger.info({ database }, 'invitations: starting the standalone service on the PostgreSQL server...');
       await measureBoth(await startStandalone({ EVENT_STORE_URL: databaseUrl(database) }), 'PostgreSQL server', [watchPostgresBackends(admin, { database })]);
+      logger.info({ database }, 'invitations: the plain design on the same PostgreSQL server...');
+      plain = await measurePlainInvitations(databaseUrl(database), [watchPostgresBackends(admin, { database })]);
     } finally {
       await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch((error: unknown) => logger.warn({ err: error, database }, 'dropping the database failed'));
       await admin.end();
@@ -194,5 +225,5 @@ export async function benchInvitations(hello: HelloBaseline): Promise<{ rows: Be
     { label: 'embedded', result: await benchFirstAfterRestart('embedded') },
     ...(process.env.BENCH_INVITATIONS_POSTGRES === '0' ? [] : [{ label: 'PostgreSQL', result: await benchFirstAfterRestart('postgres') }]),
   ];
-  return invitationRows({ runs, baseline, folds, growth, restarts, keys: KEYS + SEQUENTIAL_KEYS });
+  return invitationRows({ runs, baseline, plain, folds, growth, restarts, keys: KEYS + SEQUENTIAL_KEYS });
 }

@@ -3,15 +3,16 @@ import pg from 'pg';
 import { createPostgresEventStore } from '#event-store';
 import { tableName } from '#read-models/document-store/postgres-sql.js';
 import {
-  allProjections, createPostgresDocumentStore, eventsProjection, feedCutoff, feedSeq, findApiKeyByKey, listServedCandidates, listServedEvents, listServedResults, pruneFeed, rebuildReadModels,
+  allProjections, createPostgresDocumentStore, fillAppUrl, eventsProjection, feedCutoff, feedSeq, findApiKeyByKey, listServedCandidates, listServedEvents, listServedResults, pruneFeed, rebuildReadModels,
 } from '#read-models';
-import { type CpuShares, describeCpu, startCpuMeter, watchPid, watchPostgresBackends, watchRedis } from './support/cpu.js';
-import { DATABASE_URL, logger, progress, randomSuffix, round } from './support/log.js';
+import { type CpuShares, type CpuWatch, describeCpu, startCpuMeter, watchPid, watchPostgresBackends, watchRedis } from './support/cpu.js';
+import { httpCpuCell } from './support/cpu-per-request.js';
+import { CONCURRENCY, DATABASE_URL, MEASURE_SECONDS, WARMUP_SECONDS, logger, progress, randomSuffix, round } from './support/log.js';
 import { describeFeed } from './support/events-feed.js';
 import { explainQuery } from './support/explain.js';
-import { describeLoad } from './support/load.js';
+import { CredentialPool, type LoadResult, describeLoad, runLoad } from './support/load.js';
 import { READ_PAGE_LIMIT, loadReadEndpoints, readKeysNeeded } from './support/read-endpoints.js';
-import { deleteRedisKeys, startApi } from './support/processes.js';
+import { deleteRedisKeys, startApi, startPlainDesign } from './support/processes.js';
 import type { BenchRow, HelloBaseline } from './support/results.js';
 import { CANDIDATES_PER_APPEND, seedWorkspace } from './support/seed.js';
 
@@ -56,6 +57,40 @@ const databaseUrl = (name: string): string => {
 };
 
 const formatCount = (value: number): string => (value >= 1_000_000 ? `${round(value / 1_000_000, 2)}M` : value >= 1_000 ? `${round(value / 1_000, 1)}k` : String(value));
+
+/**
+ * The plain design's read on the same database: one SELECT of READ_PAGE_LIMIT stored JSON rows in the
+ * list shape, from a table of as many rows as the service's results (copies of the page it served).
+ */
+const measurePlainResults = async (url: string, page: readonly string[], rowsWanted: number, watches: CpuWatch[]): Promise<LoadResult> => {
+  const schema = `plain_${randomSuffix()}`;
+  const plain = await startPlainDesign(url, schema);
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  pool.on('error', (error) => logger.debug({ err: error }, 'idle connection failed'));
+  try {
+    await pool.query(
+      `INSERT INTO ${schema}.results (id, completed_at, doc)
+       SELECT (r.doc->>'id') || '-' || g, (r.doc->>'completedAt')::timestamptz + g * interval '1 ms', r.doc
+       FROM jsonb_array_elements($1::jsonb) AS r(doc) CROSS JOIN generate_series(0, $2::int) AS g`,
+      [`[${page.join(',')}]`, Math.max(0, Math.ceil(rowsWanted / Math.max(1, page.length)) - 1)],
+    );
+    await pool.query(`ANALYZE ${schema}.results`);
+    const keys = new CredentialPool(Array.from({ length: 100_000 }, (_, index) => `plain_${index}:secret`));
+    return await runLoad({
+      name: `plain design: GET /v1/results?limit=${READ_PAGE_LIMIT}`, baseUrl: plain.baseUrl, concurrency: CONCURRENCY, seconds: MEASURE_SECONDS,
+      warmupSeconds: WARMUP_SECONDS, cpu: [watchPid('server', plain.process.pid), ...watches],
+      request: () => {
+        const authorization = keys.next();
+        return authorization === null ? null : { method: 'GET', path: `/v1/results?limit=${READ_PAGE_LIMIT}`, headers: { authorization } };
+      },
+      check: (body) => (JSON.parse(body) as { data: unknown[] }).data.length === Math.min(READ_PAGE_LIMIT, page.length),
+    });
+  } finally {
+    await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
+    await pool.end();
+    await plain.stop();
+  }
+};
 
 export interface ReadsResult {
   rows: BenchRow[];
@@ -152,6 +187,8 @@ export async function benchReads(candidates: number, hello: HelloBaseline): Prom
       `events first page query: ${await explainQuery(pool, (docs) => listServedEvents(docs, feedScope))}`,
       `events page query after a place in the middle of the log: ${await explainQuery(pool, (docs) => listServedEvents(docs, { ...feedScope, after: middle }))}`,
     ];
+    // The plain design's rows: the first page the service serves, as it serves it.
+    const servedPage = (await listServedResults(documents, scope)).rows.map((row) => fillAppUrl(row, 'http://127.0.0.1:3000'));
     await store.close();
 
     logger.info(`reads ${size}: starting the public API on ${database}...`);
@@ -167,6 +204,14 @@ export async function benchReads(candidates: number, hello: HelloBaseline): Prom
     }
     const { loads, baseline } = measured;
     const rows: BenchRow[] = [...measured.rows];
+    const plain = await measurePlainResults(databaseUrl(database), servedPage, candidates, [watchPostgresBackends(admin, { database })]);
+    const results = loads[0];
+    if (results) {
+      rows.push({
+        name: `GET /v1/results?limit=${READ_PAGE_LIMIT} @ ${size} events, against the plain design's SELECT (target ≥ 1)`,
+        measured: httpCpuCell(results), baseline: httpCpuCell(plain, 'plain design'), ratio: results.perSecond / plain.perSecond,
+      });
+    }
     rows.push({
       name: `rebuild read models @ ${size} events`,
       measured: `${Math.round(perSecond(rebuild))} events/s${ofPasses}`,
@@ -184,6 +229,7 @@ export async function benchReads(candidates: number, hello: HelloBaseline): Prom
       describeFeed(measured.feed, seeded.candidates),
       ...loads.map((load) => `${load.name}: ${describeLoad(load)}`),
       `Nest hello world: ${describeLoad(baseline)}`,
+      `plain design (node:http + pg: one SELECT of ${READ_PAGE_LIMIT} stored JSON rows, ${Math.max(candidates, READ_PAGE_LIMIT)} rows in its table): ${describeLoad(plain)}`,
     ];
     return { rows, details };
   } finally {

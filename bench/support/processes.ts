@@ -175,6 +175,18 @@ export const startHello = async (): Promise<Child & { baseUrl: string }> => {
   return { ...child, baseUrl };
 };
 
+/**
+ * The plain design (`dist/bench/plain-design-app.js`): node:http + pg + ioredis doing only the durable
+ * part of an invitation and a read, on `databaseUrl` in a schema of its own. The second baseline.
+ */
+export const startPlainDesign = async (databaseUrl: string, schema: string): Promise<Child & { baseUrl: string }> => {
+  const port = await freeLoopbackPort();
+  const child = spawnNode('plain design', [join(DIST, 'bench/plain-design-app.js')], { PORT: String(port), DATABASE_URL: databaseUrl, SCHEMA: schema, REDIS_URL });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitUntilReady(child, async () => (await fetch(`${baseUrl}/v1/results?limit=1`)).status === 200);
+  return { ...child, baseUrl };
+};
+
 const RECEIVER = `
 const http = require('node:http');
 let received = 0;
