@@ -1,6 +1,7 @@
 import { cpus, loadavg } from 'node:os';
 import { benchAudit } from './audit.bench.js';
 import { benchEventStore } from './event-store.bench.js';
+import { benchInternalWrites } from './internal-writes.bench.js';
 import { benchInvitations } from './invitations.bench.js';
 import { benchReads } from './reads.bench.js';
 import { benchEmbeddedReads } from './reads-embedded.bench.js';
@@ -83,6 +84,7 @@ try {
   await section(`3c. reads at ${smallCandidates} candidates, embedded`, () => benchEmbeddedReads(smallCandidates, baseline));
   await section('4. webhooks', () => benchWebhooks());
   await section('5. audit trail', () => benchAudit((line) => logger.info({ benchmark: 'audit' }, line)));
+  await section('6. internal-application writes', () => benchInternalWrites());
 } finally {
   await hello.stop();
 }
