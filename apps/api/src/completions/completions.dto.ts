@@ -1,3 +1,4 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import { OneOfParam, TextParam, TimeParam, WholeNumberParam } from '#http';
 import { ORDERS, type Order } from '../results/results.dto.js';
 
@@ -9,6 +10,8 @@ export class ListCompletionsQuery {
   @TimeParam('Only assessments finished at or after this time (inclusive)')
   since?: string;
 
+  // The example is the completedAt the example answer was asked with (apps/api/src/openapi/examples.ts, API 1.2.0).
+  @ApiPropertyOptional({ example: '2026-11-28T22:39:16.983Z' })
   @TimeParam('Only completions whose `updatedAt` (the later of `completedAt` and the latest unlock of its results) is at or after this time (inclusive); the list is then sorted by `updatedAt`. Combines with `since`, `assessment` and `limit`')
   updated_since?: string;
 
