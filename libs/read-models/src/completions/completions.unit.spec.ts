@@ -3,7 +3,8 @@ import { assessment, assessmentCompleted, at, candidate, deleted, testCompleted,
 import { project } from '../test-support/recorded.js';
 import { toCompletionView } from './completion.view.js';
 import { completionsProjection, type CompletionDocument } from './completions.projection.js';
-import type { FinishedCompletion } from './completions.queries.js';
+import { completionsQuery, type FinishedCompletion } from './completions.queries.js';
+import { mongoFilter, mongoIndex, mongoSort } from '../document-store/mongo-filters.js';
 
 const a1 = assessment('w1', 'a1');
 const c1 = candidate('w1', 'c1');
@@ -51,6 +52,19 @@ describe('completions projection', () => {
 
   it('drops every completion of a deleted test candidate', () => {
     expect(project<CompletionDocument>(completionsProjection, [...tests, ...deleted(c1, [a1], ['r1', 'r2'], at(4))], 'c1:a1')).toBeNull();
+  });
+});
+
+describe('the updated_since query on MongoDB', () => {
+  it('is a filter on updatedAt, a sort by updatedAt and id, and an index with those keys in that order', () => {
+    const query = completionsQuery({ workspaceId: 'w1', mode: 'live', assessmentId: 'a1', since: at(1), updatedSince: at(5), order: 'asc', limit: 10 });
+    expect(mongoFilter(query.where)).toEqual({
+      $and: [{ workspaceId: 'w1' }, { mode: 'live' }, { updatedAt: { $gte: at(5) } }, { assessmentId: 'a1' }, { completedAt: { $gte: at(1) } }],
+    });
+    expect(mongoSort(query)).toEqual([['updatedAt', 1], ['_id', 1]]);
+    const keys = completionsProjection.indexes.map((index) => Object.keys(mongoIndex(index).key));
+    expect(keys).toContainEqual(['workspaceId', 'mode', 'updatedAt', '_id']);
+    expect(keys).toContainEqual(['workspaceId', 'mode', 'assessmentId', 'updatedAt', '_id']);
   });
 });
 
