@@ -42,6 +42,10 @@ await internal('POST', `/internal/candidates/${candidateId}/assessments/${assess
   ...score, scorePercentage: 64, result: null, scores: { openness: 0.71, conscientiousness: 0.64, extraversion: 0.38, agreeableness: 0.59, neuroticism: 0.22 },
 });
 const completed = (await api('GET', '/v1/events?type=assessmentCompleted')).data[0];
+// The second result unlocked after the completion: the completion's updatedAt moves past its completedAt (API 1.2.0).
+await new Promise((resolve) => setTimeout(resolve, 1500));
+const secondResultId = (await api('GET', `/v1/results?assessment=${assessmentId}&limit=2`)).data[1].id;
+await internal('POST', `/internal/results/${secondResultId}/unlock`);
 
 const examples = {
   me: await api('GET', '/v1/me'),
@@ -52,7 +56,7 @@ const examples = {
   candidate: await api('GET', `/v1/candidates/${candidateId}`),
   candidates: await api('GET', '/v1/candidates?limit=1'),
   results: await api('GET', '/v1/results?limit=2'),
-  completions: await api('GET', '/v1/completions?limit=1'),
+  completions: await api('GET', `/v1/completions?updated_since=${encodeURIComponent(completed.data.completedAt)}&order=asc&limit=1`),
   legacyCandidates: await api('GET', '/candidates?per_page=1'),
   // candidateInvited, candidateCreated, assessmentStarted, testCompleted (locked), resultUnlocked; more follow.
   events: await api('GET', '/v1/events?limit=5'),

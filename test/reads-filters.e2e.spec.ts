@@ -226,6 +226,25 @@ describe('GET /v1/completions', () => {
     // c2 has finished only one of A's two tests: not a completion.
     expect(ids(await list(`/v1/completions?assessment=${A.id}&limit=100`))).not.toContain(cid(c2, A.id));
   });
+
+  it('updated_since filters and sorts on updatedAt, the later of completedAt and the latest unlock (API 1.2.0)', async () => {
+    // c1:A finished on day 7 and was unlocked on days 11 and 12; c2:B finished on day 8, unlocked on day 10; c3:B finished on day 9, locked.
+    expect(completion(cid(c1, A.id)).updatedAt).toBe(result(r.c1a2).unlockedAt);
+    expect(completion(cid(c2, B.id)).updatedAt).toBe(result(r.c2b).unlockedAt);
+    expect(completion(cid(c3, B.id)).updatedAt).toBe(completion(cid(c3, B.id)).completedAt);
+    const at = completion(cid(c2, B.id)).updatedAt as string;
+    expect(ids(await list(`/v1/completions?updated_since=${enc(at)}`))).toEqual([cid(c1, A.id), cid(c2, B.id)]);
+    expect(ids(await list(`/v1/completions?updated_since=${enc(at)}&order=asc`))).toEqual([cid(c2, B.id), cid(c1, A.id)]);
+    expect(ids(await list(`/v1/completions?updated_since=${enc(shift(at, 1))}`))).toEqual([cid(c1, A.id)]);
+    expect(ids(await list(`/v1/completions?updated_since=${at.slice(0, 10)}`))).toEqual([cid(c1, A.id), cid(c2, B.id)]);
+    expect(ids(await list(`/v1/completions?updated_since=${withOffset(at, 60).replace('+', '%2B')}`))).toEqual([cid(c1, A.id), cid(c2, B.id)]);
+    // By completedAt the order is c1, c2, c3; by updatedAt it is c3, c2, c1.
+    const early = enc(completion(cid(c1, A.id)).completedAt);
+    expect(ids(await list(`/v1/completions?updated_since=${early}&order=asc`))).toEqual([cid(c3, B.id), cid(c2, B.id), cid(c1, A.id)]);
+    expect(ids(await list(`/v1/completions?updated_since=${early}&since=${enc(completion(cid(c2, B.id)).completedAt)}&order=asc`))).toEqual([cid(c3, B.id), cid(c2, B.id)]);
+    expect(ids(await list(`/v1/completions?updated_since=${early}&assessment=${B.id}&limit=1`))).toEqual([cid(c2, B.id)]);
+    expect(await errorOf(`/v1/completions?updated_since=${early}&assessment=${foreign.id}`)).toEqual(notFound);
+  });
 });
 
 describe('invalid parameters', () => {
@@ -234,6 +253,7 @@ describe('invalid parameters', () => {
     ['/v1/results', 'since'],
     ['/v1/results', 'unlocked_since'],
     ['/v1/completions', 'since'],
+    ['/v1/completions', 'updated_since'],
   ] as const;
   const badTimes = [
     'yesterday', '2026-13-01', '2026-02-30', '2026-10-01T24:00:00Z', '2026-10-01T09:00Z', '01/10/2026', '1759309200',

@@ -124,7 +124,7 @@ describe('candidate life cycle', () => {
       assessments: [{ id: assessment.id, name: 'Backend engineer', status: 'completed', completedAt: r2At, unlocked: false, results: [r1Locked, r2Locked] }],
     });
     const completion = {
-      id: `${aliceId}:${assessment.id}`, candidate: aliceRef, assessment: assessmentRef, completedAt: r2At, unlocked: false,
+      id: `${aliceId}:${assessment.id}`, candidate: aliceRef, assessment: assessmentRef, completedAt: r2At, updatedAt: r2At, unlocked: false,
       results: [r1Locked, r2Locked], reportUrl: world.reportUrl(aliceId),
     };
     expect(await ws.live.ok('/v1/completions')).toEqual({ data: [completion] });
@@ -145,7 +145,8 @@ describe('candidate life cycle', () => {
       ...afterRegistration, updatedAt: unlock1.unlockedAt,
       assessments: [{ id: assessment.id, name: 'Backend engineer', status: 'completed', completedAt: r2At, unlocked: false, results: [r1Open, r2Locked] }],
     });
-    expect((await ws.live.ok('/v1/completions')).data).toEqual([{ ...completion, unlocked: false, results: [r1Open, r2Locked] }]);
+    // An unlock moves the completion's updatedAt, never its completedAt (API 1.2.0).
+    expect((await ws.live.ok('/v1/completions')).data).toEqual([{ ...completion, updatedAt: unlock1.unlockedAt, unlocked: false, results: [r1Open, r2Locked] }]);
     expect(await world.call('GET', `/internal/workspaces/${ws.id}/billing`)).toEqual({ data: { freeAllowance: 1, billedCandidates: [] } });
 
     // Second unlock: everything readable, assessment unlocked; still not billed (same candidate, free place).
@@ -158,7 +159,7 @@ describe('candidate life cycle', () => {
       ...afterRegistration, updatedAt: unlock2.unlockedAt,
       assessments: [{ id: assessment.id, name: 'Backend engineer', status: 'completed', completedAt: r2At, unlocked: true, results: [r1Open, r2Open] }],
     });
-    expect(await ws.live.ok('/v1/completions')).toEqual({ data: [{ ...completion, unlocked: true, results: [r1Open, r2Open] }] });
+    expect(await ws.live.ok('/v1/completions')).toEqual({ data: [{ ...completion, updatedAt: unlock2.unlockedAt, unlocked: true, results: [r1Open, r2Open] }] });
     expect((await ws.live.ok('/v1/results')).data).toEqual([
       { ...r1Open, candidate: aliceRef, assessment: assessmentRef, reportUrl: world.reportUrl(aliceId) },
       { ...r2Open, candidate: aliceRef, assessment: assessmentRef, reportUrl: world.reportUrl(aliceId) },

@@ -171,7 +171,7 @@ export interface paths {
         };
         /**
          * List finished assessments
-         * @description Candidates who finished every test of one of the workspace's assessments. No cursor: poll with `since` and `order=asc`, keeping the last `completedAt`.
+         * @description Candidates who finished every test of one of the workspace's assessments. No cursor: poll with `since` and `order=asc`, keeping the last `completedAt`; to pick up later unlocks, poll with `updated_since` and `order=asc`, keeping the last `updatedAt`.
          */
         get: operations["listCompletions"];
         put?: never;
@@ -625,6 +625,11 @@ export interface components {
              * @description Time the last test was finished
              */
             completedAt: string;
+            /**
+             * Format: date-time
+             * @description The later of `completedAt` and the latest `unlockedAt` of its results: an unlock moves it, `completedAt` never moves. `updated_since` filters on it
+             */
+            updatedAt: string;
             unlocked: boolean;
             results: components["schemas"]["Result"][];
             /** Format: uri */
@@ -2432,7 +2437,9 @@ export interface operations {
                 limit?: number;
                 /** @description Only assessments finished at or after this time (inclusive) */
                 since?: string;
-                /** @description Sort order by completedAt */
+                /** @description Only completions whose `updatedAt` (the later of `completedAt` and the latest unlock of its results) is at or after this time (inclusive); the list is then sorted by `updatedAt`. Combines with `since`, `assessment` and `limit` */
+                updated_since?: string;
+                /** @description Sort order by completedAt (by updatedAt with `updated_since`) */
                 order?: "asc" | "desc";
                 /** @description Only this assessment id; an unknown id is 404 not_found */
                 assessment?: string;
@@ -2456,28 +2463,29 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "id": "cand_vm1njgK3IgAiDsMl:asm_meEdDa2ILKB8jl3Z",
+                     *           "id": "cand_dBLdQuEXFDxbXtRp:asm_3i9U0wlhI3d3dLrP",
                      *           "candidate": {
-                     *             "id": "cand_vm1njgK3IgAiDsMl",
+                     *             "id": "cand_dBLdQuEXFDxbXtRp",
                      *             "email": "ann.lee@example.com",
                      *             "firstName": "Ann",
                      *             "surname": "Lee"
                      *           },
                      *           "assessment": {
-                     *             "id": "asm_meEdDa2ILKB8jl3Z",
+                     *             "id": "asm_3i9U0wlhI3d3dLrP",
                      *             "name": "Backend engineer, autumn intake"
                      *           },
-                     *           "completedAt": "2026-11-27T18:37:06.008Z",
-                     *           "unlocked": false,
+                     *           "completedAt": "2026-11-28T22:39:16.983Z",
+                     *           "updatedAt": "2026-11-28T22:39:18.542Z",
+                     *           "unlocked": true,
                      *           "results": [
                      *             {
-                     *               "id": "res_xodPcZBb3xIoEMwJ",
+                     *               "id": "res_FabO75qglSCEIzSo",
                      *               "testSlug": "numerical-reasoning",
                      *               "testName": "Numerical Reasoning",
                      *               "testType": "library",
-                     *               "completedAt": "2026-11-27T18:37:05.974Z",
+                     *               "completedAt": "2026-11-28T22:39:16.926Z",
                      *               "unlocked": true,
-                     *               "unlockedAt": "2026-11-27T18:37:05.991Z",
+                     *               "unlockedAt": "2026-11-28T22:39:16.957Z",
                      *               "scorePercentage": 82.5,
                      *               "speedCompleted": 1260,
                      *               "questionsAnswered": 24,
@@ -2488,24 +2496,30 @@ export interface operations {
                      *               "scores": null
                      *             },
                      *             {
-                     *               "id": "res_BxSMoxqlm45P9fEm",
+                     *               "id": "res_UDKFprylyKeqX4j9",
                      *               "testSlug": "big-five-personality",
                      *               "testName": "Big Five Personality (OCEAN)",
                      *               "testType": "library",
-                     *               "completedAt": "2026-11-27T18:37:06.008Z",
-                     *               "unlocked": false,
-                     *               "unlockedAt": null,
-                     *               "scorePercentage": null,
-                     *               "speedCompleted": null,
-                     *               "questionsAnswered": null,
-                     *               "questionsCorrect": null,
-                     *               "questionsIncorrect": null,
-                     *               "questionsTotal": null,
+                     *               "completedAt": "2026-11-28T22:39:16.983Z",
+                     *               "unlocked": true,
+                     *               "unlockedAt": "2026-11-28T22:39:18.542Z",
+                     *               "scorePercentage": 64,
+                     *               "speedCompleted": 1260,
+                     *               "questionsAnswered": 24,
+                     *               "questionsCorrect": 20,
+                     *               "questionsIncorrect": 4,
+                     *               "questionsTotal": 24,
                      *               "result": null,
-                     *               "scores": null
+                     *               "scores": {
+                     *                 "openness": 0.71,
+                     *                 "neuroticism": 0.22,
+                     *                 "extraversion": 0.38,
+                     *                 "agreeableness": 0.59,
+                     *                 "conscientiousness": 0.64
+                     *               }
                      *             }
                      *           ],
-                     *           "reportUrl": "https://app.example.com/candidates/cand_vm1njgK3IgAiDsMl/report"
+                     *           "reportUrl": "https://app.example.com/candidates/cand_dBLdQuEXFDxbXtRp/report"
                      *         }
                      *       ]
                      *     }
@@ -2888,33 +2902,34 @@ export interface operations {
                     /**
                      * @example {
                      *       "data": {
-                     *         "id": "8f33682f-ae42-4e60-9046-e4b55e0d8213",
+                     *         "id": "8e8d1c7e-f6f2-4616-a70e-22d1b689c2ce",
                      *         "event": "assessmentCompleted",
-                     *         "createdAt": "2026-11-27T18:37:06.008Z",
-                     *         "workspaceId": "ws_ug1MgsFPOUc5vOcw",
+                     *         "createdAt": "2026-11-28T22:39:16.983Z",
+                     *         "workspaceId": "ws_RUmjEmTXfWctG5fx",
                      *         "data": {
-                     *           "id": "cand_vm1njgK3IgAiDsMl:asm_meEdDa2ILKB8jl3Z",
+                     *           "id": "cand_dBLdQuEXFDxbXtRp:asm_3i9U0wlhI3d3dLrP",
                      *           "candidate": {
-                     *             "id": "cand_vm1njgK3IgAiDsMl",
+                     *             "id": "cand_dBLdQuEXFDxbXtRp",
                      *             "email": "ann.lee@example.com",
                      *             "firstName": "Ann",
                      *             "surname": "Lee"
                      *           },
                      *           "assessment": {
-                     *             "id": "asm_meEdDa2ILKB8jl3Z",
+                     *             "id": "asm_3i9U0wlhI3d3dLrP",
                      *             "name": "Backend engineer, autumn intake"
                      *           },
-                     *           "completedAt": "2026-11-27T18:37:06.008Z",
+                     *           "completedAt": "2026-11-28T22:39:16.983Z",
+                     *           "updatedAt": "2026-11-28T22:39:16.983Z",
                      *           "unlocked": false,
                      *           "results": [
                      *             {
-                     *               "id": "res_xodPcZBb3xIoEMwJ",
+                     *               "id": "res_FabO75qglSCEIzSo",
                      *               "testSlug": "numerical-reasoning",
                      *               "testName": "Numerical Reasoning",
                      *               "testType": "library",
-                     *               "completedAt": "2026-11-27T18:37:05.974Z",
+                     *               "completedAt": "2026-11-28T22:39:16.926Z",
                      *               "unlocked": true,
-                     *               "unlockedAt": "2026-11-27T18:37:05.991Z",
+                     *               "unlockedAt": "2026-11-28T22:39:16.957Z",
                      *               "scorePercentage": 82.5,
                      *               "speedCompleted": 1260,
                      *               "questionsAnswered": 24,
@@ -2925,11 +2940,11 @@ export interface operations {
                      *               "scores": null
                      *             },
                      *             {
-                     *               "id": "res_BxSMoxqlm45P9fEm",
+                     *               "id": "res_UDKFprylyKeqX4j9",
                      *               "testSlug": "big-five-personality",
                      *               "testName": "Big Five Personality (OCEAN)",
                      *               "testType": "library",
-                     *               "completedAt": "2026-11-27T18:37:06.008Z",
+                     *               "completedAt": "2026-11-28T22:39:16.983Z",
                      *               "unlocked": false,
                      *               "unlockedAt": null,
                      *               "scorePercentage": null,
@@ -2942,7 +2957,7 @@ export interface operations {
                      *               "scores": null
                      *             }
                      *           ],
-                     *           "reportUrl": "https://app.example.com/candidates/cand_vm1njgK3IgAiDsMl/report"
+                     *           "reportUrl": "https://app.example.com/candidates/cand_dBLdQuEXFDxbXtRp/report"
                      *         }
                      *       }
                      *     }

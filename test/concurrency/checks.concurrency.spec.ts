@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ReceivedWebhook } from '../support/messaging-receivers.js';
 import { checkBilling, checkSandboxAllowance } from './support/checks-billing.js';
+import { checkCompletionsUpdatedAt } from './support/checks-completions.js';
 import { checkFeed } from './support/checks-feed.js';
 import { Redis } from 'ioredis';
 import { REDIS_URL } from '#messaging/test-support/redis.js';
@@ -13,7 +14,7 @@ import { Findings } from './support/findings.js';
 import { Knowledge } from './support/knowledge.js';
 import { ERASED, type LoggedEvent, foldLog } from './support/log.js';
 import { Recorder } from './support/recorder.js';
-import { compareSnapshots } from './support/snapshot.js';
+import { COMPLETIONS_BY_UPDATE, compareSnapshots } from './support/snapshot.js';
 import type { WorkspaceWorld } from './support/world.js';
 
 /* The checks of the tier, fed logs and answers that break (or keep) each invariant: a check that cannot fail is a defect. */
@@ -124,6 +125,34 @@ describe('the concurrency tier\'s checks', () => {
     expect(run((f) => checkFeed(workspace, feedOf([c1, i1], []), log, delivered, f))).toEqual([order]);
     expect(run((f) => checkFeed(workspace, feedOf([i1, c1], [i2, c2]), log, delivered, f))).toEqual([order]);
     expect(run((f) => checkFeed(workspace, feedOf([i1, { ...c1, data: 'other' }], []), log, delivered, f))).toEqual(['the feed\'s envelope is the body its webhook delivered']);
+  });
+
+  it('see a completion whose updatedAt is not the later of its completedAt and its latest unlock, and updated_since out of order', () => {
+    const time = (minute: number) => new Date(Date.UTC(2026, 9, 1, 9, minute)).toISOString();
+    const finished = (candidateId: string, minute: number) => event('AssessmentCompleted', `candidate-${candidateId}`, { candidateId, assessmentId: 'a1', completedAt: time(minute) });
+    const unlockedAt = (candidateId: string, resultId: string, minute: number) =>
+      event('ResultUnlocked', `candidate-${candidateId}`, { candidateId, assessmentId: 'a1', resultId, unlockedAt: time(minute), charged: false });
+    // c1 finished first and was unlocked last (once before finishing, twice after: the first unlock of r2 counts); c2 stays locked.
+    const log = foldLog([
+      created('c1', 'a@e.com'), created('c2', 'b@e.com'), unlockedAt('c1', 'r1', 1), finished('c1', 2), finished('c2', 3),
+      unlockedAt('c1', 'r2', 5), unlockedAt('c1', 'r2', 9),
+    ]);
+    const c1 = { id: 'c1:a1', completedAt: time(2), updatedAt: time(5) };
+    const c2 = { id: 'c2:a1', completedAt: time(3), updatedAt: time(3) };
+    const lists = (byCompletion: unknown[], byUpdate: unknown[]) => new Map([
+      ['0:live:/v1/completions', { status: 200, body: { data: byCompletion } }], [`0:live:${COMPLETIONS_BY_UPDATE}`, { status: 200, body: { data: byUpdate } }],
+      ['0:sandbox:/v1/completions', { status: 200, body: { data: [] } }], [`0:sandbox:${COMPLETIONS_BY_UPDATE}`, { status: 200, body: { data: [] } }],
+    ]);
+    expect(run((f) => checkCompletionsUpdatedAt(workspace, lists([c2, c1], [c2, c1]), log, f))).toEqual([]);
+    const wrongTime = 'a completion\'s updatedAt is the later of its completedAt and its latest unlock in the log';
+    expect(run((f) => checkCompletionsUpdatedAt(workspace, lists([c2, { ...c1, updatedAt: time(2) }], [c2, c1]), log, f))).toEqual([wrongTime]);
+    expect(run((f) => checkCompletionsUpdatedAt(workspace, lists([c2, c1], [c2, { ...c1, updatedAt: time(9) }]), log, f))).toEqual([wrongTime]);
+    const byUpdate = 'updated_since lists the log\'s completions by updatedAt';
+    expect(run((f) => checkCompletionsUpdatedAt(workspace, lists([c2, c1], [c1, c2]), log, f))).toEqual([byUpdate]);
+    expect(run((f) => checkCompletionsUpdatedAt(workspace, lists([c2, c1], [c2]), log, f))).toEqual([byUpdate]);
+    // A test candidate's completion listed to a live key is not the log's (and the sandbox lists miss it).
+    const sandboxLog = foldLog([created('c1', 'a@e.com', 'sandbox'), created('c2', 'b@e.com'), finished('c1', 2), finished('c2', 3)]);
+    expect(run((f) => checkCompletionsUpdatedAt(workspace, lists([c2, { ...c1, updatedAt: time(2) }], [c2]), sandboxLog, f))).toEqual([wrongTime, byUpdate]);
   });
 
   it('see the addresses of deleted people nobody holds again, with the names their invitations sent', () => {

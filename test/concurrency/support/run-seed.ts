@@ -12,6 +12,7 @@ import { checkIdempotency } from './checks-idempotency.js';
 import {
   checkAcknowledgedWrites, checkInvitationUniqueness, checkNothingAfterDeletion, checkOneCandidatePerAddress, checkStandingInvitationsReadable,
 } from './checks-log.js';
+import { checkCompletionsUpdatedAt } from './checks-completions.js';
 import { checkFeed } from './checks-feed.js';
 import { checkReads } from './checks-reads.js';
 import { checkDeliveryLog, checkEmails, checkWebhooks, webhookEventIds } from './checks-side-effects.js';
@@ -93,6 +94,7 @@ export const runSeed = async (seed: number, settings: TierSettings, deployment: 
   }
   checkWebhooks(facts, receiver.requests, findings);
   for (const workspace of world.workspaces) checkFeed(workspace, before, facts, receiver.requests, findings);
+  for (const workspace of world.workspaces) checkCompletionsUpdatedAt(workspace, before, facts, findings);
 
   const needles = erasedPeople(facts, knowledge);
   await checkRedisErasure(deployment.queuePrefix, workspaceIds, needles, knowledge, findings, deployment.redisUrl);

@@ -10,6 +10,9 @@ export interface Read {
   body: any;
 }
 
+/** API 1.2.0: every completion by updatedAt, oldest first (the check of updatedAt, and the rebuild comparison). */
+export const COMPLETIONS_BY_UPDATE = '/v1/completions?updated_since=2000-01-01&order=asc';
+
 /** What the public API (and the billing list) answered after the workload, keyed `<workspace>:<mode>:<path>`. */
 export type Snapshot = Map<string, Read>;
 
@@ -62,6 +65,7 @@ export const takeSnapshot = async (world: World, facts: LogFacts, deployment: De
     };
     await single('/v1/me');
     for (const list of ['/v1/assessments', '/v1/candidates', '/v1/results', '/v1/completions', '/v1/events']) keep(list, await reader.list(workspace, mode, list));
+    keep(COMPLETIONS_BY_UPDATE, await reader.list(workspace, mode, COMPLETIONS_BY_UPDATE));
     for (const { id } of workspace.assessments) {
       await single(`/v1/assessments/${id}`);
       keep(`/v1/candidates?assessment=${id}`, await reader.list(workspace, mode, `/v1/candidates?assessment=${id}`));

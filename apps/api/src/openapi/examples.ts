@@ -591,3 +591,133 @@ export const EXAMPLES: Record<string, unknown> = {
     }
   }
 };
+
+// API 1.2.0: completions updatedAt
+// Real answers of a service of 1.2.0 (scripts/capture-openapi-examples.mjs, which now unlocks the second result
+// after the completion): GET /v1/completions?updated_since=<completedAt>&order=asc&limit=1, whose updatedAt is
+// that later unlock, and the assessmentCompleted envelope, which keeps the updatedAt it was made with. They
+// replace the earlier captures of these two answers; the next full capture writes them in the object above.
+EXAMPLES['completions'] = {
+  "data": [
+    {
+      "id": "cand_dBLdQuEXFDxbXtRp:asm_3i9U0wlhI3d3dLrP",
+      "candidate": {
+        "id": "cand_dBLdQuEXFDxbXtRp",
+        "email": "ann.lee@example.com",
+        "firstName": "Ann",
+        "surname": "Lee"
+      },
+      "assessment": {
+        "id": "asm_3i9U0wlhI3d3dLrP",
+        "name": "Backend engineer, autumn intake"
+      },
+      "completedAt": "2026-11-28T22:39:16.983Z",
+      "updatedAt": "2026-11-28T22:39:18.542Z",
+      "unlocked": true,
+      "results": [
+        {
+          "id": "res_FabO75qglSCEIzSo",
+          "testSlug": "numerical-reasoning",
+          "testName": "Numerical Reasoning",
+          "testType": "library",
+          "completedAt": "2026-11-28T22:39:16.926Z",
+          "unlocked": true,
+          "unlockedAt": "2026-11-28T22:39:16.957Z",
+          "scorePercentage": 82.5,
+          "speedCompleted": 1260,
+          "questionsAnswered": 24,
+          "questionsCorrect": 20,
+          "questionsIncorrect": 4,
+          "questionsTotal": 24,
+          "result": "pass",
+          "scores": null
+        },
+        {
+          "id": "res_UDKFprylyKeqX4j9",
+          "testSlug": "big-five-personality",
+          "testName": "Big Five Personality (OCEAN)",
+          "testType": "library",
+          "completedAt": "2026-11-28T22:39:16.983Z",
+          "unlocked": true,
+          "unlockedAt": "2026-11-28T22:39:18.542Z",
+          "scorePercentage": 64,
+          "speedCompleted": 1260,
+          "questionsAnswered": 24,
+          "questionsCorrect": 20,
+          "questionsIncorrect": 4,
+          "questionsTotal": 24,
+          "result": null,
+          "scores": {
+            "openness": 0.71,
+            "neuroticism": 0.22,
+            "extraversion": 0.38,
+            "agreeableness": 0.59,
+            "conscientiousness": 0.64
+          }
+        }
+      ],
+      "reportUrl": "https://app.example.com/candidates/cand_dBLdQuEXFDxbXtRp/report"
+    }
+  ]
+};
+EXAMPLES['event'] = {
+  "data": {
+    "id": "8e8d1c7e-f6f2-4616-a70e-22d1b689c2ce",
+    "event": "assessmentCompleted",
+    "createdAt": "2026-11-28T22:39:16.983Z",
+    "workspaceId": "ws_RUmjEmTXfWctG5fx",
+    "data": {
+      "id": "cand_dBLdQuEXFDxbXtRp:asm_3i9U0wlhI3d3dLrP",
+      "candidate": {
+        "id": "cand_dBLdQuEXFDxbXtRp",
+        "email": "ann.lee@example.com",
+        "firstName": "Ann",
+        "surname": "Lee"
+      },
+      "assessment": {
+        "id": "asm_3i9U0wlhI3d3dLrP",
+        "name": "Backend engineer, autumn intake"
+      },
+      "completedAt": "2026-11-28T22:39:16.983Z",
+      "updatedAt": "2026-11-28T22:39:16.983Z",
+      "unlocked": false,
+      "results": [
+        {
+          "id": "res_FabO75qglSCEIzSo",
+          "testSlug": "numerical-reasoning",
+          "testName": "Numerical Reasoning",
+          "testType": "library",
+          "completedAt": "2026-11-28T22:39:16.926Z",
+          "unlocked": true,
+          "unlockedAt": "2026-11-28T22:39:16.957Z",
+          "scorePercentage": 82.5,
+          "speedCompleted": 1260,
+          "questionsAnswered": 24,
+          "questionsCorrect": 20,
+          "questionsIncorrect": 4,
+          "questionsTotal": 24,
+          "result": "pass",
+          "scores": null
+        },
+        {
+          "id": "res_UDKFprylyKeqX4j9",
+          "testSlug": "big-five-personality",
+          "testName": "Big Five Personality (OCEAN)",
+          "testType": "library",
+          "completedAt": "2026-11-28T22:39:16.983Z",
+          "unlocked": false,
+          "unlockedAt": null,
+          "scorePercentage": null,
+          "speedCompleted": null,
+          "questionsAnswered": null,
+          "questionsCorrect": null,
+          "questionsIncorrect": null,
+          "questionsTotal": null,
+          "result": null,
+          "scores": null
+        }
+      ],
+      "reportUrl": "https://app.example.com/candidates/cand_dBLdQuEXFDxbXtRp/report"
+    }
+  }
+};

@@ -112,6 +112,7 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
     candidate: ref('CandidateRef'),
     assessment: ref('AssessmentRef'),
     completedAt: time('Time the last test was finished'),
+    updatedAt: time('The later of `completedAt` and the latest `unlockedAt` of its results: an unlock moves it, `completedAt` never moves. `updated_since` filters on it'),
     unlocked: { type: 'boolean' },
     results: { type: 'array', items: ref('Result') },
     reportUrl: { type: 'string', format: 'uri' },

@@ -42,10 +42,23 @@ export interface CompletionView {
   candidate: CandidateRef;
   assessment: AssessmentRef;
   completedAt: string;
+  /** API 1.2.0: the later of `completedAt` and the latest `unlockedAt` of its results (`completionUpdatedAt`). */
+  updatedAt: string;
   unlocked: boolean;
   results: ResultView[];
   reportUrl: string;
 }
+
+/**
+ * A completion's `updatedAt`, in one place for the read model, the API and the envelopes: the later
+ * of its `completedAt` and the latest `unlockedAt` of its results. Times in the API's one format
+ * compare as text.
+ */
+export const completionUpdatedAt = (completedAt: string, results: Iterable<{ unlockedAt: string | null }>): string => {
+  let latest = completedAt;
+  for (const { unlockedAt } of results) if (unlockedAt !== null && unlockedAt > latest) latest = unlockedAt;
+  return latest;
+};
 
 /**
  * The lock rule, in one place: while a result is locked every score field is null. Every view

@@ -2,7 +2,7 @@ import type { ResultState } from '../candidates/candidate.state.js';
 import type { DomainEvent } from '../events.js';
 import { invitationUrl, reportUrl } from '../shared/links.js';
 import type { CandidateRef, WebhookEventName } from '../shared/types.js';
-import { candidateRefView, toResultView, type CompletionView, type ResultView } from './result-view.js';
+import { candidateRefView, completionUpdatedAt, toResultView, type CompletionView, type ResultView } from './result-view.js';
 
 /*
  * The envelope of an event, as webhooks carry it and the events feed lists it: ONE function for
@@ -91,6 +91,8 @@ export const completionView = (input: {
   candidate: candidateRefView(input.candidate),
   assessment: { id: input.assessment.id, name: input.assessment.name },
   completedAt: input.completedAt,
+  // As the results stood at the event: an envelope never changes once made.
+  updatedAt: completionUpdatedAt(input.completedAt, input.results),
   unlocked: input.results.length > 0 && input.results.every((result) => result.unlocked),
   results: input.results,
   reportUrl: reportUrl(input.appUrl, input.candidate.id),

@@ -68,17 +68,19 @@ describe('toWebhookEnvelope', () => {
     const envelope = toWebhookEnvelope(event, { appUrl, candidate: state });
     expect(envelope?.event).toBe('assessmentCompleted');
     expect(envelope?.data).toMatchObject({
-      id: `${story.candidateId}:${story.assessmentId}`, candidate: story.candidate, assessment, completedAt: timeAt(4),
+      id: `${story.candidateId}:${story.assessmentId}`, candidate: story.candidate, assessment, completedAt: timeAt(4), updatedAt: timeAt(4),
       unlocked: false, reportUrl: `${appUrl}/candidates/${story.candidateId}/report`,
     });
+    // The fields in the order of the API document (2.7, with 1.2.0's updatedAt after completedAt), as GET /v1/completions sends them.
+    expect(Object.keys(envelope?.data ?? {})).toStrictEqual(['id', 'candidate', 'assessment', 'completedAt', 'updatedAt', 'unlocked', 'results', 'reportUrl']);
     expect((envelope?.data as { results: Array<{ id: string; scorePercentage: number | null }> }).results.map(({ id, scorePercentage }) => ({ id, scorePercentage })))
       .toStrictEqual([{ id: 'res_1', scorePercentage: null }, { id: 'res_2', scorePercentage: null }]);
   });
 
-  it('a Completion is unlocked only when every result is', () => {
+  it('a Completion is unlocked only when every result is, and its updatedAt is the latest unlock of the results it is shown with', () => {
     const { event } = at(5);
-    expect(toWebhookEnvelope(event, { appUrl, candidate: at(6).state })?.data).toMatchObject({ unlocked: false });
-    expect(toWebhookEnvelope(event, { appUrl, candidate: at(7).state })?.data).toMatchObject({ unlocked: true });
+    expect(toWebhookEnvelope(event, { appUrl, candidate: at(6).state })?.data).toMatchObject({ unlocked: false, completedAt: timeAt(4), updatedAt: timeAt(5) });
+    expect(toWebhookEnvelope(event, { appUrl, candidate: at(7).state })?.data).toMatchObject({ unlocked: true, completedAt: timeAt(4), updatedAt: timeAt(6) });
   });
 
   it('resultUnlocked shows the scores and the unlock time', () => {

@@ -10,6 +10,7 @@ export const toCompletionView = (doc: FinishedCompletion, appUrl: string): Compl
   candidate: candidateRefView(doc.candidate),
   assessment: assessmentRefView(doc.assessment),
   completedAt: doc.completedAt,
+  updatedAt: doc.updatedAt,
   unlocked: allUnlocked(doc.results),
   results: doc.results.map(toResultView),
   reportUrl: reportUrl(appUrl, doc.candidateId),

@@ -1,4 +1,4 @@
-import type { AssessmentRef, CandidateRef, Mode } from '#domain';
+import { completionUpdatedAt, type AssessmentRef, type CandidateRef, type Mode } from '#domain';
 import { ordered, type Projection } from '../shared/projection.js';
 import { unlockResult, type StoredResult } from '../shared/result-view.js';
 
@@ -13,6 +13,8 @@ export interface CompletionDocument {
   assessmentId: string;
   assessment: AssessmentRef;
   completedAt: string | null;
+  /** Once completed: the later of `completedAt` and the latest unlock of its results (`updated_since` filters and sorts on it); null before. */
+  updatedAt: string | null;
   results: StoredResult[];
 }
 
@@ -29,14 +31,27 @@ const started = (source: CompletionSource): CompletionDocument => ({
   assessmentId: source.assessmentId,
   assessment: { id: source.assessmentId, name: source.assessmentName },
   completedAt: null,
+  updatedAt: null,
   results: [],
 });
 
+/** `updatedAt` recomputed from the document itself, so a replay can only give the same value. */
+const withUpdatedAt = (doc: CompletionDocument): CompletionDocument =>
+  ({ ...doc, updatedAt: doc.completedAt === null ? null : completionUpdatedAt(doc.completedAt, doc.results) });
+
 export const completionsProjection: Projection<CompletionDocument> = {
-  name: 'completions',
+  /*
+   * Version 2 (API 1.2.0 added `updatedAt`, which `updated_since` filters on): a new name is a new
+   * collection and a new checkpoint, so the first start of this version builds it from the log as it
+   * builds any new read model, while processes of the version before keep reading and writing
+   * their `completions` undisturbed during a rolling deploy (docs/architecture.md, "Read side").
+   */
+  name: 'completions-v2',
   indexes: [
     ordered(['workspaceId', 'asc'], ['mode', 'asc'], ['completedAt', 'asc'], ['id', 'asc']),
     ordered(['workspaceId', 'asc'], ['mode', 'asc'], ['assessmentId', 'asc'], ['completedAt', 'asc'], ['id', 'asc']),
+    ordered(['workspaceId', 'asc'], ['mode', 'asc'], ['updatedAt', 'asc'], ['id', 'asc']),
+    ordered(['workspaceId', 'asc'], ['mode', 'asc'], ['assessmentId', 'asc'], ['updatedAt', 'asc'], ['id', 'asc']),
   ],
   eventTypes: ['TestCompleted', 'AssessmentCompleted', 'ResultUnlocked', 'CandidateDeleted'],
   documentIds(event) {
@@ -58,14 +73,14 @@ export const completionsProjection: Projection<CompletionDocument> = {
         const doc = document ?? started(event.data);
         if (doc.results.some((result) => result.id === resultId)) return doc;
         const result: StoredResult = { id: resultId, testSlug: test.slug, testName: test.name, testType: test.type, completedAt, unlockedAt: null, scores };
-        return { ...doc, results: [...doc.results, result] };
+        return withUpdatedAt({ ...doc, results: [...doc.results, result] });
       }
       case 'AssessmentCompleted': {
         const doc = document ?? started(event.data);
-        return doc.completedAt === null ? { ...doc, completedAt: event.data.completedAt } : doc;
+        return doc.completedAt === null ? withUpdatedAt({ ...doc, completedAt: event.data.completedAt }) : doc;
       }
       case 'ResultUnlocked':
-        return document === null ? null : { ...document, results: unlockResult(document.results, event.data.resultId, event.data.unlockedAt) };
+        return document === null ? null : withUpdatedAt({ ...document, results: unlockResult(document.results, event.data.resultId, event.data.unlockedAt) });
       case 'CandidateDeleted':
         return null;
       default:

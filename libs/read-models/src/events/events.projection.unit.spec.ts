@@ -53,7 +53,10 @@ describe('the events feed projection', () => {
     const rows = feed(project([candidateCreated(c, at(1)), ...fullJourney(c, a1, 2)]));
     const tests = rows.filter((row) => row.event === 'testCompleted');
     for (const row of tests) expect(row.envelope?.data).toMatchObject({ result: { unlocked: false, scorePercentage: null } });
-    expect(rows.find((row) => row.event === 'assessmentCompleted')?.envelope?.data).toMatchObject({ unlocked: false, results: [{ unlocked: false }, { unlocked: false }] });
+    // fullJourney(c, a1, 2): finished at minute 5, unlocked at 12 and 13; the envelope keeps the updatedAt it was made with.
+    expect(rows.find((row) => row.event === 'assessmentCompleted')?.envelope?.data).toMatchObject({
+      completedAt: at(5), updatedAt: at(5), unlocked: false, results: [{ unlocked: false }, { unlocked: false }],
+    });
     const unlocks = rows.filter((row) => row.event === 'resultUnlocked').map((row) => row.envelope?.data);
     expect(unlocks).toMatchObject([{ result: { id: 'c1-a1-r0', unlocked: true, scorePercentage: 60 } }, { result: { id: 'c1-a1-r1', unlocked: true, scorePercentage: 61 } }]);
   });
@@ -67,7 +70,9 @@ describe('the events feed projection', () => {
       event('AssessmentCompleted', { candidateId: c.id, workspaceId: ws, mode: 'live', assessmentId: a1.id, candidate: { id: c.id, email: c.email, firstName: c.firstName, surname: c.surname }, assessmentName: a1.name, completedAt: at(6) }),
     ]));
     const completion = rows.find((row) => row.event === 'assessmentCompleted')?.envelope?.data;
-    expect(completion).toMatchObject({ unlocked: false, results: [{ id: 'r0', unlocked: true, scorePercentage: 70 }, { id: 'r1', unlocked: false, scorePercentage: null }] });
+    expect(completion).toMatchObject({
+      completedAt: at(6), updatedAt: at(6), unlocked: false, results: [{ id: 'r0', unlocked: true, scorePercentage: 70 }, { id: 'r1', unlocked: false, scorePercentage: null }],
+    });
   });
 
   it('drops every row of a deleted test candidate, their invitations (used and withdrawn) included', () => {
