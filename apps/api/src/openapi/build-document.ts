@@ -87,7 +87,7 @@ export const buildPublicDocument = (app: INestApplication, altBasePath: string):
   const config = new DocumentBuilder()
     .setOpenAPIVersion('3.1.0')
     .setTitle('Hiring-Test Assessment API')
-    .setVersion('1.1.0')
+    .setVersion('1.2.0')
     .setDescription(DESCRIPTION)
     .addServer('/', 'The base address ({base_url})')
     .addServer(altBasePath, 'The alternative base address ({alt_base_url}): the same paths under ALT_BASE_PATH')
