@@ -62,6 +62,9 @@ const examples = {
   events: await api('GET', '/v1/events?limit=5'),
   event: await api('GET', `/v1/events/${completed.id}`),
 };
+// API 1.2.0: a second person invited last (after the answers above were taken), who stays pending beside Ann, registered.
+await api('POST', `/v1/assessments/${assessmentId}/invitations`, { candidates: [{ email: 'bo.chen@example.com', firstName: 'Bo', surname: 'Chen' }] });
+examples.invitationsList = await api('GET', `/v1/assessments/${assessmentId}/invitations?limit=2`);
 examples.tests.data = examples.tests.data.slice(0, 2);
 examples.tests.meta.total = examples.tests.data.length;
 

@@ -15,6 +15,8 @@ const OPERATIONS = [
   ['get', '/v1/me'], ['get', '/v1/tests'], ['post', '/v1/assessments'], ['get', '/v1/assessments'], ['get', '/v1/assessments/{assessmentId}'],
   ['post', '/v1/assessments/{assessmentId}/invitations'], ['get', '/v1/candidates'], ['get', '/v1/candidates/{candidateId}'],
   ['get', '/v1/completions'], ['get', '/v1/results'], ['get', '/candidates'],
+  // API 1.2.0
+  ['get', '/v1/assessments/{assessmentId}/invitations'],
 ] as const;
 
 describe('the published contract: /openapi.json, /docs, /internal/openapi.json', () => {

@@ -89,7 +89,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List the invitations of an assessment
+         * @description Newest invitation first; only invitations made with a key of the mode of this key. An address refused in an invitation request (`failed`) never has a row; one answered `already_invited` keeps its one row. An invitation of a deleted test candidate is not listed.
+         */
+        get: operations["listInvitations"];
         put?: never;
         /**
          * Invite candidates
@@ -483,6 +487,32 @@ export interface components {
             invited: number;
             alreadyInvited: number;
             failed: number;
+        };
+        /** @description One invitation of the assessment */
+        Invitation: {
+            /** @description As the invitation entry recorded it (trimmed, lower case) */
+            email: string;
+            /** @description As sent ("" when absent) */
+            firstName: string;
+            /** @description As sent ("" when absent) */
+            surname: string;
+            /**
+             * @description `pending`: not registered yet; `registered`: the person registered through the invitation
+             * @enum {string}
+             */
+            status: "pending" | "registered";
+            /**
+             * Format: date-time
+             * @description When the invitation was created
+             */
+            invitedAt: string;
+            /**
+             * Format: uri
+             * @description The personal link while `pending`; null once `registered`
+             */
+            invitationUrl: string | null;
+            /** @description Set once `registered` */
+            candidateId: string | null;
         };
         /** @description One completed test; while `unlocked` is false every score field is null */
         Result: {
@@ -1508,6 +1538,168 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "invalid_parameter";
+                            /** @description For people; may change */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description unauthorized */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "unauthorized";
+                            /** @description For people; may change */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description not_found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Requests allowed per minute with this key (120) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                            /** @description For people; may change */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description rate_limited */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limited";
+                            /** @description For people; may change */
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description server_error */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Requests allowed per minute with this key (120) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "server_error";
+                            /** @description For people; may change */
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listInvitations: {
+        parameters: {
+            query?: {
+                /** @description Rows per page */
+                limit?: number;
+                /** @description Omit for the first page; otherwise the previous `meta.nextCursor`, unchanged. */
+                cursor?: string;
+                /** @description `pending`: not registered yet; `registered`: the person registered through the invitation. Omit for both */
+                status?: "pending" | "registered";
+            };
+            header?: never;
+            path: {
+                assessmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of invitations */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "email": "bo.chen@example.com",
+                     *           "firstName": "Bo",
+                     *           "surname": "Chen",
+                     *           "status": "pending",
+                     *           "invitedAt": "2026-11-28T22:38:20.228Z",
+                     *           "invitationUrl": "https://app.example.com/invitations/asm_WNAVWB8lzuDm9iXb/rST_a2rTrZ77YGc4Xky_GXuxt86mBFv7",
+                     *           "candidateId": null
+                     *         },
+                     *         {
+                     *           "email": "ann.lee@example.com",
+                     *           "firstName": "Ann",
+                     *           "surname": "Lee",
+                     *           "status": "registered",
+                     *           "invitedAt": "2026-11-28T22:38:18.986Z",
+                     *           "invitationUrl": null,
+                     *           "candidateId": "cand_EVxG0C1WW0gUwZUW"
+                     *         }
+                     *       ],
+                     *       "meta": {
+                     *         "nextCursor": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Invitation"][];
+                        meta: components["schemas"]["PageMeta"];
+                    };
+                };
+            };
+            /** @description invalid_parameter, invalid_cursor (invalid_parameter also: a query string over 8,192 characters or 100 parameters) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Requests allowed per minute with this key (120) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window */
+                    "X-RateLimit-Remaining"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_parameter" | "invalid_cursor";
                             /** @description For people; may change */
                             message: string;
                         };

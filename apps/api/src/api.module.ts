@@ -14,6 +14,7 @@ import { CompletionsController } from './completions/completions.controller.js';
 import { EventsController } from './events/events.controller.js';
 import { InvitationsController } from './invitations/invitations.controller.js';
 import { InvitationIdempotency } from './invitations/invitation-idempotency.interceptor.js';
+import { ListInvitationsController } from './invitations/list-invitations.controller.js';
 import { LegacyCandidatesController } from './legacy/legacy-candidates.controller.js';
 import { MeController } from './me/me.controller.js';
 import { ResultsController } from './results/results.controller.js';
@@ -23,7 +24,7 @@ import { TestsController } from './tests/tests.controller.js';
 @Module({
   controllers: [
     MeController, TestsController, AssessmentsController, InvitationsController, CandidatesController, ResultsController, CompletionsController,
-    EventsController, LegacyCandidatesController,
+    EventsController, LegacyCandidatesController, ListInvitationsController,
   ],
   providers: [
     ApiKeyGuard,

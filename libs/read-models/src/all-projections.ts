@@ -1,4 +1,5 @@
 import { apiKeysProjection } from './api-keys/api-keys.projection.js';
+import { assessmentInvitationsProjection } from './assessment-invitations/assessment-invitations.projection.js';
 import { assessmentsProjection } from './assessments/assessments.projection.js';
 import { billingProjection } from './billing/billing.projection.js';
 import { candidatesProjection } from './candidates/candidates.projection.js';
@@ -19,6 +20,7 @@ export const allProjections: readonly AnyProjection[] = [
   completionsProjection,
   billingProjection,
   invitationsProjection,
+  assessmentInvitationsProjection,
   eventsProjection,
 ];
 

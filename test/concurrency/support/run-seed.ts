@@ -14,6 +14,7 @@ import {
 } from './checks-log.js';
 import { checkCompletionsUpdatedAt } from './checks-completions.js';
 import { checkFeed } from './checks-feed.js';
+import { checkInvitationsList } from './checks-invitations-list.js';
 import { checkReads } from './checks-reads.js';
 import { checkDeliveryLog, checkEmails, checkWebhooks, webhookEventIds } from './checks-side-effects.js';
 import { checkStoredLog } from './checks-stored-log.js';
@@ -81,6 +82,7 @@ export const runSeed = async (seed: number, settings: TierSettings, deployment: 
   const clockMoved = recorder.records.some((record) => record.op === 'clock' && record.status === 200);
   for (const workspace of world.workspaces) {
     checkReads(workspace, before, facts, knowledge, findings);
+    checkInvitationsList(workspace, before, facts, findings);
     const billing = before.get(snapshotKey(workspace, 'live', 'billing'));
     if (findings.expect(billing?.status === 200, 'the billing list answers', () => `${workspace.id}: ${billing?.status}`)) {
       checkBilling(workspace, billing?.body.data as Billing, facts, knowledge, findings);

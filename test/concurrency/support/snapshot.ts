@@ -69,6 +69,7 @@ export const takeSnapshot = async (world: World, facts: LogFacts, deployment: De
     for (const { id } of workspace.assessments) {
       await single(`/v1/assessments/${id}`);
       keep(`/v1/candidates?assessment=${id}`, await reader.list(workspace, mode, `/v1/candidates?assessment=${id}`));
+      keep(`/v1/assessments/${id}/invitations`, await reader.list(workspace, mode, `/v1/assessments/${id}/invitations`));
     }
     for (const candidate of facts.candidates.values()) {
       if (candidate.workspaceId === workspace.id && candidate.mode === mode) await single(`/v1/candidates/${candidate.id}`);

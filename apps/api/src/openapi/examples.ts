@@ -721,3 +721,31 @@ EXAMPLES['event'] = {
     }
   }
 };
+
+// API 1.2.0: invitations list. A real answer captured by scripts/capture-openapi-examples.mjs in a run of its own (its ids are not
+// those of the answers above); the next full capture writes it inside EXAMPLES.
+EXAMPLES['invitationsList'] = {
+  "data": [
+    {
+      "email": "bo.chen@example.com",
+      "firstName": "Bo",
+      "surname": "Chen",
+      "status": "pending",
+      "invitedAt": "2026-11-28T22:38:20.228Z",
+      "invitationUrl": "https://app.example.com/invitations/asm_WNAVWB8lzuDm9iXb/rST_a2rTrZ77YGc4Xky_GXuxt86mBFv7",
+      "candidateId": null
+    },
+    {
+      "email": "ann.lee@example.com",
+      "firstName": "Ann",
+      "surname": "Lee",
+      "status": "registered",
+      "invitedAt": "2026-11-28T22:38:18.986Z",
+      "invitationUrl": null,
+      "candidateId": "cand_EVxG0C1WW0gUwZUW"
+    }
+  ],
+  "meta": {
+    "nextCursor": null
+  }
+};

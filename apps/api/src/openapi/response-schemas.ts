@@ -83,6 +83,16 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
     alreadyInvited: { type: 'integer', minimum: 0 },
     failed: { type: 'integer', minimum: 0 },
   }),
+  // API 1.2.0: a row of GET /v1/assessments/{assessmentId}/invitations.
+  Invitation: object({
+    email: text('As the invitation entry recorded it (trimmed, lower case)'),
+    firstName: text('As sent ("" when absent)'),
+    surname: text('As sent ("" when absent)'),
+    status: { type: 'string', enum: ['pending', 'registered'], description: '`pending`: not registered yet; `registered`: the person registered through the invitation' },
+    invitedAt: time('When the invitation was created'),
+    invitationUrl: nullable('string', 'The personal link while `pending`; null once `registered`', { format: 'uri' }),
+    candidateId: nullable('string', 'Set once `registered`'),
+  }, 'One invitation of the assessment'),
   Result: object(RESULT_FIELDS, 'One completed test; while `unlocked` is false every score field is null'),
   CandidateRef: object({ id: text(), email: text(), firstName: text(), surname: text() }),
   AssessmentRef: object({ id: text(), name: text() }),

@@ -122,7 +122,8 @@ describe('rebuildReadModels', () => {
       batchSize: 7, flushDocuments: 5, maxCachedDocuments: 200,
     });
     expect(result).toMatchObject({ phase: 'done', position: head });
-    expect(readBack.get('candidates__rebuild')).toBe(2);
+    // Where the 200 are crossed depends on every collection's documents (1, not 2, since assessment-invitations holds its own too).
+    expect(readBack.get('candidates__rebuild')).toBe(1);
     expect(readBack.get('workspaces__rebuild')).toBeUndefined();
     expect(readBack.get('billing__rebuild')).toBeUndefined();
     expect(await snapshot()).toEqual(live);
