@@ -8,10 +8,6 @@ import { INTERNAL_SCHEMAS } from './internal-schemas.js';
 
 export const INTERNAL_BEARER = 'internalToken';
 
-/**
- * The internal application's own OpenAPI 3.1 document, produced from its controllers and DTOs. It
- * is built once the application exists (see `mountInternalDocument`) and served behind the token.
- */
 type Json = Record<string, unknown>;
 
 const DESCRIPTION = `The internal application on INTERNAL_PORT (3100 by default): what the product does inside the
@@ -31,8 +27,8 @@ const TAGS = [
   { name: 'Operations', description: 'Health and the simulated clock' },
 ];
 
-/** Why each code that any route can give comes (docs/operations.md: the limits on one request). */
-const COMMON: Record<string, string> = {
+/** Why each code comes, written once for every route that gives it (docs/operations.md: the limits on one request). */
+const WHY: Record<string, string> = {
   invalid_parameter: 'a query parameter holds U+0000 or an unpaired surrogate, or the query string is over the limits on one request (8,192 characters, 100 parameters)',
   invalid_json: 'the body is not UTF-8, not a JSON object where one is read, or nested deeper than 64 levels',
   unauthorized: 'the internal token is missing or wrong',
@@ -65,7 +61,7 @@ const codesOf = (response: Json): string[] | null => {
 const refuse = (responses: Record<string, Json>, status: number, codes: string[]): void => {
   const existing = responses[String(status)];
   const all = [...new Set([...(existing ? codesOf(existing) ?? [] : []), ...codes])];
-  const why = all.map((code) => (COMMON[code] ? `${code}: ${COMMON[code]}` : code));
+  const why = all.map((code) => (WHY[code] ? `${code}: ${WHY[code]}` : code));
   responses[String(status)] = { description: why.join('; '), content: { 'application/json': { schema: errorSchema(all) } } };
 };
 

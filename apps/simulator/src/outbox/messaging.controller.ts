@@ -7,15 +7,14 @@ import { getWorkspace } from '#read-models';
 import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
 import { InternalTokenGuard } from '../auth/internal-token.guard.js';
 import { requiredBody } from '../auth/internal-context.js';
-import { RecoverWebhookBody } from './webhook-recovery.dto.js';
-import { DeliveryLogQuery } from './delivery-log.dto.js';
 import { INTERNAL_EXAMPLES } from '../openapi/internal-examples.js';
 import { InternalRoute } from '../openapi/internal-route.js';
 import { listOf, single } from '../openapi/internal-schemas.js';
+import { DeliveryLogQuery } from './delivery-log.dto.js';
+import { RecoverWebhookBody } from './webhook-recovery.dto.js';
 import { recoverWebhook } from './webhook-recovery.js';
 
 const EXAMPLES = INTERNAL_EXAMPLES.answers;
-
 const DELIVERY_LOG = 'webhook-deliveries';
 
 /** The e-mail outbox and the webhook delivery log, as operators read them. */

@@ -82,8 +82,12 @@ describe.each([
   });
 
   it('pages a workspace in the list order, ties in insertion order, each row once, and ends with no next place', async () => {
-    const inserted: string[] = [];
-    for (const day of [1, 4, 4, 4, 2, 4, 3]) inserted.push((await log.insertIfAbsent(newDelivery('ws_pages', { createdAt: t(day) }))).delivery.id);
+    // The tied rows' sequence numbers cross a power of ten (…998, …999, 1000…): as text they would sort otherwise.
+    const table = `${db.schema}.webhook_deliveries`;
+    const { rows: [{ max }] } = await db.pool.query(`SELECT coalesce(max(seq), 0)::bigint AS max FROM ${table}`);
+    const boundary = 10 ** String(Number(max) + 4).length;
+    await db.pool.query(`SELECT setval(pg_get_serial_sequence('${table}', 'seq'), $1)`, [boundary - 4]);
+    for (const day of [1, 4, 4, 4, 2, 4, 3]) await log.insertIfAbsent(newDelivery('ws_pages', { createdAt: t(day) }));
     await log.insertIfAbsent(newDelivery('ws_pages_other', { createdAt: t(4) }));
     const listed = (await log.listDeliveries('ws_pages')).map(({ id }) => id);
     expect(listed).toHaveLength(7);
