@@ -47,7 +47,7 @@ describe('docs/internal-openapi.json', () => {
     }
   });
 
-  it('gives examples its own schemas accept: answers, request bodies and path ids', () => {
+  it('gives examples its own schemas accept: answers, request bodies and parameters', () => {
     let checked = 0;
     for (const { id, path, method, operation } of OPERATIONS) {
       for (const [status, response] of successes(operation)) {
@@ -64,11 +64,11 @@ describe('docs/internal-openapi.json', () => {
         expect({ id, examples: examples.length }).toEqual({ id, examples: 1 });
         for (const example of examples) expect({ id, valid: validate(example.value), errors: validate.errors ? errorsOf(validate) : null }).toEqual({ id, valid: true, errors: null });
       }
-      for (const parameter of (operation.parameters ?? []) as Json[]) {
-        if (parameter.in !== 'path') continue;
-        expect({ id, name: parameter.name, example: typeof parameter.example, description: typeof parameter.description })
-          .toEqual({ id, name: parameter.name, example: 'string', description: 'string' });
-      }
+      ((operation.parameters ?? []) as Json[]).forEach((parameter, index) => {
+        const validate = validatorAt(['paths', path, method.toLowerCase(), 'parameters', String(index), 'schema']);
+        expect({ id, name: parameter.name, example: parameter.example !== undefined, valid: validate(parameter.example), description: typeof parameter.description })
+          .toEqual({ id, name: parameter.name, example: true, valid: true, description: 'string' });
+      });
     }
     expect(checked).toBeGreaterThanOrEqual(27);
   });

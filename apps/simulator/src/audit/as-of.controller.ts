@@ -13,10 +13,7 @@ import { single } from '../openapi/internal-schemas.js';
 
 /** `at` in the document: required, and 400 invalid_parameter when it breaks the contract's time rules. */
 const AtParameter = () =>
-  ApiQuery({
-    name: 'at', required: true, example: INTERNAL_EXAMPLES.answers.unlockResult.data.unlockedAt,
-    description: 'A date (YYYY-MM-DD) or an ISO 8601 date-time with Z or an offset: the domain time to answer as of', schema: { type: 'string' },
-  });
+  ApiQuery({ name: 'at', required: true, description: 'A date (YYYY-MM-DD) or an ISO 8601 date-time with Z or an offset: the domain time to answer as of', schema: { type: 'string' } });
 
 const EXAMPLES = INTERNAL_EXAMPLES.answers;
 

@@ -49,7 +49,16 @@ const PARAMETERS: Record<string, string> = {
   slug: 'Test slug, of a test of the assessment', resultId: 'Result id (`res_…`)', deliveryId: 'Delivery id (`whd_…`)',
   streamId: '`workspace-{id}`, `assessment-{id}` or `candidate-{id}`',
 };
-const EXAMPLE_IDS: Record<string, string> = INTERNAL_EXAMPLES.parameters;
+/** A real value of every parameter: the ids and query values of the requests the examples answer. */
+const PARAMETER_EXAMPLES: Record<string, unknown> = {
+  ...INTERNAL_EXAMPLES.parameters,
+  to: INTERNAL_EXAMPLES.answers.listEmails.data[0]?.to,
+  at: INTERNAL_EXAMPLES.answers.unlockResult.data.unlockedAt,
+  mode: 'live',
+  limit: 2,
+  cursor: INTERNAL_EXAMPLES.answers.listWebhookDeliveries.meta.nextCursor,
+  view: 'opened',
+};
 
 const codesOf = (response: Json): string[] | null => {
   const schema = ((response['content'] as Json | undefined)?.['application/json'] as Json | undefined)?.['schema'] as Json | undefined;
@@ -68,7 +77,7 @@ const refuse = (responses: Record<string, Json>, status: number, codes: string[]
 /**
  * The refusals every route can give, by what it takes: 400 invalid_parameter, 401 and 500 always;
  * with body bytes (POST, PUT, DELETE) 400 invalid_json and 413; with a body it reads 422; with a path
- * id 404. Path parameters get a description and a real example; the answers are sorted by status.
+ * id 404. Parameters get a real example (path ids a description too); the answers are sorted by status.
  */
 const completeOperation = (path: string, method: string, operation: Json): void => {
   const responses = (operation['responses'] ??= {}) as Record<string, Json>;
@@ -82,9 +91,8 @@ const completeOperation = (path: string, method: string, operation: Json): void 
   operation['responses'] = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
   for (const parameter of (operation['parameters'] ?? []) as Json[]) {
     const name = String(parameter['name']);
-    if (parameter['in'] !== 'path') continue;
-    parameter['description'] ??= PARAMETERS[name];
-    if (EXAMPLE_IDS[name] !== undefined) parameter['example'] = EXAMPLE_IDS[name];
+    if (parameter['in'] === 'path') parameter['description'] ??= PARAMETERS[name];
+    if (PARAMETER_EXAMPLES[name] !== undefined) parameter['example'] = PARAMETER_EXAMPLES[name];
   }
 };
 

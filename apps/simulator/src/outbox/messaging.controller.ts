@@ -34,7 +34,7 @@ export class MessagingController {
     description: 'The outbox for one address, newest first (at most 1,000). Without `to` the list is empty.',
     answers: [{ status: 200, description: 'The e-mails', schema: listOf('Email'), example: EXAMPLES.listEmails }],
   })
-  @ApiQuery({ name: 'to', required: false, schema: { type: 'string' }, example: 'ann.lee@example.com', description: 'The address (case-insensitive); without it the list is empty' })
+  @ApiQuery({ name: 'to', required: false, schema: { type: 'string' }, description: 'The address (case-insensitive); without it the list is empty' })
   async emails(@Query('to') to: unknown) {
     const address = typeof to === 'string' ? to.trim().toLowerCase() : '';
     if (!address) return { data: [] };
