@@ -11,9 +11,13 @@ import type { DocumentStore } from '#read-models';
 import { DOCUMENTS } from '#runtime/infrastructure.js';
 import { InternalTokenGuard } from '../auth/internal-token.guard.js';
 import { internalContext } from '../auth/internal-context.js';
-import { InternalRoute } from '../openapi/internal-document.js';
+import { INTERNAL_EXAMPLES } from '../openapi/internal-examples.js';
+import { InternalRoute } from '../openapi/internal-route.js';
+import { single } from '../openapi/internal-schemas.js';
 import { JsonBodyUnder } from '../validation/known-ids.js';
 import { AddTestBody, testToAdd } from './assessments.dto.js';
+
+const EXAMPLES = INTERNAL_EXAMPLES.answers;
 
 @Controller('internal/assessments/:assessmentId')
 @UseGuards(InternalTokenGuard)
@@ -34,7 +38,13 @@ export class AssessmentsController {
   @Post('tests')
   @HttpCode(200)
   @JsonBodyUnder('assessment')
-  @InternalRoute('Append a custom test of the workspace', 200, [404, 409, 422], AddTestBody)
+  @InternalRoute({
+    id: 'addTestToAssessment', tag: 'Assessments', summary: 'Append a custom test',
+    description: "Appends a custom test of the assessment's workspace after its tests. A closed assessment: 409 invalid_state; a slug that is not a custom test of the workspace, already on the assessment, or an 11th test: 422. An unknown assessment is refused (404) before a bad body.",
+    answers: [{ status: 200, description: 'The assessment (live candidateCount)', schema: single('Assessment'), example: EXAMPLES.addTestToAssessment }],
+    refuses: { 409: ['invalid_state'] },
+    body: { type: AddTestBody, example: INTERNAL_EXAMPLES.requests.addTestToAssessment },
+  })
   async addTest(@Req() request: FastifyRequest, @Param('assessmentId') assessmentId: string, @Body() body: AddTestBody) {
     await this.commands.execute(new AddTestToAssessment(assessmentId, testToAdd(body), internalContext(request)));
     return this.view(assessmentId);
@@ -42,7 +52,11 @@ export class AssessmentsController {
 
   @Post('close')
   @HttpCode(200)
-  @InternalRoute('Close the assessment (status archived)', 200, [404])
+  @InternalRoute({
+    id: 'closeAssessment', tag: 'Assessments', summary: 'Close an assessment',
+    description: 'The assessment becomes `archived`: no more invitations, registrations or finished tests. Closing again answers the same.',
+    answers: [{ status: 200, description: 'The assessment, archived (live candidateCount)', schema: single('Assessment'), example: EXAMPLES.closeAssessment }],
+  })
   async close(@Req() request: FastifyRequest, @Param('assessmentId') assessmentId: string) {
     await this.commands.execute(new CloseAssessment(assessmentId, internalContext(request)));
     return this.view(assessmentId);

@@ -1,5 +1,5 @@
-import { Controller, Get, Inject, Param, Query, UseGuards, applyDecorators } from '@nestjs/common';
-import { ApiQuery, ApiResponse } from '@nestjs/swagger';
+import { Controller, Get, Inject, Param, Query, UseGuards } from '@nestjs/common';
+import { ApiQuery } from '@nestjs/swagger';
 import { assessmentStream, candidateStream } from '#domain';
 import { apiError, parseTime } from '#http';
 import {
@@ -7,19 +7,15 @@ import {
 } from '#read-models';
 import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
 import { InternalTokenGuard } from '../auth/internal-token.guard.js';
-import { InternalRoute } from '../openapi/internal-document.js';
-
-const ERROR_BODY = {
-  type: 'object', required: ['error'],
-  properties: { error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } } },
-};
+import { INTERNAL_EXAMPLES } from '../openapi/internal-examples.js';
+import { InternalRoute } from '../openapi/internal-route.js';
+import { single } from '../openapi/internal-schemas.js';
 
 /** `at` in the document: required, and 400 invalid_parameter when it breaks the contract's time rules. */
 const AtParameter = () =>
-  applyDecorators(
-    ApiQuery({ name: 'at', required: true, description: 'A date (YYYY-MM-DD) or an ISO 8601 date-time with Z or an offset: the domain time to answer as of', schema: { type: 'string' } }),
-    ApiResponse({ status: 400, description: 'invalid_parameter: `at` (or `mode`) is missing or breaks its rule', content: { 'application/json': { schema: ERROR_BODY } } }),
-  );
+  ApiQuery({ name: 'at', required: true, description: 'A date (YYYY-MM-DD) or an ISO 8601 date-time with Z or an offset: the domain time to answer as of', schema: { type: 'string' } });
+
+const EXAMPLES = INTERNAL_EXAMPLES.answers;
 
 /**
  * Time travel for auditors: what `GET /v1/candidates/{id}` and `GET /v1/assessments/{id}` answered
@@ -32,7 +28,12 @@ export class AsOfController {
   constructor(@Inject(INFRASTRUCTURE) private readonly infra: Infrastructure) {}
 
   @Get('candidates/:candidateId')
-  @InternalRoute('A candidate as GET /v1/candidates/{id} answered at a past domain time (404 before it existed)', 200, [404])
+  @InternalRoute({
+    id: 'getCandidateAsOf', tag: 'Audit', summary: 'A candidate as of a past time',
+    description: "What `GET /v1/candidates/{id}` answered at a domain time, for the candidate's own mode, rebuilt from the events up to it (nothing stored is touched). 404 before the candidate existed; `at` missing or malformed: 400 invalid_parameter.",
+    answers: [{ status: 200, description: 'The candidate as it was', schema: single('Candidate'), example: EXAMPLES.candidateAsOf }],
+    refuses: { 400: ['invalid_parameter'] },
+  })
   @AtParameter()
   async candidate(@Param('candidateId') candidateId: string, @Query() query: Record<string, unknown>) {
     const asOf = requiredTime(query.at);
@@ -44,9 +45,14 @@ export class AsOfController {
 
   /** `mode` (live by default) picks whose `candidateCount` is shown, as the reading key's mode does in the API. */
   @Get('assessments/:assessmentId')
-  @InternalRoute('An assessment as GET /v1/assessments/{id} answered at a past domain time (404 before it existed)', 200, [404])
+  @InternalRoute({
+    id: 'getAssessmentAsOf', tag: 'Audit', summary: 'An assessment as of a past time',
+    description: 'What `GET /v1/assessments/{id}` answered at a domain time to a key of `mode`, rebuilt from the events up to it (nothing stored is touched). 404 before the assessment existed; `at` missing or malformed, or another `mode`: 400 invalid_parameter.',
+    answers: [{ status: 200, description: 'The assessment as it was', schema: single('Assessment'), example: EXAMPLES.assessmentAsOf }],
+    refuses: { 400: ['invalid_parameter'] },
+  })
   @AtParameter()
-  @ApiQuery({ name: 'mode', required: false, description: 'Whose candidateCount: live (default) or sandbox', schema: { type: 'string', enum: ['live', 'sandbox'] } })
+  @ApiQuery({ name: 'mode', required: false, description: 'Whose candidateCount: live (default) or sandbox', schema: { type: 'string', enum: ['live', 'sandbox'], default: 'live' } })
   async assessment(@Param('assessmentId') assessmentId: string, @Query() query: Record<string, unknown>) {
     const asOf = requiredTime(query.at);
     const mode = query.mode ?? 'live';

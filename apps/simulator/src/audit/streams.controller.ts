@@ -3,8 +3,11 @@ import { EVENT_STORE } from '#commands';
 import type { EventStore } from '#event-store';
 import { apiError } from '#http';
 import { InternalTokenGuard } from '../auth/internal-token.guard.js';
-import { InternalRoute } from '../openapi/internal-document.js';
+import { INTERNAL_EXAMPLES } from '../openapi/internal-examples.js';
+import { InternalRoute } from '../openapi/internal-route.js';
+import { listOf } from '../openapi/internal-schemas.js';
 
+const EXAMPLES = INTERNAL_EXAMPLES.answers;
 
 /** The auditors' view of one stream, exactly as recorded, in revision order. */
 @Controller('internal/streams')
@@ -13,7 +16,11 @@ export class StreamsController {
   constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
 
   @Get(':streamId')
-  @InternalRoute('One stream of the event log, in revision order', 200, [404])
+  @InternalRoute({
+    id: 'readStream', tag: 'Audit', summary: 'Read one stream',
+    description: 'Every event of one stream as recorded, in revision order (`workspace-{id}`, `assessment-{id}` or `candidate-{id}`). 404 for a stream without events.',
+    answers: [{ status: 200, description: 'The events', schema: listOf('StreamEvent'), example: EXAMPLES.readStream }],
+  })
   async stream(@Param('streamId') streamId: string) {
     const events = await this.store.readStream(streamId);
     if (events.length === 0) throw apiError('not_found');

@@ -3,9 +3,13 @@ import type { FastifyRequest } from 'fastify';
 import { JsonBody, apiError } from '#http';
 import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
 import { InternalTokenGuard } from '../auth/internal-token.guard.js';
-import { InternalRoute } from '../openapi/internal-document.js';
+import { INTERNAL_EXAMPLES } from '../openapi/internal-examples.js';
+import { InternalRoute } from '../openapi/internal-route.js';
+import { single } from '../openapi/internal-schemas.js';
 import { AdvanceClockBody } from './clock.dto.js';
 import { SimulatedClockGuard } from './simulated-clock.guard.js';
+
+const EXAMPLES = INTERNAL_EXAMPLES.answers;
 
 @Controller('internal/clock')
 @UseGuards(InternalTokenGuard, SimulatedClockGuard)
@@ -16,7 +20,13 @@ export class ClockController {
   @Post()
   @HttpCode(200)
   @JsonBody()
-  @InternalRoute('Move the simulated clock forward (only with SIMULATED_CLOCK=true)', 200, [404, 422], AdvanceClockBody)
+  @InternalRoute({
+    id: 'advanceClock', tag: 'Operations', summary: 'Move the simulated clock forward',
+    description: 'Moves the domain clock forward by whole seconds (deadlines and the sandbox window follow it). Only with SIMULATED_CLOCK=true; otherwise the route does not exist (404).',
+    answers: [{ status: 200, description: 'The domain time now', schema: single('ClockNow'), example: EXAMPLES.advanceClock }],
+    refuses: { 404: ['not_found'] },
+    body: { type: AdvanceClockBody, example: INTERNAL_EXAMPLES.requests.advanceClock },
+  })
   async advance(@Req() request: FastifyRequest, @Body() body: AdvanceClockBody) {
     const clock = this.infra.simulatedClock;
     if (!clock) throw apiError('not_found');

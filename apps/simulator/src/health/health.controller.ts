@@ -1,8 +1,12 @@
 import { Controller, Get, Inject, UseGuards } from '@nestjs/common';
 import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
 import { InternalTokenGuard } from '../auth/internal-token.guard.js';
-import { InternalRoute } from '../openapi/internal-document.js';
+import { INTERNAL_EXAMPLES } from '../openapi/internal-examples.js';
+import { InternalRoute } from '../openapi/internal-route.js';
+import { single } from '../openapi/internal-schemas.js';
 import { healthSummary } from './health-summary.js';
+
+const EXAMPLES = INTERNAL_EXAMPLES.answers;
 
 @Controller('internal/health')
 @UseGuards(InternalTokenGuard)
@@ -10,7 +14,11 @@ export class HealthController {
   constructor(@Inject(INFRASTRUCTURE) private readonly infra: Infrastructure) {}
 
   @Get()
-  @InternalRoute('The log head, read-model checkpoints, Redis and the queues', 200)
+  @InternalRoute({
+    id: 'getHealth', tag: 'Operations', summary: 'Read the health summary',
+    description: "The release, the event log's head, how far each read model is, whether Redis answers, and the queues' job counts.",
+    answers: [{ status: 200, description: 'The summary', schema: single('Health'), example: EXAMPLES.getHealth }],
+  })
   async health() {
     return { data: await healthSummary(this.infra) };
   }

@@ -1,16 +1,21 @@
 import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
 import { ApiQuery } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
-import { apiError } from '#http';
+import { apiError, readCursorParam } from '#http';
 import type { Messaging } from '#messaging';
 import { getWorkspace } from '#read-models';
 import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
 import { InternalTokenGuard } from '../auth/internal-token.guard.js';
 import { requiredBody } from '../auth/internal-context.js';
+import { INTERNAL_EXAMPLES } from '../openapi/internal-examples.js';
+import { InternalRoute } from '../openapi/internal-route.js';
+import { listOf, single } from '../openapi/internal-schemas.js';
+import { DeliveryLogQuery } from './delivery-log.dto.js';
 import { RecoverWebhookBody } from './webhook-recovery.dto.js';
-import { InternalRoute } from '../openapi/internal-document.js';
 import { recoverWebhook } from './webhook-recovery.js';
 
+const EXAMPLES = INTERNAL_EXAMPLES.answers;
+const DELIVERY_LOG = 'webhook-deliveries';
 
 /** The e-mail outbox and the webhook delivery log, as operators read them. */
 @Controller('internal')
@@ -24,7 +29,11 @@ export class MessagingController {
   }
 
   @Get('emails')
-  @InternalRoute('The e-mail outbox for one address, newest first', 200)
+  @InternalRoute({
+    id: 'listEmails', tag: 'Outbox', summary: 'List the e-mails sent to an address',
+    description: 'The outbox for one address, newest first (at most 1,000). Without `to` the list is empty.',
+    answers: [{ status: 200, description: 'The e-mails', schema: listOf('Email'), example: EXAMPLES.listEmails }],
+  })
   @ApiQuery({ name: 'to', required: false, schema: { type: 'string' }, description: 'The address (case-insensitive); without it the list is empty' })
   async emails(@Query('to') to: unknown) {
     const address = typeof to === 'string' ? to.trim().toLowerCase() : '';
@@ -33,21 +42,36 @@ export class MessagingController {
   }
 
   @Get('workspaces/:workspaceId/webhook-deliveries')
-  @InternalRoute('The webhook delivery log (30 days), newest first', 200, [404])
-  async deliveries(@Param('workspaceId') workspaceId: string) {
+  @InternalRoute({
+    id: 'listWebhookDeliveries', tag: 'Webhooks', summary: 'List the webhook deliveries',
+    description: "The delivery log of the last 30 days, newest first (ties in the order the deliveries were created), with every attempt, a page at a time: `limit` rows (1,000 when absent), then pass `meta.nextCursor` as `cursor` for the next page until it is null. The order is fixed (`createdAt`, then the order rows were made), so paging neither repeats nor skips a row that was there when it began. A cursor of another workspace, or changed: 400 invalid_cursor.",
+    answers: [{ status: 200, description: 'One page of deliveries', schema: listOf('WebhookDelivery', 'DeliveryPageMeta'), example: EXAMPLES.listWebhookDeliveries }],
+    refuses: { 400: ['invalid_cursor', 'invalid_parameter'] },
+  })
+  async deliveries(@Param('workspaceId') workspaceId: string, @Query() query: DeliveryLogQuery) {
+    // A cursor is the workspace's own: one issued for another workspace is refused like an edited one.
+    const scope = { workspaceId, mode: 'internal' };
+    const cursor = readCursorParam(this.infra.cursors, DELIVERY_LOG, query.cursor, {}, scope);
     if (!(await getWorkspace(this.infra.documents, workspaceId))) throw apiError('not_found');
-    const rows = await this.messaging().listDeliveries(workspaceId);
+    const after = cursor ? { createdAt: String(cursor.t), seq: String(cursor.s) } : undefined;
+    const page = await this.messaging().pageDeliveries(workspaceId, { limit: query.limit, ...(after ? { after } : {}) });
+    const nextCursor = page.next ? this.infra.cursors.encodeFor(DELIVERY_LOG, { t: page.next.createdAt, s: page.next.seq }, {}, scope) : null;
     return {
-      data: rows.map((row) => ({
+      data: page.rows.map((row) => ({
         id: row.id, eventId: row.eventId, event: row.event, url: row.url, status: row.status, attempts: row.attempts, attemptLog: row.attemptLog,
         lastResponseStatus: row.lastResponseStatus, lastError: row.lastError, createdAt: row.createdAt, updatedAt: row.updatedAt,
       })),
+      meta: { nextCursor },
     };
   }
 
   @Post('webhook-deliveries/:deliveryId/resend')
   @HttpCode(202)
-  @InternalRoute('Send a delivery again (a new delivery row)', 202, [404])
+  @InternalRoute({
+    id: 'resendWebhookDelivery', tag: 'Webhooks', summary: 'Resend a delivery',
+    description: 'Sends a delivery again, whatever its status, to the address saved now: a new delivery (new id, the same event id and envelope bytes, created now), queued at once.',
+    answers: [{ status: 202, description: 'The new delivery, queued', schema: single('ResentDelivery'), example: EXAMPLES.resendWebhookDelivery }],
+  })
   async resend(@Param('deliveryId') deliveryId: string) {
     const id = await this.messaging().resend(deliveryId);
     if (!id) throw apiError('not_found');
@@ -56,7 +80,12 @@ export class MessagingController {
 
   @Post('workspaces/:workspaceId/webhook/recover')
   @HttpCode(202)
-  @InternalRoute('Deliver the events of a window again, in the log\'s order, to the saved address (a new delivery row each)', 202, [404], RecoverWebhookBody)
+  @InternalRoute({
+    id: 'recoverWebhookDeliveries', tag: 'Webhooks', summary: 'Deliver a window of events again',
+    description: "Every event of the window (`since` to `until`, domain time, at most 30 days back) that the saved settings select is delivered again, in the log's order, one after another: a new delivery each (docs/webhooks.md). A disabled address gets nothing (the deliveries are logged `failed`, `endpoint_disabled`): save the settings again first. 404 when no webhook is saved, before a bad window (422).",
+    answers: [{ status: 202, description: 'How many deliveries were queued', schema: single('RecoveredDeliveries'), example: EXAMPLES.recoverWebhookDeliveries }],
+    body: { type: RecoverWebhookBody, example: INTERNAL_EXAMPLES.requests.recoverWebhookDeliveries },
+  })
   async recover(@Req() request: FastifyRequest, @Param('workspaceId') workspaceId: string) {
     const { recovered } = await recoverWebhook(this.infra, workspaceId, requiredBody(request));
     return { data: { count: recovered.count } };

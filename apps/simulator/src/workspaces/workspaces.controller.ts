@@ -11,10 +11,14 @@ import { getBilling, getWorkspace } from '#read-models';
 import type { DocumentStore } from '#read-models';
 import { DOCUMENTS } from '#runtime/infrastructure.js';
 import { InternalTokenGuard } from '../auth/internal-token.guard.js';
-import { InternalRoute } from '../openapi/internal-document.js';
+import { INTERNAL_EXAMPLES } from '../openapi/internal-examples.js';
+import { InternalRoute } from '../openapi/internal-route.js';
+import { single } from '../openapi/internal-schemas.js';
 import { JsonBodyUnder, requireKnownWorkspace } from '../validation/known-ids.js';
 import { internalContext } from '../auth/internal-context.js';
 import { CreateCustomTestBody, CreateWorkspaceBody, IssueApiKeyBody, SaveWebhookBody, customTestDraft, refuseNonPublicAddress, webhookSettings, workspaceDraft } from './workspaces.dto.js';
+
+const EXAMPLES = INTERNAL_EXAMPLES.answers;
 
 @Controller('internal')
 @UseGuards(InternalTokenGuard)
@@ -29,14 +33,23 @@ export class WorkspacesController {
   @Post('workspaces')
   @HttpCode(201)
   @JsonBody()
-  @InternalRoute('Create a workspace', 201, [422], CreateWorkspaceBody)
+  @InternalRoute({
+    id: 'createWorkspace', tag: 'Workspaces', summary: 'Create a workspace',
+    description: 'A new workspace, not verified yet (invitations are refused until it is). `freeAllowance` live candidates are unlocked free of charge before billing starts (0 when absent).',
+    answers: [{ status: 201, description: 'The new workspace', schema: single('Workspace'), example: EXAMPLES.createWorkspace }],
+    body: { type: CreateWorkspaceBody, example: INTERNAL_EXAMPLES.requests.createWorkspace },
+  })
   async create(@Req() request: FastifyRequest, @Body() body: CreateWorkspaceBody) {
     return { data: await this.commands.execute(new CreateWorkspace(workspaceDraft(body), internalContext(request))) };
   }
 
   @Post('workspaces/:workspaceId/verify')
   @HttpCode(200)
-  @InternalRoute('Mark the workspace verified (someone confirmed an e-mail address)', 200, [404])
+  @InternalRoute({
+    id: 'verifyWorkspace', tag: 'Workspaces', summary: 'Verify a workspace',
+    description: 'Records that someone in the workspace confirmed an e-mail address: from then on it may invite candidates. Verifying again changes nothing and answers the same.',
+    answers: [{ status: 200, description: 'The workspace, verified', schema: single('Workspace'), example: EXAMPLES.verifyWorkspace }],
+  })
   async verify(@Req() request: FastifyRequest, @Param('workspaceId') workspaceId: string) {
     return { data: await this.commands.execute(new VerifyWorkspace(workspaceId, internalContext(request))) };
   }
@@ -44,14 +57,23 @@ export class WorkspacesController {
   @Post('workspaces/:workspaceId/api-keys')
   @HttpCode(201)
   @JsonBodyUnder('workspace', { optional: true })
-  @InternalRoute('Create an API key (the secret is shown once)', 201, [404, 422], IssueApiKeyBody)
+  @InternalRoute({
+    id: 'issueApiKey', tag: 'Workspaces', summary: 'Create an API key',
+    description: 'A live key, or a sandbox key (`SBX_…`, test candidates only). The secret is in this answer only; the key works at once. An unknown workspace is refused (404) before a bad body (422).',
+    answers: [{ status: 201, description: 'The new key and its secret', schema: single('ApiKey'), example: EXAMPLES.issueApiKey }],
+    body: { type: IssueApiKeyBody, example: INTERNAL_EXAMPLES.requests.issueApiKey },
+  })
   async issueKey(@Req() request: FastifyRequest, @Param('workspaceId') workspaceId: string, @Body() body: IssueApiKeyBody) {
     return { data: await this.commands.execute(new IssueApiKey(workspaceId, body.mode, internalContext(request))) };
   }
 
   @Post('api-keys/:apiKeyId/regenerate')
   @HttpCode(200)
-  @InternalRoute('Regenerate an API key: the previous key and secret stop at once', 200, [404])
+  @InternalRoute({
+    id: 'regenerateApiKey', tag: 'Workspaces', summary: 'Regenerate an API key',
+    description: 'A new key and secret under the same key id; the previous key and secret are refused from then on.',
+    answers: [{ status: 200, description: 'The new key and its secret', schema: single('ApiKey'), example: EXAMPLES.regenerateApiKey }],
+  })
   async regenerate(@Req() request: FastifyRequest, @Param('apiKeyId') apiKeyId: string) {
     return { data: await this.commands.execute(new RegenerateApiKey(apiKeyId, internalContext(request))) };
   }
@@ -59,7 +81,12 @@ export class WorkspacesController {
   @Put('workspaces/:workspaceId/webhook')
   @HttpCode(200)
   @JsonBody()
-  @InternalRoute('Save the webhook address and events (enables it again)', 200, [404, 422], SaveWebhookBody)
+  @InternalRoute({
+    id: 'saveWebhook', tag: 'Webhooks', summary: 'Save the webhook settings',
+    description: 'The address (an absolute `https://` URL of a public host; `http://` and private hosts too with WEBHOOK_ALLOW_INSECURE=true) and the events to send. Saving again keeps the signing secret and enables a disabled address. Refused in this order: an address that is not public (422), an unknown workspace (404), then the body\'s rules (422).',
+    answers: [{ status: 200, description: 'The settings with the signing secret', schema: single('WebhookSettings'), example: EXAMPLES.saveWebhook }],
+    body: { type: SaveWebhookBody, example: INTERNAL_EXAMPLES.requests.saveWebhook },
+  })
   // Typed by the deployment's rule (webhookSettings), not by the parameter's type: the global pipe leaves a plain object alone.
   // In the order always answered: what the address resolves to, the workspace, then the body's rules.
   async saveWebhook(@Req() request: FastifyRequest, @Param('workspaceId') workspaceId: string, @Body() body: object) {
@@ -70,7 +97,11 @@ export class WorkspacesController {
   }
 
   @Get('workspaces/:workspaceId/webhook')
-  @InternalRoute('The webhook settings and signing secret', 200, [404])
+  @InternalRoute({
+    id: 'getWebhook', tag: 'Webhooks', summary: 'Read the webhook settings',
+    description: 'The settings, the signing secret, and whether the address is enabled (and why not). 404 also when no webhook is saved.',
+    answers: [{ status: 200, description: 'The settings', schema: single('WebhookSettings'), example: EXAMPLES.getWebhook }],
+  })
   async webhook(@Param('workspaceId') workspaceId: string) {
     const workspace = await getWorkspace(this.documents, workspaceId);
     if (!workspace?.webhook) throw apiError('not_found');
@@ -80,7 +111,11 @@ export class WorkspacesController {
 
   @Post('workspaces/:workspaceId/webhook/rotate-secret')
   @HttpCode(200)
-  @InternalRoute('Rotate the signing secret; the old one still signs for 24 hours', 200, [404])
+  @InternalRoute({
+    id: 'rotateWebhookSecret', tag: 'Webhooks', summary: 'Rotate the signing secret',
+    description: 'A new signing secret; for 24 hours deliveries carry a signature with the old one too. 404 also when no webhook is saved.',
+    answers: [{ status: 200, description: 'The address, events and new secret', schema: single('RotatedWebhookSecret'), example: EXAMPLES.rotateWebhookSecret }],
+  })
   async rotate(@Req() request: FastifyRequest, @Param('workspaceId') workspaceId: string) {
     const { url, events, secret } = await this.commands.execute(new RotateWebhookSecret(workspaceId, internalContext(request)));
     return { data: { url, events, secret } };
@@ -89,13 +124,22 @@ export class WorkspacesController {
   @Post('workspaces/:workspaceId/custom-tests')
   @HttpCode(201)
   @JsonBodyUnder('workspace')
-  @InternalRoute('Create a custom test of the workspace', 201, [404, 422], CreateCustomTestBody)
+  @InternalRoute({
+    id: 'createCustomTest', tag: 'Workspaces', summary: 'Create a custom test',
+    description: 'A test of this workspace only (`type: custom`), to append to its assessments. An unknown workspace is refused (404) before a bad body (422).',
+    answers: [{ status: 201, description: 'The new test', schema: single('CustomTest'), example: EXAMPLES.createCustomTest }],
+    body: { type: CreateCustomTestBody, example: INTERNAL_EXAMPLES.requests.createCustomTest },
+  })
   async customTest(@Req() request: FastifyRequest, @Param('workspaceId') workspaceId: string, @Body() body: CreateCustomTestBody) {
     return { data: await this.commands.execute(new CreateCustomTest(workspaceId, customTestDraft(body), internalContext(request))) };
   }
 
   @Get('workspaces/:workspaceId/billing')
-  @InternalRoute('Billed candidates and the free allowance', 200, [404])
+  @InternalRoute({
+    id: 'getBilling', tag: 'Workspaces', summary: 'Read the billing',
+    description: 'The free allowance and every billed live candidate: billed once, at the first unlock after the allowance is used up. Test candidates are never billed.',
+    answers: [{ status: 200, description: 'The billing', schema: single('Billing'), example: EXAMPLES.getBilling }],
+  })
   async billing(@Param('workspaceId') workspaceId: string) {
     const billing = await getBilling(this.documents, workspaceId);
     if (!billing) throw apiError('not_found');

@@ -7,7 +7,7 @@ import type { Clock, DatabaseOutage } from '#platform';
 import { createEmailWorker } from '../emails/email.worker.js';
 import { EmailOutbox, type OutboxEmail } from '../emails/outbox.js';
 import { EMAIL_QUEUE, MAINTENANCE_QUEUE, QUEUE_NAMES, WEBHOOK_QUEUE, type EmailJob, type QueueName, type WebhookJob } from '../shared/queues.js';
-import { DeliveryLog, type WebhookDelivery } from '../webhooks/delivery-log.js';
+import { type DeliveryPage, type DeliveryPlace, DeliveryLog, type WebhookDelivery } from '../webhooks/delivery-log.js';
 import { WebhookDeliveries } from '../webhooks/webhook-deliveries.js';
 import { createWebhookWorker } from '../webhooks/webhook-delivery.worker.js';
 import { DeliverySweeper } from '../webhooks/delivery-sweeper.js';
@@ -75,6 +75,8 @@ export interface Messaging {
   /** Delivers a window of events again, in the log's order (webhook-recovery.ts); null without a webhook. */
   recover(workspaceId: string, window: RecoveryWindow): Promise<RecoveryResult | null>;
   listDeliveries(workspaceId: string): Promise<WebhookDelivery[]>;
+  /** One page of the delivery log, newest first (DeliveryLog.pageDeliveries). */
+  pageDeliveries(workspaceId: string, options: { limit: number; after?: DeliveryPlace }): Promise<DeliveryPage>;
   listEmails(to: string): Promise<OutboxEmail[]>;
   listRecentEmails(limit: number): Promise<OutboxEmail[]>;
   queueHealth(): Promise<Record<QueueName, QueueCounts>>;
@@ -186,6 +188,7 @@ export const startMessaging = async (options: StartMessagingOptions): Promise<Me
     recover: (workspaceId, window) => recoveries.recover(workspaceId, window),
     dispatchedPosition: () => checkpoints.read(DISPATCHER_NAME),
     listDeliveries: (workspaceId) => log.listDeliveries(workspaceId),
+    pageDeliveries: (workspaceId, options) => log.pageDeliveries(workspaceId, options),
     listEmails: (to) => outbox.listEmails(to),
     listRecentEmails: (limit) => outbox.listRecent(limit),
     queueHealth: async () => Object.fromEntries(await Promise.all(Object.values(queues).map(async (queue) => [queue.name, await counts(queue)] as const))) as Record<QueueName, QueueCounts>,

@@ -81,6 +81,37 @@ describe.each([
     expect(await log.listDeliveries('ws_other')).toStrictEqual([]);
   });
 
+  it('pages a workspace in the list order, ties in insertion order, each row once, and ends with no next place', async () => {
+    // The tied rows' sequence numbers cross a power of ten (…998, …999, 1000…): as text they would sort otherwise.
+    const table = `${db.schema}.webhook_deliveries`;
+    const { rows: [{ max }] } = await db.pool.query(`SELECT coalesce(max(seq), 0)::bigint AS max FROM ${table}`);
+    const boundary = 10 ** String(Number(max) + 4).length;
+    await db.pool.query(`SELECT setval(pg_get_serial_sequence('${table}', 'seq'), $1)`, [boundary - 4]);
+    for (const day of [1, 4, 4, 4, 2, 4, 3]) await log.insertIfAbsent(newDelivery('ws_pages', { createdAt: t(day) }));
+    await log.insertIfAbsent(newDelivery('ws_pages_other', { createdAt: t(4) }));
+    const listed = (await log.listDeliveries('ws_pages')).map(({ id }) => id);
+    expect(listed).toHaveLength(7);
+    const paged: string[] = [];
+    let page = await log.pageDeliveries('ws_pages', { limit: 2 });
+    const sizes = [page.rows.length];
+    paged.push(...page.rows.map(({ id }) => id));
+    while (page.next) {
+      page = await log.pageDeliveries('ws_pages', { limit: 2, after: page.next });
+      sizes.push(page.rows.length);
+      paged.push(...page.rows.map(({ id }) => id));
+    }
+    expect(sizes).toStrictEqual([2, 2, 2, 1]);
+    expect(paged).toStrictEqual(listed);
+    // Exactly a page left: the page before it says so, the last one has no next place.
+    const firstSix = await log.pageDeliveries('ws_pages', { limit: 6 });
+    expect(firstSix.next).not.toBeNull();
+    const rest = await log.pageDeliveries('ws_pages', { limit: 1, ...(firstSix.next ? { after: firstSix.next } : {}) });
+    expect(rest).toStrictEqual({ rows: [expect.objectContaining({ id: listed[6] })], next: null });
+    const whole = await log.pageDeliveries('ws_pages', { limit: 7 });
+    expect({ ids: whole.rows.map(({ id }) => id), next: whole.next }).toStrictEqual({ ids: listed, next: null });
+    expect(whole.rows[0]).not.toHaveProperty('body');
+  });
+
   it('measures the failing streak of an address since its last success and since it was enabled', async () => {
     const url = 'https://hooks.example.com/streak';
     const attempt = async (day: number, error: string | null): Promise<void> => {

@@ -69,6 +69,18 @@ export interface PendingDelivery {
   recoveryId?: string;
 }
 
+/** Where a row stands in the log's order: its creation time, then its insertion sequence (a decimal string). */
+export interface DeliveryPlace {
+  createdAt: string;
+  seq: string;
+}
+
+export interface DeliveryPage {
+  rows: WebhookDelivery[];
+  /** The place of the page's last row when more rows follow; null at the end. */
+  next: DeliveryPlace | null;
+}
+
 export const ENDPOINT_DISABLED = 'endpoint_disabled';
 
 /** Strips the stored bytes: what the internal application lists. */
@@ -168,6 +180,27 @@ export class DeliveryLog {
       [workspaceId, options.limit ?? 1000],
     );
     return (result.rows as Row[]).map((row) => publicDelivery(deliveryOf(row)));
+  }
+
+  /**
+   * One page of the log, in listDeliveries' order: the rows after `after` (a row's place, from the
+   * previous page's `next`), and the place of the last row when more follow (null at the end). A
+   * place is (createdAt, seq): creation times tie under a frozen clock, the insertion order does not.
+   * The sequence is read as text under a name of its own: an output named `seq` would be what
+   * ORDER BY sorts by, as text ("10" before "9").
+   */
+  async pageDeliveries(workspaceId: string, options: { limit: number; after?: DeliveryPlace }): Promise<DeliveryPage> {
+    const after = options.after ?? null;
+    const result = await this.pool.query(
+      `SELECT ${DELIVERY_COLUMNS}, seq::text AS place_seq FROM ${this.table}
+       WHERE workspace_id = $1 AND ($3::timestamptz IS NULL OR (created_at, seq) < ($3::timestamptz, $4::bigint))
+       ORDER BY created_at DESC, seq DESC LIMIT $2`,
+      [workspaceId, options.limit + 1, after?.createdAt ?? null, after?.seq ?? null],
+    );
+    const rows = (result.rows as Row[]).slice(0, options.limit);
+    const last = rows.at(-1);
+    const next = result.rows.length > options.limit && last ? { createdAt: isoTime(last.created_at), seq: String(last.place_seq) } : null;
+    return { rows: rows.map((row) => publicDelivery(deliveryOf(row))), next };
   }
 
   /**

@@ -1,0 +1,60 @@
+import { type Type, applyDecorators } from '@nestjs/common';
+import { ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { ErrorCode } from '#http';
+
+type Schema = Record<string, unknown>;
+
+/** The document's groups of operations, declared with their descriptions in internal-document.ts. */
+export type InternalTag = 'Workspaces' | 'Webhooks' | 'Assessments' | 'Candidates' | 'Outbox' | 'Audit' | 'Operations';
+
+export interface InternalAnswer {
+  status: number;
+  description: string;
+  /** The JSON body's schema; none for 204 and for answers that are not JSON. */
+  schema?: Schema;
+  /** A real answer (internal-examples.ts). */
+  example?: unknown;
+}
+
+export interface InternalRouteSpec {
+  /** The operationId: unique, a verb first (`createWorkspace`). */
+  id: string;
+  tag: InternalTag;
+  summary: string;
+  description: string;
+  answers: InternalAnswer[];
+  /**
+   * The refusals of this route, status by status. Those every route can give (400 invalid_parameter,
+   * 401, 500; with a request body 400 invalid_json, 413 and 422; with a path id 404) are added by
+   * buildInternalDocument.
+   */
+  refuses?: Partial<Record<number, readonly ErrorCode[]>>;
+  body?: { type: Type<unknown>; example: unknown };
+}
+
+/** The error shape with the codes one operation can answer with one status. */
+export const errorSchema = (codes: readonly string[]): Schema => ({
+  type: 'object', required: ['error'],
+  properties: {
+    error: {
+      type: 'object', required: ['code', 'message'],
+      properties: { code: { type: 'string', enum: [...codes] }, message: { type: 'string', description: 'For people; may change' } },
+    },
+  },
+});
+
+/** One internal route in the document: what it does, what it answers (with a real example) and what it refuses. */
+export const InternalRoute = (spec: InternalRouteSpec) =>
+  applyDecorators(
+    ApiOperation({ operationId: spec.id, summary: spec.summary, description: spec.description }),
+    ApiTags(spec.tag),
+    ...spec.answers.map((answer) =>
+      ApiResponse({
+        status: answer.status,
+        description: answer.description,
+        ...(answer.schema ? { content: { 'application/json': { schema: answer.schema, ...(answer.example === undefined ? {} : { example: answer.example }) } } } : {}),
+      })),
+    ...Object.entries(spec.refuses ?? {}).map(([status, codes]) =>
+      ApiResponse({ status: Number(status), description: (codes ?? []).join(', '), content: { 'application/json': { schema: errorSchema(codes ?? []) } } })),
+    ...(spec.body ? [ApiBody({ type: spec.body.type, examples: { sent: { summary: 'A request the service answered', value: spec.body.example } } })] : []),
+  );
