@@ -1,4 +1,4 @@
-import { OneOfParam, TextParam, TimeParam, WholeNumberParam } from '#http';
+import { MAX_ID_LENGTH, OneOfParam, TextParam, TimeParam, WholeNumberParam } from '#http';
 import { ORDERS, type Order } from '../results/results.dto.js';
 
 /** No cursor: integrators poll with `since` and `order=asc`, keeping the last `completedAt`. */
@@ -12,6 +12,6 @@ export class ListCompletionsQuery {
   @OneOfParam(ORDERS, 'Sort order by completedAt', 'desc')
   order: Order = 'desc';
 
-  @TextParam('Only this assessment id; an unknown id is 404 not_found')
+  @TextParam('Only this assessment id; an unknown id is 404 not_found', { maxLength: MAX_ID_LENGTH })
   assessment?: string;
 }
