@@ -11,7 +11,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Workspace and key mode */
+        /**
+         * Workspace and key mode
+         * @description The workspace the key belongs to, whether the key is live or sandbox, and the workspace's sandbox allowance (shown to live keys too). A cheap way to check a credential.
+         */
         get: operations["getMe"];
         put?: never;
         post?: never;
@@ -50,7 +53,7 @@ export interface paths {
         };
         /**
          * List assessments
-         * @description Newest first.
+         * @description Newest first; both statuses unless `status` is given. Follow `meta.nextCursor` to the end.
          */
         get: operations["listAssessments"];
         put?: never;
@@ -72,7 +75,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an assessment */
+        /**
+         * Get an assessment
+         * @description One assessment of the workspace, whichever mode created it; `candidateCount` counts the candidates of the mode of the key.
+         */
         get: operations["getAssessment"];
         put?: never;
         post?: never;
@@ -254,7 +260,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** A candidate is created */
+        /**
+         * A candidate is created
+         * @description A candidate is created. POSTed by the service to the one HTTPS address saved on the integrations page, when the workspace chose this event there. Verify `X-Webhook-Signature` over the raw body before trusting it, and de-duplicate on the envelope `id` (the same across retries and resends). Envelopes of test candidates carry `sandbox: true`.
+         */
         post: operations["candidateCreatedWebhook"];
         delete?: never;
         options?: never;
@@ -271,7 +280,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** A candidate is invited */
+        /**
+         * A candidate is invited
+         * @description A candidate is invited. POSTed by the service to the one HTTPS address saved on the integrations page, when the workspace chose this event there. Verify `X-Webhook-Signature` over the raw body before trusting it, and de-duplicate on the envelope `id` (the same across retries and resends). Envelopes of test candidates carry `sandbox: true`.
+         */
         post: operations["candidateInvitedWebhook"];
         delete?: never;
         options?: never;
@@ -288,7 +300,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** A candidate starts an assessment */
+        /**
+         * A candidate starts an assessment
+         * @description A candidate starts an assessment. POSTed by the service to the one HTTPS address saved on the integrations page, when the workspace chose this event there. Verify `X-Webhook-Signature` over the raw body before trusting it, and de-duplicate on the envelope `id` (the same across retries and resends). Envelopes of test candidates carry `sandbox: true`.
+         */
         post: operations["assessmentStartedWebhook"];
         delete?: never;
         options?: never;
@@ -305,7 +320,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** A candidate finishes a test (the result is locked) */
+        /**
+         * A candidate finishes a test (the result is locked)
+         * @description A candidate finishes a test (the result is locked). POSTed by the service to the one HTTPS address saved on the integrations page, when the workspace chose this event there. Verify `X-Webhook-Signature` over the raw body before trusting it, and de-duplicate on the envelope `id` (the same across retries and resends). Envelopes of test candidates carry `sandbox: true`.
+         */
         post: operations["testCompletedWebhook"];
         delete?: never;
         options?: never;
@@ -322,7 +340,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** A candidate finishes every test of an assessment; carries the report link */
+        /**
+         * A candidate finishes every test of an assessment; carries the report link
+         * @description A candidate finishes every test of an assessment; carries the report link. POSTed by the service to the one HTTPS address saved on the integrations page, when the workspace chose this event there. Verify `X-Webhook-Signature` over the raw body before trusting it, and de-duplicate on the envelope `id` (the same across retries and resends). Envelopes of test candidates carry `sandbox: true`.
+         */
         post: operations["assessmentCompletedWebhook"];
         delete?: never;
         options?: never;
@@ -339,7 +360,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** A score becomes readable */
+        /**
+         * A score becomes readable
+         * @description A score becomes readable. POSTed by the service to the one HTTPS address saved on the integrations page, when the workspace chose this event there. Verify `X-Webhook-Signature` over the raw body before trusting it, and de-duplicate on the envelope `id` (the same across retries and resends). Envelopes of test candidates carry `sandbox: true`.
+         */
         post: operations["resultUnlockedWebhook"];
         delete?: never;
         options?: never;
@@ -413,10 +437,27 @@ export interface components {
             slug: string;
             /** @description Display name */
             name: string;
-            /** @enum {string} */
-            type: "aptitude" | "personality" | "soft-skills" | "software" | "programming" | "typing" | "language" | "role-specific";
-            /** @enum {string} */
-            format: "multiple-choice" | "code" | "essay" | "video" | "typing";
+            /**
+             * @description Test type (filterable). Values today: `aptitude`, `personality`, `soft-skills`, `software`, `programming`, `typing`, `language`, `role-specific`; more may be added, so treat an unknown one as text.
+             * @example aptitude
+             * @example personality
+             * @example soft-skills
+             * @example software
+             * @example programming
+             * @example typing
+             * @example language
+             * @example role-specific
+             */
+            type: string;
+            /**
+             * @description Test format. Values today: `multiple-choice`, `code`, `essay`, `video`, `typing`; more may be added, so treat an unknown one as text.
+             * @example multiple-choice
+             * @example code
+             * @example essay
+             * @example video
+             * @example typing
+             */
+            format: string;
             /** @description Length in minutes */
             minutes: number;
             timed: boolean;
@@ -589,6 +630,7 @@ export interface components {
             completedAt: string | null;
             /** @description At least one result, and every result unlocked */
             unlocked: boolean;
+            /** @description One per completed test */
             results: components["schemas"]["Result"][];
         };
         Candidate: {
@@ -692,6 +734,7 @@ export interface components {
              * @description Absolute URL of the previous page
              */
             previous: string | null;
+            /** @description At most `per_page` rows */
             results: components["schemas"]["LegacyCandidate"][];
         };
         LegacyError: {
@@ -847,11 +890,46 @@ export interface components {
         /** @description An event as webhooks carry it: the same id, body and `sandbox` flag in the feed as in a delivery */
         Envelope: components["schemas"]["CandidateCreatedEnvelope"] | components["schemas"]["CandidateInvitedEnvelope"] | components["schemas"]["AssessmentStartedEnvelope"] | components["schemas"]["TestCompletedEnvelope"] | components["schemas"]["AssessmentCompletedEnvelope"] | components["schemas"]["ResultUnlockedEnvelope"];
     };
-    responses: never;
+    responses: {
+        /** @description request_timeout: the request did not arrive whole within HTTP_REQUEST_TIMEOUT_MS (30 s; its headers within 10 s). Answered before its path is read: in this shape on every path, the original endpoint included */
+        RequestTimeout: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "request_timeout";
+                        /** @description For people; may change */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description request_too_large: the request line and headers together are over 16 KiB (a long query string, large headers). Answered before its path is read: in this shape on every path, the original endpoint included */
+        RequestTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "request_too_large";
+                        /** @description For people; may change */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: {
-        /** @description The id of this request (the one sent, when it is 1 to 128 printable characters, or a new one); quote it when reporting a problem */
+        /** @description The id of this request (the one sent, when it is 1 to 128 printable characters, or a new one; always a new one on a 408 or 431, whose headers were not read); quote it when reporting a problem */
         "X-Request-Id": string;
         /** @description Requests allowed per minute with this key (120) */
         "X-RateLimit-Limit": number;
@@ -943,12 +1021,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate_limited */
+            408: components["responses"]["RequestTimeout"];
+            /** @description rate_limited: more than 120 requests in a minute with this key, or, whatever the credential, past AUTH_FAILURES_PER_MINUTE failed authentications from this address */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120). Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window. Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Remaining"?: number;
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -963,6 +1044,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["RequestTooLarge"];
             /** @description server_error */
             500: {
                 headers: {
@@ -989,8 +1071,8 @@ export interface operations {
     listTests: {
         parameters: {
             query?: {
-                /** @description Only tests of this type */
-                type?: "aptitude" | "personality" | "soft-skills" | "software" | "programming" | "typing" | "language" | "role-specific";
+                /** @description Only tests of this type. Values today: `aptitude`, `personality`, `soft-skills`, `software`, `programming`, `typing`, `language`, `role-specific` (another value is 400 invalid_parameter); more may be added. */
+                type?: string;
             };
             header?: never;
             path?: never;
@@ -1080,12 +1162,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate_limited */
+            408: components["responses"]["RequestTimeout"];
+            /** @description rate_limited: more than 120 requests in a minute with this key, or, whatever the credential, past AUTH_FAILURES_PER_MINUTE failed authentications from this address */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120). Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window. Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Remaining"?: number;
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -1100,6 +1185,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["RequestTooLarge"];
             /** @description server_error */
             500: {
                 headers: {
@@ -1222,12 +1308,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate_limited */
+            408: components["responses"]["RequestTimeout"];
+            /** @description rate_limited: more than 120 requests in a minute with this key, or, whatever the credential, past AUTH_FAILURES_PER_MINUTE failed authentications from this address */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120). Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window. Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Remaining"?: number;
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -1242,6 +1331,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["RequestTooLarge"];
             /** @description server_error */
             500: {
                 headers: {
@@ -1272,8 +1362,19 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description Read as JSON whatever the `Content-Type` says (send `application/json`). A body that is not a JSON object is 400 `invalid_json`, answered after the credential is checked; a body over 1 MiB is 413, answered before. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Backend engineer, autumn intake",
+                 *       "tests": [
+                 *         "numerical-reasoning",
+                 *         "big-five-personality"
+                 *       ],
+                 *       "deadline": null
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateAssessmentBody"];
             };
         };
@@ -1355,6 +1456,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description payload_too_large: the body is over 1 MB */
             413: {
                 headers: {
@@ -1395,12 +1497,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate_limited */
+            /** @description rate_limited: more than 120 requests in a minute with this key, or, whatever the credential, past AUTH_FAILURES_PER_MINUTE failed authentications from this address */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120). Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window. Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Remaining"?: number;
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -1415,6 +1519,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["RequestTooLarge"];
             /** @description server_error */
             500: {
                 headers: {
@@ -1443,6 +1548,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description Assessment id, used exactly as received; one that does not exist, belongs to another workspace or is longer than 1000 characters is 404 `not_found`
+                 * @example asm_meEdDa2ILKB8jl3Z
+                 */
                 assessmentId: string;
             };
             cookie?: never;
@@ -1547,12 +1656,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate_limited */
+            408: components["responses"]["RequestTimeout"];
+            /** @description rate_limited: more than 120 requests in a minute with this key, or, whatever the credential, past AUTH_FAILURES_PER_MINUTE failed authentications from this address */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120). Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window. Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Remaining"?: number;
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -1567,6 +1679,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["RequestTooLarge"];
             /** @description server_error */
             500: {
                 headers: {
@@ -1598,12 +1711,32 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /**
+                 * @description Assessment id, used exactly as received; one that does not exist, belongs to another workspace or is longer than 1000 characters is 404 `not_found`
+                 * @example asm_meEdDa2ILKB8jl3Z
+                 */
                 assessmentId: string;
             };
             cookie?: never;
         };
+        /** @description Read as JSON whatever the `Content-Type` says (send `application/json`). A body that is not a JSON object is 400 `invalid_json`, answered after the credential is checked; a body over 1 MiB is 413, answered before. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "candidates": [
+                 *         {
+                 *           "email": "Ann.Lee@example.com",
+                 *           "firstName": "Ann",
+                 *           "surname": "Lee"
+                 *         },
+                 *         {
+                 *           "email": "not-an-address",
+                 *           "firstName": "Bo"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["InviteCandidatesBody"];
             };
         };
@@ -1732,6 +1865,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description idempotency_key_reused, idempotency_request_in_progress */
             409: {
                 headers: {
@@ -1793,12 +1927,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate_limited */
+            /** @description rate_limited: more than 120 requests in a minute with this key, or, whatever the credential, past AUTH_FAILURES_PER_MINUTE failed authentications from this address */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120). Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window. Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Remaining"?: number;
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -1813,6 +1949,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["RequestTooLarge"];
             /** @description server_error */
             500: {
                 headers: {
@@ -1843,9 +1980,12 @@ export interface operations {
                 limit?: number;
                 /** @description Omit for the first page; otherwise the previous `meta.nextCursor`, unchanged. */
                 cursor?: string;
-                /** @description Only candidates on this assessment id; an unknown id is 404 not_found */
+                /**
+                 * @description Only candidates on this assessment id; an unknown id is 404 not_found. At most 1000 characters (longer: 400 invalid_parameter)
+                 * @example asm_meEdDa2ILKB8jl3Z
+                 */
                 assessment?: string;
-                /** @description Only the candidate with this address, case-insensitive */
+                /** @description Only the candidate with this address, case-insensitive (no address is longer than 254 characters). At most 254 characters (longer: 400 invalid_parameter) */
                 email?: string;
                 /** @description Only candidates whose record changed (registration, start, a finished test, an unlock) at or after this time, inclusive */
                 updated_since?: string;
@@ -1993,12 +2133,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate_limited */
+            408: components["responses"]["RequestTimeout"];
+            /** @description rate_limited: more than 120 requests in a minute with this key, or, whatever the credential, past AUTH_FAILURES_PER_MINUTE failed authentications from this address */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120). Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window. Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Remaining"?: number;
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -2013,6 +2156,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["RequestTooLarge"];
             /** @description server_error */
             500: {
                 headers: {
@@ -2041,6 +2185,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description Candidate id, used exactly as received; one that does not exist, belongs to another workspace or is longer than 1000 characters is 404 `not_found`
+                 * @example cand_vm1njgK3IgAiDsMl
+                 */
                 candidateId: string;
             };
             cookie?: never;
@@ -2178,12 +2326,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate_limited */
+            408: components["responses"]["RequestTimeout"];
+            /** @description rate_limited: more than 120 requests in a minute with this key, or, whatever the credential, past AUTH_FAILURES_PER_MINUTE failed authentications from this address */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120). Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window. Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Remaining"?: number;
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -2198,6 +2349,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["RequestTooLarge"];
             /** @description server_error */
             500: {
                 headers: {
@@ -2226,15 +2378,18 @@ export interface operations {
             query?: {
                 /** @description Rows per page */
                 limit?: number;
-                /** @description Omit for the first page; otherwise the previous `meta.nextCursor`, unchanged. */
+                /** @description Omit for the first page; otherwise the previous `meta.nextCursor`, unchanged. Ignored, whatever its value, when `unlocked_since` is given: that order has no cursor. */
                 cursor?: string;
                 /** @description Only tests completed at or after this time (inclusive) */
                 since?: string;
-                /** @description Only results unlocked at or after this time; sorted by unlock time; no cursor (`meta.nextCursor` is null), use `limit` */
+                /** @description Only results unlocked at or after this time; sorted by unlock time; no cursor (`meta.nextCursor` is null, and a `cursor` sent is ignored), use `limit` */
                 unlocked_since?: string;
                 /** @description Sort order */
                 order?: "asc" | "desc";
-                /** @description Only this assessment id; an unknown id is 404 not_found */
+                /**
+                 * @description Only this assessment id; an unknown id is 404 not_found. At most 1000 characters (longer: 400 invalid_parameter)
+                 * @example asm_meEdDa2ILKB8jl3Z
+                 */
                 assessment?: string;
             };
             header?: never;
@@ -2382,12 +2537,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate_limited */
+            408: components["responses"]["RequestTimeout"];
+            /** @description rate_limited: more than 120 requests in a minute with this key, or, whatever the credential, past AUTH_FAILURES_PER_MINUTE failed authentications from this address */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120). Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window. Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Remaining"?: number;
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -2402,6 +2560,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["RequestTooLarge"];
             /** @description server_error */
             500: {
                 headers: {
@@ -2434,7 +2593,10 @@ export interface operations {
                 since?: string;
                 /** @description Sort order by completedAt */
                 order?: "asc" | "desc";
-                /** @description Only this assessment id; an unknown id is 404 not_found */
+                /**
+                 * @description Only this assessment id; an unknown id is 404 not_found. At most 1000 characters (longer: 400 invalid_parameter)
+                 * @example asm_meEdDa2ILKB8jl3Z
+                 */
                 assessment?: string;
             };
             header?: never;
@@ -2574,12 +2736,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate_limited */
+            408: components["responses"]["RequestTimeout"];
+            /** @description rate_limited: more than 120 requests in a minute with this key, or, whatever the credential, past AUTH_FAILURES_PER_MINUTE failed authentications from this address */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120). Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window. Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Remaining"?: number;
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -2594,6 +2759,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["RequestTooLarge"];
             /** @description server_error */
             500: {
                 headers: {
@@ -2822,12 +2988,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate_limited */
+            408: components["responses"]["RequestTimeout"];
+            /** @description rate_limited: more than 120 requests in a minute with this key, or, whatever the credential, past AUTH_FAILURES_PER_MINUTE failed authentications from this address */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120). Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window. Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Remaining"?: number;
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -2842,6 +3011,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["RequestTooLarge"];
             /** @description server_error */
             500: {
                 headers: {
@@ -2870,6 +3040,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description Event id: the `id` of an envelope, used exactly as received; one that does not exist, belongs to another workspace or is longer than 1000 characters is 404 `not_found`
+                 * @example 8f33682f-ae42-4e60-9046-e4b55e0d8213
+                 */
                 eventId: string;
             };
             cookie?: never;
@@ -3011,12 +3185,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate_limited */
+            408: components["responses"]["RequestTimeout"];
+            /** @description rate_limited: more than 120 requests in a minute with this key, or, whatever the credential, past AUTH_FAILURES_PER_MINUTE failed authentications from this address */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120). Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window. Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Remaining"?: number;
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -3031,6 +3208,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["RequestTooLarge"];
             /** @description server_error */
             500: {
                 headers: {
@@ -3057,7 +3235,7 @@ export interface operations {
     listCandidatesOriginal: {
         parameters: {
             query?: {
-                /** @description Page number; a page past the end is empty */
+                /** @description Page number, any whole number from 1; a page past the end, however large, is 200 with empty `results` */
                 page?: number;
                 /** @description Rows per page */
                 per_page?: number;
@@ -3152,12 +3330,15 @@ export interface operations {
                     "application/json": components["schemas"]["LegacyError"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description rate_limited */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120). Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window. Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Remaining"?: number;
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -3165,6 +3346,7 @@ export interface operations {
                     "application/json": components["schemas"]["LegacyError"];
                 };
             };
+            431: components["responses"]["RequestTooLarge"];
             /** @description server_error */
             500: {
                 headers: {
