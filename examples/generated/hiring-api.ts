@@ -1981,7 +1981,7 @@ export interface operations {
                 /** @description Omit for the first page; otherwise the previous `meta.nextCursor`, unchanged. */
                 cursor?: string;
                 /**
-                 * @description Only candidates on this assessment id; an unknown id is 404 not_found. At most 1000 characters (longer: 400 invalid_parameter)
+                 * @description Only candidates on this assessment id; an unknown id is 404 not_found. At most 1000 characters (a longer one is an unknown id)
                  * @example asm_meEdDa2ILKB8jl3Z
                  */
                 assessment?: string;
@@ -2387,7 +2387,7 @@ export interface operations {
                 /** @description Sort order */
                 order?: "asc" | "desc";
                 /**
-                 * @description Only this assessment id; an unknown id is 404 not_found. At most 1000 characters (longer: 400 invalid_parameter)
+                 * @description Only this assessment id; an unknown id is 404 not_found. At most 1000 characters (a longer one is an unknown id)
                  * @example asm_meEdDa2ILKB8jl3Z
                  */
                 assessment?: string;
@@ -2594,7 +2594,7 @@ export interface operations {
                 /** @description Sort order by completedAt */
                 order?: "asc" | "desc";
                 /**
-                 * @description Only this assessment id; an unknown id is 404 not_found. At most 1000 characters (longer: 400 invalid_parameter)
+                 * @description Only this assessment id; an unknown id is 404 not_found. At most 1000 characters (a longer one is an unknown id)
                  * @example asm_meEdDa2ILKB8jl3Z
                  */
                 assessment?: string;

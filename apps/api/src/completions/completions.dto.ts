@@ -12,6 +12,6 @@ export class ListCompletionsQuery {
   @OneOfParam(ORDERS, 'Sort order by completedAt', 'desc')
   order: Order = 'desc';
 
-  @TextParam('Only this assessment id; an unknown id is 404 not_found', { maxLength: MAX_ID_LENGTH })
+  @TextParam('Only this assessment id; an unknown id is 404 not_found', { maxLength: MAX_ID_LENGTH, longer: 'unknown id' })
   assessment?: string;
 }

@@ -19,6 +19,6 @@ export class ListResultsQuery extends PageQuery {
   @OneOfParam(ORDERS, 'Sort order', 'asc')
   order: Order = 'asc';
 
-  @TextParam('Only this assessment id; an unknown id is 404 not_found', { maxLength: MAX_ID_LENGTH })
+  @TextParam('Only this assessment id; an unknown id is 404 not_found', { maxLength: MAX_ID_LENGTH, longer: 'unknown id' })
   assessment?: string;
 }

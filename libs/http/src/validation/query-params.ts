@@ -93,23 +93,27 @@ export const NameListParam = <T extends string>(allowed: readonly T[], descripti
   );
 
 /**
- * Free text given once (an id, an address), of at most `maxLength` characters: the bound is in the
- * document, and a longer value is 400 invalid_parameter, as any value the document does not allow.
+ * Free text given once (an id, an address), of at most `maxLength` characters, as the document says.
+ * A longer value is 400 invalid_parameter, or, with `longer: 'unknown id'`, left to the route, which
+ * answers it as the id nothing has (an id is any text, used exactly as received: 404 not_found).
  */
-export const TextParam = (description: string, options: { maxLength: number; example?: string }) =>
-  applyDecorators(
+export const TextParam = (description: string, options: { maxLength: number; example?: string; longer?: 'invalid' | 'unknown id' }) => {
+  const refused = options.longer !== 'unknown id';
+  const bound = refused ? `longer: 400 invalid_parameter` : 'a longer one is an unknown id';
+  return applyDecorators(
     ApiPropertyOptional({
-      type: 'string', description: `${description}. At most ${options.maxLength} characters (longer: 400 invalid_parameter)`, maxLength: options.maxLength,
+      type: 'string', description: `${description}. At most ${options.maxLength} characters (${bound})`, maxLength: options.maxLength,
       ...(options.example === undefined ? {} : { example: options.example }),
     }),
     ValidateBy({
       name: 'singleText',
       validator: {
-        validate: (value: unknown) => value === undefined || (typeof value === 'string' && value.length <= options.maxLength),
+        validate: (value: unknown) => value === undefined || (typeof value === 'string' && (!refused || value.length <= options.maxLength)),
         defaultMessage: (args) => singleTextMessage(args?.property ?? 'value', options.maxLength),
       },
     }),
   );
+};
 
 const CURSOR_DESCRIPTION = 'Omit for the first page; otherwise the previous `meta.nextCursor`, unchanged.';
 
