@@ -6,6 +6,8 @@
 //   BASE_URL=http://localhost:3000 INTERNAL_URL=http://localhost:3100 INTERNAL_TOKEN=… node scripts/capture-openapi-examples.mjs
 // then `npm run openapi:write` and `npm run examples:types`.
 import { writeFileSync } from 'node:fs';
+// The request bodies the document shows (built: `npm run build:all` first), so its examples are these requests' answers.
+import { REQUEST_EXAMPLES } from '../dist/apps/api/src/openapi/request-examples.js';
 
 const base = process.env.BASE_URL ?? 'http://localhost:3000';
 const internalUrl = process.env.INTERNAL_URL ?? 'http://localhost:3100';
@@ -26,11 +28,9 @@ const key = (await internal('POST', `/internal/workspaces/${workspace.id}/api-ke
 const auth = `Bearer ${key.key}:${key.secret}`;
 const api = (method, path, body) => call(`${base}${path}`, method, auth, body);
 
-const assessment = await api('POST', '/v1/assessments', { name: 'Backend engineer, autumn intake', tests: ['numerical-reasoning', 'big-five-personality'], deadline: null });
+const assessment = await api('POST', '/v1/assessments', REQUEST_EXAMPLES.createAssessment);
 const assessmentId = assessment.data.id;
-const invitations = await api('POST', `/v1/assessments/${assessmentId}/invitations`, {
-  candidates: [{ email: 'Ann.Lee@example.com', firstName: 'Ann', surname: 'Lee' }, { email: 'not-an-address', firstName: 'Bo' }],
-});
+const invitations = await api('POST', `/v1/assessments/${assessmentId}/invitations`, REQUEST_EXAMPLES.inviteCandidates);
 const registered = (await internal('POST', '/internal/registrations', { invitationUrl: invitations.data[0].invitationUrl })).data;
 const { candidateId } = registered;
 await internal('POST', `/internal/candidates/${candidateId}/assessments/${assessmentId}/start`);

@@ -71,6 +71,8 @@ describe('the published contract: /openapi.json, /docs, /internal/openapi.json',
     expect(document.components.securitySchemes).toEqual({
       keySecretBearer: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
       keySecretBasic: expect.objectContaining({ type: 'http', scheme: 'basic' }),
+      // What a webhook receiver checks: the service's signature.
+      webhookSignature: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-Webhook-Signature' }),
     });
     expect(document.servers.map((server: { url: string }) => server.url)).toEqual(['/', '/api']);
     expect(Object.keys(document.webhooks).sort()).toEqual(

@@ -11,7 +11,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Workspace and key mode */
+        /**
+         * Workspace and key mode
+         * @description The workspace the key belongs to, whether the key is live or sandbox, and the workspace's sandbox allowance (shown to live keys too). A cheap way to check a credential.
+         */
         get: operations["getMe"];
         put?: never;
         post?: never;
@@ -50,7 +53,7 @@ export interface paths {
         };
         /**
          * List assessments
-         * @description Newest first.
+         * @description Newest first; both statuses unless `status` is given. Follow `meta.nextCursor` to the end.
          */
         get: operations["listAssessments"];
         put?: never;
@@ -72,7 +75,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an assessment */
+        /**
+         * Get an assessment
+         * @description One assessment of the workspace, whichever mode created it; `candidateCount` counts the candidates of the mode of the key.
+         */
         get: operations["getAssessment"];
         put?: never;
         post?: never;
@@ -258,7 +264,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** A candidate is created */
+        /**
+         * A candidate is created
+         * @description A candidate is created. POSTed by the service to the one HTTPS address saved on the integrations page, when the workspace chose this event there. Verify `X-Webhook-Signature` over the raw body before trusting it, and de-duplicate on the envelope `id` (the same across retries and resends). Envelopes of test candidates carry `sandbox: true`.
+         */
         post: operations["candidateCreatedWebhook"];
         delete?: never;
         options?: never;
@@ -275,7 +284,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** A candidate is invited */
+        /**
+         * A candidate is invited
+         * @description A candidate is invited. POSTed by the service to the one HTTPS address saved on the integrations page, when the workspace chose this event there. Verify `X-Webhook-Signature` over the raw body before trusting it, and de-duplicate on the envelope `id` (the same across retries and resends). Envelopes of test candidates carry `sandbox: true`.
+         */
         post: operations["candidateInvitedWebhook"];
         delete?: never;
         options?: never;
@@ -292,7 +304,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** A candidate starts an assessment */
+        /**
+         * A candidate starts an assessment
+         * @description A candidate starts an assessment. POSTed by the service to the one HTTPS address saved on the integrations page, when the workspace chose this event there. Verify `X-Webhook-Signature` over the raw body before trusting it, and de-duplicate on the envelope `id` (the same across retries and resends). Envelopes of test candidates carry `sandbox: true`.
+         */
         post: operations["assessmentStartedWebhook"];
         delete?: never;
         options?: never;
@@ -309,7 +324,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** A candidate finishes a test (the result is locked) */
+        /**
+         * A candidate finishes a test (the result is locked)
+         * @description A candidate finishes a test (the result is locked). POSTed by the service to the one HTTPS address saved on the integrations page, when the workspace chose this event there. Verify `X-Webhook-Signature` over the raw body before trusting it, and de-duplicate on the envelope `id` (the same across retries and resends). Envelopes of test candidates carry `sandbox: true`.
+         */
         post: operations["testCompletedWebhook"];
         delete?: never;
         options?: never;
@@ -326,7 +344,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** A candidate finishes every test of an assessment; carries the report link */
+        /**
+         * A candidate finishes every test of an assessment; carries the report link
+         * @description A candidate finishes every test of an assessment; carries the report link. POSTed by the service to the one HTTPS address saved on the integrations page, when the workspace chose this event there. Verify `X-Webhook-Signature` over the raw body before trusting it, and de-duplicate on the envelope `id` (the same across retries and resends). Envelopes of test candidates carry `sandbox: true`.
+         */
         post: operations["assessmentCompletedWebhook"];
         delete?: never;
         options?: never;
@@ -343,7 +364,10 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /** A score becomes readable */
+        /**
+         * A score becomes readable
+         * @description A score becomes readable. POSTed by the service to the one HTTPS address saved on the integrations page, when the workspace chose this event there. Verify `X-Webhook-Signature` over the raw body before trusting it, and de-duplicate on the envelope `id` (the same across retries and resends). Envelopes of test candidates carry `sandbox: true`.
+         */
         post: operations["resultUnlockedWebhook"];
         delete?: never;
         options?: never;
@@ -417,10 +441,27 @@ export interface components {
             slug: string;
             /** @description Display name */
             name: string;
-            /** @enum {string} */
-            type: "aptitude" | "personality" | "soft-skills" | "software" | "programming" | "typing" | "language" | "role-specific";
-            /** @enum {string} */
-            format: "multiple-choice" | "code" | "essay" | "video" | "typing";
+            /**
+             * @description Test type (filterable). Values today: `aptitude`, `personality`, `soft-skills`, `software`, `programming`, `typing`, `language`, `role-specific`; more may be added, so treat an unknown one as text.
+             * @example aptitude
+             * @example personality
+             * @example soft-skills
+             * @example software
+             * @example programming
+             * @example typing
+             * @example language
+             * @example role-specific
+             */
+            type: string;
+            /**
+             * @description Test format. Values today: `multiple-choice`, `code`, `essay`, `video`, `typing`; more may be added, so treat an unknown one as text.
+             * @example multiple-choice
+             * @example code
+             * @example essay
+             * @example video
+             * @example typing
+             */
+            format: string;
             /** @description Length in minutes */
             minutes: number;
             timed: boolean;
@@ -619,6 +660,7 @@ export interface components {
             completedAt: string | null;
             /** @description At least one result, and every result unlocked */
             unlocked: boolean;
+            /** @description One per completed test */
             results: components["schemas"]["Result"][];
         };
         Candidate: {
@@ -727,6 +769,7 @@ export interface components {
              * @description Absolute URL of the previous page
              */
             previous: string | null;
+            /** @description At most `per_page` rows */
             results: components["schemas"]["LegacyCandidate"][];
         };
         LegacyError: {
@@ -882,11 +925,46 @@ export interface components {
         /** @description An event as webhooks carry it: the same id, body and `sandbox` flag in the feed as in a delivery */
         Envelope: components["schemas"]["CandidateCreatedEnvelope"] | components["schemas"]["CandidateInvitedEnvelope"] | components["schemas"]["AssessmentStartedEnvelope"] | components["schemas"]["TestCompletedEnvelope"] | components["schemas"]["AssessmentCompletedEnvelope"] | components["schemas"]["ResultUnlockedEnvelope"];
     };
-    responses: never;
+    responses: {
+        /** @description request_timeout: the request did not arrive whole within HTTP_REQUEST_TIMEOUT_MS (30 s; its headers within 10 s). Answered before its path is read: in this shape on every path, the original endpoint included */
+        RequestTimeout: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "request_timeout";
+                        /** @description For people; may change */
+                        message: string;
+                    };
+                };
+            };
+        };
+        /** @description request_too_large: the request line and headers together are over 16 KiB (a long query string, large headers). Answered before its path is read: in this shape on every path, the original endpoint included */
+        RequestTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    error: {
+                        /** @enum {string} */
+                        code: "request_too_large";
+                        /** @description For people; may change */
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: {
-        /** @description The id of this request (the one sent, when it is 1 to 128 printable characters, or a new one); quote it when reporting a problem */
+        /** @description The id of this request (the one sent, when it is 1 to 128 printable characters, or a new one; always a new one on a 408 or 431, whose headers were not read); quote it when reporting a problem */
         "X-Request-Id": string;
         /** @description Requests allowed per minute with this key (120) */
         "X-RateLimit-Limit": number;
@@ -978,12 +1056,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate_limited */
+            408: components["responses"]["RequestTimeout"];
+            /** @description rate_limited: more than 120 requests in a minute with this key, or, whatever the credential, past AUTH_FAILURES_PER_MINUTE failed authentications from this address */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120). Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window. Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Remaining"?: number;
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -998,6 +1079,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["RequestTooLarge"];
             /** @description server_error */
             500: {
                 headers: {
@@ -1024,8 +1106,8 @@ export interface operations {
     listTests: {
         parameters: {
             query?: {
-                /** @description Only tests of this type */
-                type?: "aptitude" | "personality" | "soft-skills" | "software" | "programming" | "typing" | "language" | "role-specific";
+                /** @description Only tests of this type. Values today: `aptitude`, `personality`, `soft-skills`, `software`, `programming`, `typing`, `language`, `role-specific` (another value is 400 invalid_parameter); more may be added. */
+                type?: string;
             };
             header?: never;
             path?: never;
@@ -1115,12 +1197,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate_limited */
+            408: components["responses"]["RequestTimeout"];
+            /** @description rate_limited: more than 120 requests in a minute with this key, or, whatever the credential, past AUTH_FAILURES_PER_MINUTE failed authentications from this address */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120). Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window. Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Remaining"?: number;
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -1135,6 +1220,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["RequestTooLarge"];
             /** @description server_error */
             500: {
                 headers: {
@@ -1257,12 +1343,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate_limited */
+            408: components["responses"]["RequestTimeout"];
+            /** @description rate_limited: more than 120 requests in a minute with this key, or, whatever the credential, past AUTH_FAILURES_PER_MINUTE failed authentications from this address */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120). Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window. Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Remaining"?: number;
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -1277,6 +1366,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["RequestTooLarge"];
             /** @description server_error */
             500: {
                 headers: {
@@ -1307,8 +1397,19 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description Read as JSON whatever the `Content-Type` says (send `application/json`). A body that is not a JSON object is 400 `invalid_json`, answered after the credential is checked; a body over 1 MiB is 413, answered before. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Backend engineer, autumn intake",
+                 *       "tests": [
+                 *         "numerical-reasoning",
+                 *         "big-five-personality"
+                 *       ],
+                 *       "deadline": null
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateAssessmentBody"];
             };
         };
@@ -1390,6 +1491,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description payload_too_large: the body is over 1 MB */
             413: {
                 headers: {
@@ -1430,12 +1532,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate_limited */
+            /** @description rate_limited: more than 120 requests in a minute with this key, or, whatever the credential, past AUTH_FAILURES_PER_MINUTE failed authentications from this address */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120). Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window. Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Remaining"?: number;
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -1450,6 +1554,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["RequestTooLarge"];
             /** @description server_error */
             500: {
                 headers: {
@@ -1478,6 +1583,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description Assessment id, used exactly as received; one that does not exist, belongs to another workspace or is longer than 1000 characters is 404 `not_found`
+                 * @example asm_meEdDa2ILKB8jl3Z
+                 */
                 assessmentId: string;
             };
             cookie?: never;
@@ -1582,12 +1691,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate_limited */
+            408: components["responses"]["RequestTimeout"];
+            /** @description rate_limited: more than 120 requests in a minute with this key, or, whatever the credential, past AUTH_FAILURES_PER_MINUTE failed authentications from this address */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120). Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window. Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Remaining"?: number;
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -1602,6 +1714,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["RequestTooLarge"];
             /** @description server_error */
             500: {
                 headers: {
@@ -1637,6 +1750,10 @@ export interface operations {
             };
             header?: never;
             path: {
+                /**
+                 * @description Assessment id, used exactly as received; one that does not exist, belongs to another workspace or is longer than 1000 characters is 404 `not_found`
+                 * @example asm_meEdDa2ILKB8jl3Z
+                 */
                 assessmentId: string;
             };
             cookie?: never;
@@ -1744,12 +1861,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate_limited */
+            408: components["responses"]["RequestTimeout"];
+            /** @description rate_limited: more than 120 requests in a minute with this key, or, whatever the credential, past AUTH_FAILURES_PER_MINUTE failed authentications from this address */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120). Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window. Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Remaining"?: number;
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -1764,6 +1884,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["RequestTooLarge"];
             /** @description server_error */
             500: {
                 headers: {
@@ -1795,12 +1916,32 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /**
+                 * @description Assessment id, used exactly as received; one that does not exist, belongs to another workspace or is longer than 1000 characters is 404 `not_found`
+                 * @example asm_meEdDa2ILKB8jl3Z
+                 */
                 assessmentId: string;
             };
             cookie?: never;
         };
+        /** @description Read as JSON whatever the `Content-Type` says (send `application/json`). A body that is not a JSON object is 400 `invalid_json`, answered after the credential is checked; a body over 1 MiB is 413, answered before. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "candidates": [
+                 *         {
+                 *           "email": "Ann.Lee@example.com",
+                 *           "firstName": "Ann",
+                 *           "surname": "Lee"
+                 *         },
+                 *         {
+                 *           "email": "not-an-address",
+                 *           "firstName": "Bo"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["InviteCandidatesBody"];
             };
         };
@@ -1929,6 +2070,7 @@ export interface operations {
                     };
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description idempotency_key_reused, idempotency_request_in_progress */
             409: {
                 headers: {
@@ -1990,12 +2132,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate_limited */
+            /** @description rate_limited: more than 120 requests in a minute with this key, or, whatever the credential, past AUTH_FAILURES_PER_MINUTE failed authentications from this address */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120). Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window. Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Remaining"?: number;
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -2010,6 +2154,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["RequestTooLarge"];
             /** @description server_error */
             500: {
                 headers: {
@@ -2040,9 +2185,12 @@ export interface operations {
                 limit?: number;
                 /** @description Omit for the first page; otherwise the previous `meta.nextCursor`, unchanged. */
                 cursor?: string;
-                /** @description Only candidates on this assessment id; an unknown id is 404 not_found */
+                /**
+                 * @description Only candidates on this assessment id; an unknown id is 404 not_found. At most 1000 characters (a longer one is an unknown id)
+                 * @example asm_meEdDa2ILKB8jl3Z
+                 */
                 assessment?: string;
-                /** @description Only the candidate with this address, case-insensitive */
+                /** @description Only the candidate with this address, case-insensitive (no address is longer than 254 characters). At most 254 characters (longer: 400 invalid_parameter) */
                 email?: string;
                 /** @description Only candidates whose record changed (registration, start, a finished test, an unlock) at or after this time, inclusive */
                 updated_since?: string;
@@ -2190,12 +2338,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate_limited */
+            408: components["responses"]["RequestTimeout"];
+            /** @description rate_limited: more than 120 requests in a minute with this key, or, whatever the credential, past AUTH_FAILURES_PER_MINUTE failed authentications from this address */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120). Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window. Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Remaining"?: number;
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -2210,6 +2361,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["RequestTooLarge"];
             /** @description server_error */
             500: {
                 headers: {
@@ -2238,6 +2390,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description Candidate id, used exactly as received; one that does not exist, belongs to another workspace or is longer than 1000 characters is 404 `not_found`
+                 * @example cand_vm1njgK3IgAiDsMl
+                 */
                 candidateId: string;
             };
             cookie?: never;
@@ -2375,12 +2531,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate_limited */
+            408: components["responses"]["RequestTimeout"];
+            /** @description rate_limited: more than 120 requests in a minute with this key, or, whatever the credential, past AUTH_FAILURES_PER_MINUTE failed authentications from this address */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120). Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window. Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Remaining"?: number;
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -2395,6 +2554,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["RequestTooLarge"];
             /** @description server_error */
             500: {
                 headers: {
@@ -2423,15 +2583,18 @@ export interface operations {
             query?: {
                 /** @description Rows per page */
                 limit?: number;
-                /** @description Omit for the first page; otherwise the previous `meta.nextCursor`, unchanged. */
+                /** @description Omit for the first page; otherwise the previous `meta.nextCursor`, unchanged. Ignored, whatever its value, when `unlocked_since` is given: that order has no cursor. */
                 cursor?: string;
                 /** @description Only tests completed at or after this time (inclusive) */
                 since?: string;
-                /** @description Only results unlocked at or after this time; sorted by unlock time; no cursor (`meta.nextCursor` is null), use `limit` */
+                /** @description Only results unlocked at or after this time; sorted by unlock time; no cursor (`meta.nextCursor` is null, and a `cursor` sent is ignored), use `limit` */
                 unlocked_since?: string;
                 /** @description Sort order */
                 order?: "asc" | "desc";
-                /** @description Only this assessment id; an unknown id is 404 not_found */
+                /**
+                 * @description Only this assessment id; an unknown id is 404 not_found. At most 1000 characters (a longer one is an unknown id)
+                 * @example asm_meEdDa2ILKB8jl3Z
+                 */
                 assessment?: string;
             };
             header?: never;
@@ -2579,12 +2742,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate_limited */
+            408: components["responses"]["RequestTimeout"];
+            /** @description rate_limited: more than 120 requests in a minute with this key, or, whatever the credential, past AUTH_FAILURES_PER_MINUTE failed authentications from this address */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120). Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window. Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Remaining"?: number;
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -2599,6 +2765,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["RequestTooLarge"];
             /** @description server_error */
             500: {
                 headers: {
@@ -2633,7 +2800,10 @@ export interface operations {
                 updated_since?: string;
                 /** @description Sort order by completedAt (by updatedAt with `updated_since`) */
                 order?: "asc" | "desc";
-                /** @description Only this assessment id; an unknown id is 404 not_found */
+                /**
+                 * @description Only this assessment id; an unknown id is 404 not_found. At most 1000 characters (a longer one is an unknown id)
+                 * @example asm_meEdDa2ILKB8jl3Z
+                 */
                 assessment?: string;
             };
             header?: never;
@@ -2780,12 +2950,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate_limited */
+            408: components["responses"]["RequestTimeout"];
+            /** @description rate_limited: more than 120 requests in a minute with this key, or, whatever the credential, past AUTH_FAILURES_PER_MINUTE failed authentications from this address */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120). Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window. Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Remaining"?: number;
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -2800,6 +2973,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["RequestTooLarge"];
             /** @description server_error */
             500: {
                 headers: {
@@ -3028,12 +3202,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate_limited */
+            408: components["responses"]["RequestTimeout"];
+            /** @description rate_limited: more than 120 requests in a minute with this key, or, whatever the credential, past AUTH_FAILURES_PER_MINUTE failed authentications from this address */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120). Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window. Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Remaining"?: number;
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -3048,6 +3225,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["RequestTooLarge"];
             /** @description server_error */
             500: {
                 headers: {
@@ -3076,6 +3254,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /**
+                 * @description Event id: the `id` of an envelope, used exactly as received; one that does not exist, belongs to another workspace or is longer than 1000 characters is 404 `not_found`
+                 * @example 8e8d1c7e-f6f2-4616-a70e-22d1b689c2ce
+                 */
                 eventId: string;
             };
             cookie?: never;
@@ -3218,12 +3400,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description rate_limited */
+            408: components["responses"]["RequestTimeout"];
+            /** @description rate_limited: more than 120 requests in a minute with this key, or, whatever the credential, past AUTH_FAILURES_PER_MINUTE failed authentications from this address */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120). Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window. Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Remaining"?: number;
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -3238,6 +3423,7 @@ export interface operations {
                     };
                 };
             };
+            431: components["responses"]["RequestTooLarge"];
             /** @description server_error */
             500: {
                 headers: {
@@ -3264,7 +3450,7 @@ export interface operations {
     listCandidatesOriginal: {
         parameters: {
             query?: {
-                /** @description Page number; a page past the end is empty */
+                /** @description Page number, any whole number from 1; a page past the end, however large, is 200 with empty `results` */
                 page?: number;
                 /** @description Rows per page */
                 per_page?: number;
@@ -3359,12 +3545,15 @@ export interface operations {
                     "application/json": components["schemas"]["LegacyError"];
                 };
             };
+            408: components["responses"]["RequestTimeout"];
             /** @description rate_limited */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    /** @description Requests allowed per minute with this key (120). Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current sliding 60-second window. Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address's failed authentications */
+                    "X-RateLimit-Remaining"?: number;
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -3372,6 +3561,7 @@ export interface operations {
                     "application/json": components["schemas"]["LegacyError"];
                 };
             };
+            431: components["responses"]["RequestTooLarge"];
             /** @description server_error */
             500: {
                 headers: {

@@ -57,8 +57,13 @@ const validators = new Map<string, ValidateFunction>();
 
 const pointer = (...parts: string[]): string => parts.map((part) => part.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 
+/** The schema of a JSON answer, where the response is written out or (`$ref`) where it refers to one of components.responses. */
 const validatorFor = (loaded: LoadedDocument, found: Operation, status: string): ValidateFunction => {
-  const ref = `${loaded.name}#/${pointer('paths', found.path, found.method.toLowerCase(), 'responses', status, 'content', 'application/json', 'schema')}`;
+  const declared = (found.operation.responses as Json)[status] as Json;
+  const at = typeof declared['$ref'] === 'string'
+    ? `${declared['$ref'].slice(2)}/${pointer('content', 'application/json', 'schema')}`
+    : pointer('paths', found.path, found.method.toLowerCase(), 'responses', status, 'content', 'application/json', 'schema');
+  const ref = `${loaded.name}#/${at}`;
   let validate = validators.get(ref);
   if (!validate) {
     validate = ajv.compile({ $ref: ref });
@@ -101,9 +106,10 @@ export const checkConformance = (method: string, url: string, answer: HttpAnswer
   const { loaded, found } = match;
   const status = String(answer.status);
   const where = `${method.toUpperCase()} ${pathname} answered ${status}`;
-  const response = (found.operation.responses as Json)[status];
-  if (!response) throw new Error(`${where}, a status ${loaded.name} document does not list for ${found.method} ${found.path}: ${answer.text.slice(0, 300)}`);
-  for (const [name, header] of Object.entries((resolveRef(loaded.document, response).headers ?? {}) as Json)) {
+  const declared = (found.operation.responses as Json)[status];
+  if (!declared) throw new Error(`${where}, a status ${loaded.name} document does not list for ${found.method} ${found.path}: ${answer.text.slice(0, 300)}`);
+  const response = resolveRef(loaded.document, declared);
+  for (const [name, header] of Object.entries((response.headers ?? {}) as Json)) {
     if (resolveRef(loaded.document, header as Json).required === true && !answer.headers.has(name)) throw new Error(`${where} without the required header ${name}`);
   }
   if (!response.content?.['application/json']) return;

@@ -9,7 +9,7 @@ export { RedisRateLimiter, rateLimitHeaders } from './rate-limit/redis-rate-limi
 export { RedisIdempotencyStore } from './idempotency/redis-idempotency-store.js';
 
 export { CursorCodec } from './cursors/cursor-codec.js';
-export { readCursorParam } from './cursors/cursor-param.js';
+export { MAX_CURSOR_LENGTH, readCursorParam } from './cursors/cursor-param.js';
 
 export { formatTime, parseIsoTime, parseTime } from './query/time.js';
 
@@ -18,10 +18,10 @@ export { parseJsonObjectBody } from './json/json-body.js';
 export { ApiErrorFilter, errorResponseFor, sendError } from './nest/error.filter.js';
 export { FailedAuthThrottle } from './auth/failed-auth-throttle.js';
 export { refuseUnstorableInput } from './nest/unstorable-input.js';
-export { cameThroughAltBase, configureFastify, createFastifyAdapter } from './nest/fastify-setup.js';
+export { MAX_ID_LENGTH, cameThroughAltBase, configureFastify, createFastifyAdapter } from './nest/fastify-setup.js';
 
 export { EdgeValidationPipe } from './validation/edge-validation.pipe.js';
-export { JsonBody, OptionalJsonBody, RequiredJsonBody } from './validation/json-body.interceptor.js';
+export { JsonBody, OptionalJsonBody, RequiredJsonBody, hasBody, type ReceivedBody } from './validation/json-body.interceptor.js';
 export { CursorParam, NameListParam, OneOfParam, TextParam, TimeParam, WholeNumberParam } from './validation/query-params.js';
 export { IdempotencyInterceptor, type IdempotencyOwner } from './idempotency/idempotency.interceptor.js';
 export { fixOpenApi30Schemas } from './openapi/openapi-31.js';

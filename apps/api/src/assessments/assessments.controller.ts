@@ -39,7 +39,7 @@ export class AssessmentsController {
   }
 
   @Get()
-  @Operation('listAssessments', 'List assessments', 'Newest first.')
+  @Operation('listAssessments', 'List assessments', 'Newest first; both statuses unless `status` is given. Follow `meta.nextCursor` to the end.')
   @Answers(200, 'One page of assessments', listOf('Assessment', 'PageMeta'), EXAMPLES.assessments)
   @Refuses({ 400: ['invalid_parameter', 'invalid_cursor'] })
   async list(@Req() request: AuthenticatedRequest, @Query() query: ListAssessmentsQuery) {
@@ -54,7 +54,7 @@ export class AssessmentsController {
   }
 
   @Get(':assessmentId')
-  @Operation('getAssessment', 'Get an assessment')
+  @Operation('getAssessment', 'Get an assessment', 'One assessment of the workspace, whichever mode created it; `candidateCount` counts the candidates of the mode of the key.')
   @Answers(200, 'The assessment', single('Assessment'), EXAMPLES.assessment)
   @Refuses({ 404: ['not_found'] })
   async get(@Req() request: AuthenticatedRequest, @Param('assessmentId') assessmentId: string) {

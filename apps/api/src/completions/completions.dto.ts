@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { OneOfParam, TextParam, TimeParam, WholeNumberParam } from '#http';
+import { MAX_ID_LENGTH, OneOfParam, TextParam, TimeParam, WholeNumberParam } from '#http';
 import { ORDERS, type Order } from '../results/results.dto.js';
 
 /** No cursor: integrators poll with `since` or `updated_since` and `order=asc`, keeping the last time seen. */
@@ -18,6 +18,6 @@ export class ListCompletionsQuery {
   @OneOfParam(ORDERS, 'Sort order by completedAt (by updatedAt with `updated_since`)', 'desc')
   order: Order = 'desc';
 
-  @TextParam('Only this assessment id; an unknown id is 404 not_found')
+  @TextParam('Only this assessment id; an unknown id is 404 not_found', { maxLength: MAX_ID_LENGTH, longer: 'unknown id' })
   assessment?: string;
 }

@@ -25,7 +25,10 @@ const clampHugePage = ({ value }: { value: unknown }): unknown =>
 /** The original endpoint answers 400 in its own shape (the error filter turns any error into it on this path). */
 export class LegacyCandidatesQuery {
   // Below the rule: decorators apply bottom-up, so the clamp runs before the whole-number transform.
-  @WholeNumberParam({ min: 1, max: Number.MAX_SAFE_INTEGER, default: 1, description: 'Page number; a page past the end is empty' })
+  @WholeNumberParam({
+    min: 1, max: Number.MAX_SAFE_INTEGER, default: 1, maximumDocumented: false,
+    description: 'Page number, any whole number from 1; a page past the end, however large, is 200 with empty `results`',
+  })
   @Transform(clampHugePage)
   page: number = 1;
 

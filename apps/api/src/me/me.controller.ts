@@ -16,7 +16,8 @@ export class MeController {
   constructor(@Inject(DOCUMENTS) private readonly documents: DocumentStore, @Inject(CLOCK) private readonly clock: Clock) {}
 
   @Get()
-  @Operation('getMe', 'Workspace and key mode')
+  @Operation('getMe', 'Workspace and key mode',
+    'The workspace the key belongs to, whether the key is live or sandbox, and the workspace\'s sandbox allowance (shown to live keys too). A cheap way to check a credential.')
   @Answers(200, 'The workspace of the key, its mode and the sandbox allowance', single('Workspace'), EXAMPLES.me)
   async me(@Req() request: AuthenticatedRequest) {
     const workspace = await getWorkspace(this.documents, request.apiKey.workspaceId);

@@ -1,9 +1,10 @@
 import { type INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { fixOpenApi30Schemas } from '#http';
+import { MAX_ID_LENGTH, fixOpenApi30Schemas } from '#http';
+import { addToolDetails } from './document-details.js';
 import { BASIC_SCHEME, BEARER_SCHEME } from './operation.decorators.js';
 import { RESPONSE_SCHEMAS, errorSchema } from './response-schemas.js';
-import { webhookSchemas, webhooks } from './webhooks.js';
+import { WEBHOOK_SIGNATURE_SCHEME, webhookSchemas, webhooks } from './webhooks.js';
 
 type Json = Record<string, unknown>;
 
@@ -11,10 +12,20 @@ const DESCRIPTION = `The hiring-test platform's public API: create assessments f
 candidates by e-mail, and read candidates, results and finished assessments. Every request carries an
 API key and its secret (\`Authorization: Bearer <key>:<secret>\`, or Basic). Every body is JSON: one
 item is \`{ data }\`, a list \`{ data, meta }\`, an error \`{ error: { code, message } }\`. Guides: \`docs/\`
-in the repository; the rendered reference: \`GET /docs\`.`;
+in the repository; the rendered reference: \`GET /docs\`.
+
+Some requests are refused before the credential is read, whatever it is: a path no route serves, or
+an id longer than ${MAX_ID_LENGTH} characters (404 \`not_found\`); a query string over 8,192 characters or 100
+parameters (400 \`invalid_parameter\`); a body over 1 MiB (413 \`payload_too_large\`); a request line and
+headers over 16 KiB (431 \`request_too_large\`); a request that does not arrive whole in time (408
+\`request_timeout\`). Every other refusal comes after authentication (401) and the rate limit (429).`;
 
 const HEADERS: Record<string, Json> = {
-  'X-Request-Id': { required: true, description: 'The id of this request (the one sent, when it is 1 to 128 printable characters, or a new one); quote it when reporting a problem', schema: { type: 'string' } },
+  'X-Request-Id': {
+    required: true,
+    description: 'The id of this request (the one sent, when it is 1 to 128 printable characters, or a new one; always a new one on a 408 or 431, whose headers were not read); quote it when reporting a problem',
+    schema: { type: 'string' },
+  },
   'X-RateLimit-Limit': { required: true, description: 'Requests allowed per minute with this key (120)', schema: { type: 'integer', examples: [120] } },
   'X-RateLimit-Remaining': { required: true, description: 'Requests left in the current sliding 60-second window', schema: { type: 'integer', minimum: 0 } },
   'Retry-After': { required: true, description: 'Whole seconds to wait before retrying, at least 1', schema: { type: 'integer', minimum: 1 } },
@@ -44,10 +55,52 @@ const withCode = (responses: Record<string, Json>, status: string, code: string,
   existing['description'] = `${String(existing['description'])} (${code} also: ${note})`;
 };
 
+/**
+ * Refused as the request arrives, by Node's HTTP parser, before its path is known: in the main error
+ * shape on every path, the original endpoint's included (fastify-setup.ts, clientErrorHandler). One
+ * component each, referred to by every operation.
+ */
+const BEFORE_ANY_ROUTE: Record<string, { name: string; answer: Json }> = {
+  '408': {
+    name: 'RequestTimeout',
+    answer: {
+      description: 'request_timeout: the request did not arrive whole within HTTP_REQUEST_TIMEOUT_MS (30 s; its headers within 10 s). '
+        + 'Answered before its path is read: in this shape on every path, the original endpoint included',
+      headers: { 'X-Request-Id': header('X-Request-Id') },
+      content: json(errorSchema(['request_timeout'])),
+    },
+  },
+  '431': {
+    name: 'RequestTooLarge',
+    answer: {
+      description: 'request_too_large: the request line and headers together are over 16 KiB (a long query string, large headers). '
+        + 'Answered before its path is read: in this shape on every path, the original endpoint included',
+      headers: { 'X-Request-Id': header('X-Request-Id') },
+      content: json(errorSchema(['request_too_large'])),
+    },
+  },
+};
+
+/**
+ * Which answers carry the rate-limit headers: every answer once the key is authenticated and
+ * counted; none that refuse the credential or come before anything is read; and either way where
+ * the refusal can come before or after the key is counted.
+ */
+const rateLimitHeaders = (status: string, legacy: boolean): 'required' | 'optional' | 'absent' => {
+  if (status === '401' || (legacy && status === '403')) return 'absent';
+  // A 400, 404, 413 or 500 may come before the credential is read (an unreadable query string, an
+  // id no route can hold, a body too large); a 429 may refuse a key over its limit (headers, Remaining
+  // 0) or an address's failed authentications (no key: no headers).
+  return ['400', '404', '413', '429', '500'].includes(status) ? 'optional' : 'required';
+};
+
+const RATE_LIMIT_ON_429 = 'Present (Remaining 0) when the key is over its limit; absent when the 429 refuses an address\'s failed authentications';
+
 /** The refusals any authenticated operation can give, and the headers every answer carries. */
 const completeOperation = (path: string, operation: Json): void => {
   const legacy = path === '/candidates';
   const responses = (operation['responses'] ??= {}) as Record<string, Json>;
+  for (const [status, { name }] of Object.entries(BEFORE_ANY_ROUTE)) responses[status] ??= { $ref: `#/components/responses/${name}` };
   if (legacy) {
     responses['429'] ??= { description: 'rate_limited', content: json({ $ref: '#/components/schemas/LegacyError' }) };
     responses['500'] ??= { description: 'server_error', content: json({ $ref: '#/components/schemas/LegacyError' }) };
@@ -56,17 +109,23 @@ const completeOperation = (path: string, operation: Json): void => {
     withCode(responses, '400', 'invalid_parameter', 'a query string over 8,192 characters or 100 parameters');
     if (operation['requestBody']) withCode(responses, '422', 'validation_failed', 'a body over 50,000 values, 10,000 entries in one list or object, or 10,000 characters in one string');
     responses['401'] ??= { description: 'unauthorized', content: json(errorSchema(['unauthorized'])) };
-    responses['429'] ??= { description: 'rate_limited', content: json(errorSchema(['rate_limited'])) };
+    responses['429'] ??= {
+      description: 'rate_limited: more than 120 requests in a minute with this key, or, whatever the credential, past AUTH_FAILURES_PER_MINUTE failed authentications from this address',
+      content: json(errorSchema(['rate_limited'])),
+    };
     responses['500'] ??= { description: 'server_error', content: json(errorSchema(['server_error'])) };
   }
   for (const [status, response] of Object.entries(responses)) {
+    if (response['$ref'] !== undefined) continue;
     const headers = (response['headers'] ??= {}) as Json;
     headers['X-Request-Id'] = header('X-Request-Id');
-    // Once the credential is accepted, every answer says how much of the rate limit is left. A
-    // 400, 404, 413 or 500 may also come before that (an unreadable body, an id no route can hold).
-    if (status !== '401' && !(legacy && status === '403')) {
-      const optional = ['400', '404', '413', '500'].includes(status);
-      for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining']) headers[name] = optional ? { ...HEADERS[name], required: false } : header(name);
+    const rateLimit = rateLimitHeaders(status, legacy);
+    for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining']) {
+      if (rateLimit === 'required') headers[name] = header(name);
+      else if (rateLimit === 'optional') {
+        const note = status === '429' ? `${String(HEADERS[name]?.['description'])}. ${RATE_LIMIT_ON_429}` : HEADERS[name]?.['description'];
+        headers[name] = { ...HEADERS[name], required: false, description: note };
+      }
     }
     if (status === '429') headers['Retry-After'] = header('Retry-After');
   }
@@ -93,6 +152,7 @@ export const buildPublicDocument = (app: INestApplication, altBasePath: string):
     .addServer(altBasePath, 'The alternative base address ({alt_base_url}): the same paths under ALT_BASE_PATH')
     .addSecurity(BEARER_SCHEME, { type: 'http', scheme: 'bearer', description: '`Authorization: Bearer <key>:<secret>`' })
     .addSecurity(BASIC_SCHEME, { type: 'http', scheme: 'basic', description: '`Authorization: Basic <base64 of key:secret>`' })
+    .addSecurity(WEBHOOK_SIGNATURE_SCHEME.name, WEBHOOK_SIGNATURE_SCHEME.scheme)
     .build();
   const document = SwaggerModule.createDocument(app, config) as unknown as Json;
   const paths = document['paths'] as Record<string, Record<string, Json>>;
@@ -105,7 +165,9 @@ export const buildPublicDocument = (app: INestApplication, altBasePath: string):
   const components = (document['components'] ??= {}) as Json;
   components['schemas'] = { ...(components['schemas'] as Json | undefined), ...RESPONSE_SCHEMAS, ...webhookSchemas() };
   components['headers'] = HEADERS;
+  components['responses'] = Object.fromEntries(Object.values(BEFORE_ANY_ROUTE).map(({ name, answer }) => [name, answer]));
   document['webhooks'] = webhooks();
+  addToolDetails(document);
   fixOpenApi30Schemas(document);
   return document;
 };

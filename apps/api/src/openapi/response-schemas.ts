@@ -1,4 +1,4 @@
-import { TEST_FORMATS, TEST_TYPES, WEBHOOK_EVENT_NAMES } from '#domain';
+import { MAX_TESTS_PER_ASSESSMENT, TEST_FORMATS, TEST_TYPES, WEBHOOK_EVENT_NAMES } from '#domain';
 
 /*
  * The answers of the public API as JSON Schema 2020-12 (OpenAPI 3.1 components). Request shapes
@@ -15,6 +15,18 @@ const nullable = (type: string, description: string, extra: Schema = {}): Schema
 const object = (properties: Record<string, Schema>, description?: string): Schema => ({
   type: 'object', required: Object.keys(properties), properties, ...(description ? { description } : {}),
 });
+
+/**
+ * A value whose complete set the contract does not give ("not shown"): text, with today's values as
+ * examples, never an `enum`, so that a client generated from this document keeps working when one
+ * is added.
+ */
+const openSet = (description: string, known: readonly string[]): Schema => ({
+  type: 'string', description: `${description}. Values today: ${known.map((value) => `\`${value}\``).join(', ')}; more may be added, so treat an unknown one as text.`, examples: [...known],
+});
+
+/** One result per finished test, and an assessment has at most ten tests. */
+const results = (description?: string): Schema => ({ type: 'array', items: ref('Result'), maxItems: MAX_TESTS_PER_ASSESSMENT, ...(description ? { description } : {}) });
 
 const RESULT_FIELDS: Record<string, Schema> = {
   id: text('Result id'),
@@ -47,8 +59,8 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
   Test: object({
     slug: text('Identifier used in assessment creation'),
     name: text('Display name'),
-    type: { type: 'string', enum: [...TEST_TYPES] },
-    format: { type: 'string', enum: [...TEST_FORMATS] },
+    type: openSet('Test type (filterable)', TEST_TYPES),
+    format: openSet('Test format', TEST_FORMATS),
     minutes: { type: 'integer', description: 'Length in minutes' },
     timed: { type: 'boolean' },
     questionCount: { type: 'integer' },
@@ -61,7 +73,7 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
     status: { type: 'string', enum: ['active', 'archived'], description: '`archived` once the assessment has been closed' },
     createdAt: time('Creation time'),
     deadline: nullable('string', 'Last day candidates may start (YYYY-MM-DD); null means none', { format: 'date' }),
-    tests: { type: 'array', items: ref('AssessmentTest'), description: 'In sitting order' },
+    tests: { type: 'array', items: ref('AssessmentTest'), maxItems: MAX_TESTS_PER_ASSESSMENT, description: 'In sitting order' },
     candidateCount: { type: 'integer', description: 'Registered candidates of the mode of the key' },
     inviteUrl: nullable('string', 'Public sign-up link (open sign-up is always on)', { format: 'uri' }),
   }),
@@ -105,7 +117,7 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
     status: { type: 'string', enum: ['not_started', 'in_progress', 'completed'] },
     completedAt: nullable('string', 'When the candidate finished every test', { format: 'date-time' }),
     unlocked: { type: 'boolean', description: 'At least one result, and every result unlocked' },
-    results: { type: 'array', items: ref('Result') },
+    results: results('One per completed test'),
   }),
   Candidate: object({
     id: text('Candidate id'),
@@ -124,7 +136,7 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
     completedAt: time('Time the last test was finished'),
     updatedAt: time('The later of `completedAt` and the latest `unlockedAt` of its results: an unlock moves it, `completedAt` never moves. `updated_since` filters on it'),
     unlocked: { type: 'boolean' },
-    results: { type: 'array', items: ref('Result') },
+    results: results(),
     reportUrl: { type: 'string', format: 'uri' },
   }),
   CatalogueMeta: object({ total: { type: 'integer', description: 'Number of tests in the list' } }),
@@ -140,7 +152,7 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
   LegacyAssessment: object({
     id: text(), name: text(), status: { type: 'string', enum: ['not_started', 'in_progress', 'completed'] },
     completed_at: nullable('string', 'When every test was finished', { format: 'date-time' }),
-    results: { type: 'array', items: ref('LegacyResult') },
+    results: { type: 'array', items: ref('LegacyResult'), maxItems: MAX_TESTS_PER_ASSESSMENT },
   }),
   LegacyCandidate: object({
     id: text(), email: text(), first_name: text(), last_name: text(), created_at: { type: 'string', format: 'date-time' },
@@ -151,7 +163,7 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
     count: { type: 'integer', description: 'Total number of rows' },
     next: nullable('string', 'Absolute URL of the next page, on the base the request used', { format: 'uri' }),
     previous: nullable('string', 'Absolute URL of the previous page', { format: 'uri' }),
-    results: { type: 'array', items: ref('LegacyCandidate') },
+    results: { type: 'array', items: ref('LegacyCandidate'), maxItems: 100, description: 'At most `per_page` rows' },
   }),
   LegacyError: object({ status: text('The HTTP status, as text'), code: text('A message for people') }),
 };

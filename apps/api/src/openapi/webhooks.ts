@@ -50,13 +50,35 @@ const HEADERS = [
   { name: 'X-Webhook-Timestamp', required: true, description: 'Unix seconds of this attempt (also the `t` of the signature)', schema: { type: 'string', pattern: '^[0-9]+$' } },
 ];
 
+/**
+ * How a receiver authenticates a delivery: not a key it holds for the service, but the signature the
+ * service makes with the workspace's webhook secret. OpenAPI has no scheme for a signature; an API key
+ * in the header is the closest, and the description says what to check.
+ */
+export const WEBHOOK_SIGNATURE_SCHEME = {
+  name: 'webhookSignature',
+  scheme: {
+    type: 'apiKey' as const,
+    in: 'header' as const,
+    name: 'X-Webhook-Signature',
+    description: 'Signed by the service: `t=<Unix seconds>,v1=<hex>`, HMAC-SHA256 with the whole webhook secret (`whsec_…`) as the key over `<t>.<raw body>`. '
+      + 'A receiver recomputes it and answers a delivery whose signature matches no `v1` with 400 or 401 (never 410, which disables the address).',
+  },
+};
+
+const DELIVERY = 'POSTed by the service to the one HTTPS address saved on the integrations page, when the workspace chose this event there. '
+  + 'Verify `X-Webhook-Signature` over the raw body before trusting it, and de-duplicate on the envelope `id` (the same across retries and resends). '
+  + 'Envelopes of test candidates carry `sandbox: true`.';
+
 /** The six events under `webhooks` (OpenAPI 3.1): what the service POSTs to the saved address. */
 export const webhooks = (): Record<string, Schema> =>
   Object.fromEntries(WEBHOOK_EVENT_NAMES.map((event) => [event, {
     post: {
       operationId: `${event}Webhook`,
       summary: DATA[event].when,
+      description: `${DATA[event].when}. ${DELIVERY}`,
       tags: ['Webhooks'],
+      security: [{ [WEBHOOK_SIGNATURE_SCHEME.name]: [] }],
       parameters: HEADERS.map((header) => ({ in: 'header', ...header })),
       requestBody: { required: true, content: { 'application/json': { schema: ref(envelopeName(event)) } } },
       responses: {

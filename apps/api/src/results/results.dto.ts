@@ -1,4 +1,4 @@
-import { OneOfParam, TextParam, TimeParam } from '#http';
+import { CursorParam, MAX_ID_LENGTH, OneOfParam, TextParam, TimeParam } from '#http';
 import { PageQuery } from '../shared/list-params.js';
 
 export const ORDERS = ['asc', 'desc'] as const;
@@ -8,12 +8,17 @@ export class ListResultsQuery extends PageQuery {
   @TimeParam('Only tests completed at or after this time (inclusive)')
   since?: string;
 
-  @TimeParam('Only results unlocked at or after this time; sorted by unlock time; no cursor (`meta.nextCursor` is null), use `limit`')
+  // The order by unlock time has no cursor (API document 4.3): `cursor` is not one of its parameters,
+  // and, as any parameter a list does not read, is ignored (product decisions), whatever its value.
+  @CursorParam('Ignored, whatever its value, when `unlocked_since` is given: that order has no cursor.')
+  override cursor?: string = undefined;
+
+  @TimeParam('Only results unlocked at or after this time; sorted by unlock time; no cursor (`meta.nextCursor` is null, and a `cursor` sent is ignored), use `limit`')
   unlocked_since?: string;
 
   @OneOfParam(ORDERS, 'Sort order', 'asc')
   order: Order = 'asc';
 
-  @TextParam('Only this assessment id; an unknown id is 404 not_found')
+  @TextParam('Only this assessment id; an unknown id is 404 not_found', { maxLength: MAX_ID_LENGTH, longer: 'unknown id' })
   assessment?: string;
 }

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { RequestContext } from '#commands';
-import { parseJsonObjectBody } from '#http';
+import { type ReceivedBody, hasBody, parseJsonObjectBody } from '#http';
 
 export const internalContext = (request: FastifyRequest): RequestContext => ({
   requestId: request.id,
@@ -12,7 +12,7 @@ export const internalContext = (request: FastifyRequest): RequestContext => ({
 /** Routes without a meaningful body accept an empty one. */
 export const optionalBody = (request: FastifyRequest): Record<string, unknown> => {
   const raw = request.body;
-  return typeof raw === 'string' && raw.trim() !== '' ? parseJsonObjectBody(raw) : {};
+  return hasBody(raw) ? parseJsonObjectBody(raw) : {};
 };
 
-export const requiredBody = (request: FastifyRequest): Record<string, unknown> => parseJsonObjectBody(request.body as string | undefined);
+export const requiredBody = (request: FastifyRequest): Record<string, unknown> => parseJsonObjectBody(request.body as ReceivedBody);

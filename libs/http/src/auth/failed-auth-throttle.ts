@@ -56,9 +56,10 @@ export class FailedAuthThrottle {
     }
     reportRefusal('auth_throttled');
     const retryAfter = String(Math.max(1, Math.ceil((ttlMs ?? this.windowMs) / 1000)));
-    // The documented 429 headers, describing the limit that was hit: this address's failed attempts.
+    // Retry-After only: X-RateLimit-Limit is the key's 120 a minute (API document 8), and no key was
+    // authenticated here, so the rate-limit headers are absent, as on the 401 this 429 replaces.
     return apiError('rate_limited', 'Too many failed authentication attempts from this address; retry after Retry-After seconds.', {
-      'Retry-After': retryAfter, 'X-RateLimit-Limit': String(this.limit), 'X-RateLimit-Remaining': '0',
+      'Retry-After': retryAfter,
     });
   }
 

@@ -1,7 +1,8 @@
+import { jest } from '@jest/globals';
 import { ApiError } from '../errors/api-error.js';
 import { catchError } from '../testing/catch-error.js';
 import { CursorCodec, hashFilters } from './cursor-codec.js';
-import { readCursorParam } from './cursor-param.js';
+import { MAX_CURSOR_LENGTH, readCursorParam } from './cursor-param.js';
 
 const codec = new CursorCodec('a-test-secret-of-enough-length');
 const position = { t: '2026-10-01T09:00:00.123Z', id: 'cand_01' };
@@ -137,5 +138,16 @@ describe('readCursorParam', () => {
     const error = catchError(() => readCursorParam(codec, list, value, filters, S));
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 400, code: 'invalid_cursor' });
+  });
+
+  it('refuses a cursor longer than the documented maxLength before decoding it, and issues none that long', () => {
+    // The longest positions the lists use: a time and an id far longer than any the service makes.
+    const longest = codec.encodeFor('candidates', { t: '2026-10-01T09:00:00.123Z', id: `cand_${'x'.repeat(100)}` }, { a: 'b' }, S);
+    expect(longest.length).toBeLessThan(MAX_CURSOR_LENGTH / 2);
+    const padded = `${codec.encodeFor(list, position, filters, S)}${'A'.repeat(MAX_CURSOR_LENGTH)}`;
+    const decoded = jest.spyOn(codec, 'decodeFor');
+    expect(catchError(() => readCursorParam(codec, list, padded, filters, S))).toMatchObject({ status: 400, code: 'invalid_cursor' });
+    expect(decoded).not.toHaveBeenCalled();
+    decoded.mockRestore();
   });
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
@@ -7,6 +8,13 @@ import { ERROR_MESSAGES } from '../errors/error-codes.js';
 import { queryExcess } from '../query/query-limits.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * Longest id a request may name: a path parameter as sent (longer: 404, the router holds none) or an
+ * id given in a query parameter (longer: 400 invalid_parameter). Ids the service makes are about 20
+ * characters; the bound is the document's `maxLength`, generous for ids yet to come.
+ */
+export const MAX_ID_LENGTH = 1000;
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -51,7 +59,7 @@ export const createFastifyAdapter = (altBasePath: string, requestTimeoutMs = 30_
     bodyLimit: BODY_LIMIT_BYTES,
     // Idle keep-alive connections must not hold a graceful shutdown open.
     forceCloseConnections: 'idle',
-    routerOptions: { maxParamLength: 1000, caseSensitive: true, ignoreTrailingSlash: false },
+    routerOptions: { maxParamLength: MAX_ID_LENGTH, caseSensitive: true, ignoreTrailingSlash: false },
     trustProxy: false,
     // Refusals the router makes before any route runs: a path parameter that is not valid
     // percent-encoding, or longer than maxParamLength, names no id that exists. They are answered
@@ -65,7 +73,9 @@ export const createFastifyAdapter = (altBasePath: string, requestTimeoutMs = 30_
         .send(unknownId ? errorBody('not_found', ERROR_MESSAGES.not_found) : errorBody('server_error', ERROR_MESSAGES.server_error));
     },
     // Requests Node's HTTP parser refuses (bad bytes in a header, a request line or headers over the
-    // limit) never reach a route: they are still answered in the documented error shape.
+    // limit) never reach a route: they are still answered in the documented error shape, with the
+    // X-Request-Id every answer carries. The headers were not read, so the id is always a new one;
+    // and the path was not either, so the original endpoint's own error shape cannot be chosen.
     clientErrorHandler: (error: Error & { code?: string }, socket: Socket) => {
       if (error.code === 'ECONNRESET' || !socket.writable) {
         socket.destroy();
@@ -73,7 +83,8 @@ export const createFastifyAdapter = (altBasePath: string, requestTimeoutMs = 30_
       }
       const [statusLine, body] = clientErrorAnswer(error.code);
       const text = JSON.stringify(body);
-      socket.end(`HTTP/1.1 ${statusLine}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
+      socket.end(`HTTP/1.1 ${statusLine}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\n`
+        + `X-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${text}`);
     },
     rewriteUrl: (request: IncomingMessage) => {
       const url = request.url ?? '/';
@@ -92,17 +103,16 @@ export const createFastifyAdapter = (altBasePath: string, requestTimeoutMs = 30_
  */
 export const configureFastify = (instance: FastifyInstance): void => {
   instance.removeAllContentTypeParsers();
-  // Decoded strictly: bytes that are not UTF-8 are not JSON text and are refused (400 invalid_json),
-  // instead of being replaced with U+FFFD and accepted as if the client had sent those characters.
+  // Decoded strictly: bytes that are not UTF-8 are not JSON text, and must not be replaced with
+  // U+FFFD and accepted as if the client had sent those characters. Such a body is handed on as the
+  // bytes (a Buffer, never a string), for the handler to refuse as 400 invalid_json: after the
+  // credential is checked, like every other body that is not a JSON object (docs/api.md).
   instance.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT_BYTES }, (_request, body, done) => {
-    let text: string;
     try {
-      text = strictUtf8.decode(body as Buffer);
+      done(null, strictUtf8.decode(body as Buffer));
     } catch {
-      done(apiError('invalid_json'));
-      return;
+      done(null, body);
     }
-    done(null, text);
   });
   // Fastify's own errors (body too large, …) reach Nest's error handler, which hands them to ApiErrorFilter.
   // No id contains U+0000 (nor can the stores hold one): such a path parameter names nothing that

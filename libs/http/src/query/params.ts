@@ -17,4 +17,4 @@ export const parseNameList = <T extends string>(value: unknown, allowed: readonl
 
 export const nameListMessage = (name: string, allowed: readonly string[]): string =>
   `${name} must be one of: ${allowed.join(', ')}; or several of them separated by commas.`;
-export const singleTextMessage = (name: string): string => `${name} must be given once, as text.`;
+export const singleTextMessage = (name: string, maxLength: number): string => `${name} must be given once, as text of at most ${maxLength} characters.`;

@@ -14,8 +14,11 @@ class Query {
   @OneOfParam(['asc', 'desc'] as const, 'order', 'asc')
   order: 'asc' | 'desc' = 'asc';
 
-  @TextParam('id')
+  @TextParam('id', { maxLength: 12 })
   assessment?: string;
+
+  @TextParam('another id', { maxLength: 12, longer: 'unknown id' })
+  candidate?: string;
 }
 
 class Body {
@@ -39,11 +42,14 @@ describe('EdgeValidationPipe', () => {
     expect(await query({})).toEqual(expect.objectContaining({ limit: 50, order: 'asc' }));
     expect(await query({ limit: '007', since: '2026-10-01T11:00:00+02:00', order: 'desc', assessment: 'asm_1', other: 'ignored' }))
       .toEqual(expect.objectContaining({ limit: 7, since: '2026-10-01T09:00:00.000Z', order: 'desc', assessment: 'asm_1' }));
+    // Text up to its maxLength, exactly; beyond it where a longer value is left to the route (an unknown id).
+    expect(await query({ assessment: 'x'.repeat(12) })).toEqual(expect.objectContaining({ assessment: 'x'.repeat(12) }));
+    expect(await query({ candidate: 'x'.repeat(13) })).toEqual(expect.objectContaining({ candidate: 'x'.repeat(13) }));
   });
 
   it.each([
     [{ limit: '0' }, 'limit'], [{ limit: '5.0' }, 'limit'], [{ limit: ['1', '2'] }, 'limit'], [{ since: 'yesterday' }, 'since'],
-    [{ order: 'up' }, 'order'], [{ assessment: ['a', 'b'] }, 'assessment'],
+    [{ order: 'up' }, 'order'], [{ assessment: ['a', 'b'] }, 'assessment'], [{ assessment: 'x'.repeat(13) }, 'assessment'], [{ candidate: ['a', 'b'] }, 'candidate'],
   ])('answers a bad query parameter %j with 400 invalid_parameter naming it', async (value, name) => {
     const seen = await refusal(query(value));
     expect(seen).toMatchObject({ status: 400, code: 'invalid_parameter' });

@@ -4,17 +4,23 @@ import type { Observable } from 'rxjs';
 import { parseJsonObjectBody } from '../json/json-body.js';
 
 /*
- * The body arrives as text whatever its Content-Type (fastify-setup). It is parsed here, after the
- * guards (a bad credential is 401 before a bad body is 400) and before the other interceptors
- * (400 invalid_json comes before idempotency and before the DTO's 422): anything but a JSON object
- * is 400 invalid_json. The DTO then sees an object.
+ * The body arrives as text whatever its Content-Type, or as bytes when they are not UTF-8
+ * (fastify-setup). It is parsed here, after the guards (a bad credential is 401 before a bad body is
+ * 400) and before the other interceptors (400 invalid_json comes before idempotency and before the
+ * DTO's 422): anything but a JSON object is 400 invalid_json. The DTO then sees an object.
  */
+
+/** What configureFastify hands on: the text, the bytes that were not UTF-8, or nothing. */
+export type ReceivedBody = string | Buffer | undefined;
+
+/** A body that is there: text other than white space, or bytes (which were not UTF-8). */
+export const hasBody = (raw: unknown): raw is string | Buffer => Buffer.isBuffer(raw) || (typeof raw === 'string' && raw.trim() !== '');
 
 @Injectable()
 export class RequiredJsonBody implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
-    request.body = parseJsonObjectBody(request.body as string | undefined);
+    request.body = parseJsonObjectBody(request.body as ReceivedBody);
     return next.handle();
   }
 }
@@ -25,7 +31,7 @@ export class OptionalJsonBody implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const raw = request.body;
-    request.body = typeof raw === 'string' && raw.trim() !== '' ? parseJsonObjectBody(raw) : {};
+    request.body = hasBody(raw) ? parseJsonObjectBody(raw) : {};
     return next.handle();
   }
 }

@@ -2,6 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ValidateBy } from 'class-validator';
+import { MAX_CURSOR_LENGTH } from '../cursors/cursor-param.js';
 import { wholeNumberMessage, wholeNumberWithin } from '../query/limit.js';
 import { nameListMessage, oneOfMessage, parseNameList, singleTextMessage } from '../query/params.js';
 import { formatTime, parseIsoTime, timeMessage } from '../query/time.js';
@@ -13,10 +14,16 @@ import { formatTime, parseIsoTime, timeMessage } from '../query/time.js';
  * original endpoint; a parameter repeated in the query string arrives as a list and is refused.
  */
 
-/** A whole number within bounds (`limit`): read as a number, the default when absent. */
-export const WholeNumberParam = (options: { min: number; max: number; default: number; description: string }) =>
+/**
+ * A whole number within bounds (`limit`): read as a number, the default when absent. `documented:
+ * false` leaves the maximum out of the document, for a bound that only keeps the arithmetic exact
+ * (a larger value is read as the maximum, not refused).
+ */
+export const WholeNumberParam = (options: { min: number; max: number; default: number; description: string; maximumDocumented?: boolean }) =>
   applyDecorators(
-    ApiPropertyOptional({ type: 'integer', minimum: options.min, maximum: options.max, default: options.default, description: options.description }),
+    ApiPropertyOptional({
+      type: 'integer', minimum: options.min, ...(options.maximumDocumented === false ? {} : { maximum: options.max }), default: options.default, description: options.description,
+    }),
     Transform(({ value }: { value: unknown }) => wholeNumberWithin(value, options.min, options.max) ?? value),
     ValidateBy({
       name: 'wholeNumberWithin',
@@ -48,10 +55,19 @@ export const TimeParam = (description: string) =>
     }),
   );
 
-/** One of a closed set of values. */
-export const OneOfParam = <T extends string>(allowed: readonly T[], description: string, fallback?: T) =>
+/**
+ * One of a set of values; anything else is 400 invalid_parameter. `open: true` documents the set as
+ * today's values rather than an `enum`, for a set the contract does not close (values may be added).
+ */
+export const OneOfParam = <T extends string>(allowed: readonly T[], description: string, fallback?: T, options: { open?: boolean } = {}) =>
   applyDecorators(
-    ApiPropertyOptional({ type: 'string', enum: [...allowed], description, ...(fallback === undefined ? {} : { default: fallback }) }),
+    ApiPropertyOptional({
+      type: 'string',
+      ...(options.open
+        ? { description: `${description}. Values today: ${allowed.map((value) => `\`${value}\``).join(', ')} (another value is 400 invalid_parameter); more may be added.`, example: allowed[0] }
+        : { enum: [...allowed], description }),
+      ...(fallback === undefined ? {} : { default: fallback }),
+    }),
     ValidateBy({
       name: 'oneOf',
       validator: {
@@ -76,22 +92,34 @@ export const NameListParam = <T extends string>(allowed: readonly T[], descripti
     }),
   );
 
-/** Free text given once (an id, an address, a cursor). */
-export const TextParam = (description: string) =>
-  applyDecorators(
-    ApiPropertyOptional({ type: 'string', description }),
+/**
+ * Free text given once (an id, an address), of at most `maxLength` characters, as the document says.
+ * A longer value is 400 invalid_parameter, or, with `longer: 'unknown id'`, left to the route, which
+ * answers it as the id nothing has (an id is any text, used exactly as received: 404 not_found).
+ */
+export const TextParam = (description: string, options: { maxLength: number; example?: string; longer?: 'invalid' | 'unknown id' }) => {
+  const refused = options.longer !== 'unknown id';
+  const bound = refused ? `longer: 400 invalid_parameter` : 'a longer one is an unknown id';
+  return applyDecorators(
+    ApiPropertyOptional({
+      type: 'string', description: `${description}. At most ${options.maxLength} characters (${bound})`, maxLength: options.maxLength,
+      ...(options.example === undefined ? {} : { example: options.example }),
+    }),
     ValidateBy({
       name: 'singleText',
       validator: {
-        validate: (value: unknown) => value === undefined || typeof value === 'string',
-        defaultMessage: (args) => singleTextMessage(args?.property ?? 'value'),
+        validate: (value: unknown) => value === undefined || (typeof value === 'string' && (!refused || value.length <= options.maxLength)),
+        defaultMessage: (args) => singleTextMessage(args?.property ?? 'value', options.maxLength),
       },
     }),
   );
+};
+
+const CURSOR_DESCRIPTION = 'Omit for the first page; otherwise the previous `meta.nextCursor`, unchanged.';
 
 /**
- * Documented only: whether a cursor is valid depends on the list and filters it was issued for,
- * which the controller knows (`readCursorParam`, 400 invalid_cursor).
+ * Documented only: whether a cursor is valid (its length included) depends on the list and filters
+ * it was issued for, which the controller knows (`readCursorParam`, 400 invalid_cursor).
  */
-export const CursorParam = () =>
-  ApiPropertyOptional({ type: 'string', description: 'Omit for the first page; otherwise the previous `meta.nextCursor`, unchanged.' });
+export const CursorParam = (note?: string) =>
+  ApiPropertyOptional({ type: 'string', maxLength: MAX_CURSOR_LENGTH, description: note ? `${CURSOR_DESCRIPTION} ${note}` : CURSOR_DESCRIPTION });
