@@ -1,0 +1,230 @@
+import pg from 'pg';
+import { type PostgresHost, type PostgresTarget, postgresHostKey } from './postgres-url.js';
+
+/**
+ * Which host of a PostgreSQL host list is the writable primary now, and a pg.Pool that opens every
+ * new connection there. node-postgres has no host lists (an open pull request adds them); libpq's
+ * are what `pg_autoctl show uri` and Patroni's documentation print. Written here, small on purpose
+ * (docs/architecture.md, "Connection failover"):
+ * - `locate()` asks every host at once `SELECT pg_is_in_recovery(), current_setting('transaction_read_only')`
+ *   and keeps the first of the list that is writable: neither in recovery nor read-only, which a
+ *   primary draining in a switchover is while it still answers (`pg_is_in_recovery()` alone misses it);
+ * - the pool's clients are built on the host found last (`Client` below) and checked again once
+ *   connected (`onConnect`): a host that stopped being writable fails that connection at once, with a
+ *   connection error, instead of letting writes meet `read_only_sql_transaction` later;
+ * - when another host becomes the primary, or the one known stops being writable, the connections open
+ *   on any other host are cut (their socket destroyed, exactly as a server restart does), so the
+ *   pool, LISTEN and the followers reconnect to the new primary through the paths a restart takes.
+ */
+
+/** No host of the list accepts writes now (a failover in progress, or every host down): a connection error. */
+export class NoWritableHostError extends Error {
+  /** SQLSTATE sqlclient_unable_to_establish_sqlconnection: the outage detection reads class 08. */
+  readonly code = '08001';
+  constructor(address: string, readonly reasons: readonly string[]) {
+    super(`no host of ${address} accepts writes now`);
+    this.name = 'NoWritableHostError';
+  }
+}
+
+export interface PrimaryChange {
+  /** host:port of the previous primary, or null at the first one found. */
+  from: string | null;
+  to: string;
+}
+
+export interface PrimaryLocatorOptions {
+  /** Longest a probe waits for one host to connect and answer. */
+  probeTimeoutMs?: number;
+  /** Told each time the primary changes (not at the first one found). */
+  onPrimaryChange?: (change: PrimaryChange) => void;
+}
+
+interface Endpoint {
+  host: PostgresHost;
+  key: string;
+  /** The sslmode that reached this host: libpq's `prefer` and `allow` fall back, node-postgres cannot. */
+  sslmode: string | undefined;
+}
+
+const DEFAULT_PROBE_TIMEOUT_MS = 2000;
+
+/** `prefer` (libpq's default) tries TLS, then plain; `allow` the other way; anything else as given. */
+const sslAttempts = (sslmode: string | null): (string | undefined)[] => {
+  // pg's own name for "TLS without verifying the certificate", which is what libpq's prefer and allow do.
+  if (sslmode === 'prefer') return ['no-verify', 'disable'];
+  if (sslmode === 'allow') return ['disable', 'no-verify'];
+  return [undefined];
+};
+
+const SSL_REFUSED = /does not support SSL|SSL off|no pg_hba\.conf entry .* no encryption|no encryption/i;
+
+interface Writability {
+  inRecovery: boolean;
+  readOnly: boolean;
+}
+
+const writability = async (client: pg.ClientBase): Promise<Writability> => {
+  const result = await client.query<{ in_recovery: boolean; read_only: string }>(
+    "SELECT pg_is_in_recovery() AS in_recovery, current_setting('transaction_read_only') AS read_only",
+  );
+  const row = result.rows[0];
+  if (!row) throw new Error('the writability check returned no row');
+  return { inRecovery: row.in_recovery, readOnly: row.read_only === 'on' };
+};
+
+const wanted = (target: PostgresTarget, found: Writability): boolean => {
+  switch (target.targetSessionAttrs) {
+    case 'any': return true;
+    // Both ask for a host that takes writes: the spec makes `primary` a synonym of `read-write`.
+    case 'read-write':
+    case 'primary': return !found.inRecovery && !found.readOnly;
+    case 'read-only': return found.readOnly || found.inRecovery;
+    case 'standby':
+    case 'prefer-standby': return found.inRecovery;
+  }
+};
+
+const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+export class PrimaryLocator {
+  private current: Endpoint | null = null;
+  private locating: Promise<string> | null = null;
+  private changes = 0;
+  /** Connections the pool opened, by the host they are on: cut when that host stops being the primary. */
+  private readonly clients = new Map<pg.Client, string>();
+  private readonly probeTimeoutMs: number;
+
+  constructor(readonly target: PostgresTarget, private readonly options: PrimaryLocatorOptions = {}) {
+    this.probeTimeoutMs = options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
+  }
+
+  /** host:port of the primary found last, or null before the first. */
+  get primary(): string | null {
+    return this.current?.key ?? null;
+  }
+
+  /** Changes of primary this process has seen since it started. */
+  get failovers(): number {
+    return this.changes;
+  }
+
+  /**
+   * Asks every host at once and keeps the first of the list that is what the URL asks for. Callers
+   * that arrive meanwhile share the one round. Throws NoWritableHostError (class 08) when none is, or
+   * the first host's own error when that is not a connection problem (a wrong password is the
+   * operator's to fix, not an outage to wait out).
+   */
+  locate(): Promise<string> {
+    this.locating ??= this.probeAll().finally(() => {
+      this.locating = null;
+    });
+    return this.locating;
+  }
+
+  /** pg.Pool options that make every new connection on the primary (spread into the pool's config). */
+  poolOptions(): Pick<pg.PoolConfig, 'Client' | 'onConnect'> {
+    const locator = this;
+    class PrimaryClient extends pg.Client {
+      constructor(config?: pg.ClientConfig) {
+        const endpoint = locator.current ?? locator.firstEndpoint();
+        super({ ...config, connectionString: locator.target.urlFor(endpoint.host, endpoint.sslmode) });
+        locator.clients.set(this, endpoint.key);
+        this.once('end', () => locator.clients.delete(this));
+      }
+    }
+    return {
+      Client: PrimaryClient,
+      onConnect: (client: pg.ClientBase) => this.verify(client),
+    };
+  }
+
+  /** Cuts every connection this locator's pools hold (a stop, or a test). */
+  cutAll(): void {
+    for (const client of [...this.clients.keys()]) this.cut(client);
+  }
+
+  private firstEndpoint(): Endpoint {
+    const host = this.target.hosts[0];
+    if (!host) throw new Error('a PostgreSQL host list without hosts');
+    return { host, key: postgresHostKey(host), sslmode: sslAttempts(this.target.sslmode)[0] };
+  }
+
+  /** A new connection is kept only where the URL wants it: elsewhere it fails now, as a connection error. */
+  private async verify(client: pg.ClientBase): Promise<void> {
+    if (this.target.targetSessionAttrs === 'any') return;
+    const key = client instanceof pg.Client ? this.clients.get(client) : undefined;
+    let found: Writability;
+    try {
+      found = await writability(client);
+    } catch (error) {
+      throw new NoWritableHostError(this.target.address, [message(error)]);
+    }
+    if (wanted(this.target, found)) return;
+    if (key !== undefined && this.current?.key === key) void this.locate().catch(() => undefined);
+    throw new NoWritableHostError(this.target.address, [`${key ?? 'the host'} is ${found.inRecovery ? 'in recovery' : 'read-only'}`]);
+  }
+
+  private async probeAll(): Promise<string> {
+    const outcomes = await Promise.all(this.target.hosts.map((host) => this.probe(host)));
+    const index = outcomes.findIndex((outcome) => outcome.kind === 'wanted');
+    const chosen = outcomes[index];
+    if (chosen?.kind !== 'wanted') {
+      // Connections on a host that answers but is no longer what we want (draining, demoted) are useless now.
+      for (const outcome of outcomes) if (outcome.kind === 'unwanted') this.cutHost(outcome.endpoint.key);
+      const first = outcomes[0];
+      if (first?.kind === 'failed' && !first.connectionProblem) throw first.error;
+      throw new NoWritableHostError(this.target.address, outcomes.map((outcome) => outcome.reason));
+    }
+    const previous = this.current;
+    this.current = chosen.endpoint;
+    if (previous !== null && previous.key !== chosen.endpoint.key) {
+      this.changes += 1;
+      for (const [client, key] of this.clients) if (key !== chosen.endpoint.key) this.cut(client);
+      this.options.onPrimaryChange?.({ from: previous.key, to: chosen.endpoint.key });
+    }
+    return chosen.endpoint.key;
+  }
+
+  private async probe(host: PostgresHost): Promise<
+    | { kind: 'wanted'; endpoint: Endpoint; reason: string }
+    | { kind: 'unwanted'; endpoint: Endpoint; reason: string }
+    | { kind: 'failed'; error: unknown; connectionProblem: boolean; reason: string }
+  > {
+    const key = postgresHostKey(host);
+    let lastError: unknown = null;
+    for (const sslmode of sslAttempts(this.target.sslmode)) {
+      const client = new pg.Client({
+        connectionString: this.target.urlFor(host, sslmode), connectionTimeoutMillis: this.probeTimeoutMs, query_timeout: this.probeTimeoutMs,
+      });
+      client.on('error', () => undefined);
+      try {
+        await client.connect();
+        const found = await writability(client);
+        const endpoint = { host, key, sslmode };
+        if (wanted(this.target, found)) return { kind: 'wanted', endpoint, reason: `${key}: ok` };
+        return { kind: 'unwanted', endpoint, reason: `${key}: ${found.inRecovery ? 'in recovery' : 'read-only'}` };
+      } catch (error) {
+        lastError = error;
+        if (!SSL_REFUSED.test(message(error))) break;
+      } finally {
+        await client.end().catch(() => undefined);
+      }
+    }
+    const code = (lastError as { code?: unknown } | null)?.code;
+    // Authentication (28xxx) and a missing database (3D000) are the operator's; anything else is the host being away.
+    const connectionProblem = !(typeof code === 'string' && /^(28|3D)/.test(code));
+    return { kind: 'failed', error: lastError, connectionProblem, reason: `${key}: ${message(lastError)}` };
+  }
+
+  private cutHost(key: string): void {
+    for (const [client, on] of this.clients) if (on === key) this.cut(client);
+  }
+
+  /** As a server restart does: the client's error listeners and the pool then drop it. */
+  private cut(client: pg.Client): void {
+    this.clients.delete(client);
+    const stream = (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream;
+    stream?.destroy();
+  }
+}
