@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { PrimaryLocator, freeLoopbackPort, parsePostgresUrl } from '#platform';
 import { request } from '../support/client.js';
+import { probe, scrape } from '../support/metrics.js';
 import { eventually, startWebhookReceiver, type WebhookReceiver } from '../support/messaging-receivers.js';
 import { type AppProcess, startApp } from '../support/processes.js';
 import { type Formation, pgAutoctlInstalled, startFormation } from './support/pg-formation.js';
@@ -165,6 +166,10 @@ describe('high availability: failovers of PostgreSQL and Redis under load (ha ti
     // 2. Host loss: kill -9 of the primary's keeper and PostgreSQL; the monitor fails over to the other node.
     const hostLossAt = Date.now();
     const lost = await formation.killPrimaryHost();
+    // Orchestrators see it: not ready while no host takes writes (alive all along).
+    await pause(2500);
+    const readyDuringHostLoss = await probe(`${apiUrls[0]}/health/ready`);
+    const liveDuringHostLoss = await probe(`${apiUrls[0]}/health/live`);
     await eventually(async () => formation.primary().catch(() => lost), (address) => address !== lost, 60_000, 'a primary after the host loss');
     await eventually(async () => firstOkAfterFailure(pgTimeline, hostLossAt), (at) => at !== null, 60_000, 'writes on the new primary');
     await pause(6000);
@@ -288,6 +293,19 @@ describe('high availability: failovers of PostgreSQL and Redis under load (ha ti
     await eventually(async () => everyone.filter((email) => !deliveries().has(email)).length, (missing) => missing === 0, 90_000, 'a webhook for every acknowledged invitation');
     expect(everyone.filter((email) => deliveries().get(email)?.size !== 1)).toEqual([]);
     const posts = receiver.requests.filter((received) => invitedEmail(received.body) !== null).length;
+
+    // What an operator sees: readiness during the host loss, and which host each process writes to.
+    expect(readyDuringHostLoss).toEqual({ status: 503, body: { status: 'unavailable' } });
+    expect(liveDuringHostLoss.status).toBe(200);
+    const primaryNow = await formation.primary();
+    for (const url of apiUrls) {
+      const metrics = await scrape(url, token);
+      expect(metrics.all('hiring_db_primary', { setting: 'EVENT_STORE_URL', host: primaryNow }).map((sample) => sample.value)).toEqual([1]);
+      expect(metrics.sum('hiring_db_primary', { setting: 'EVENT_STORE_URL' })).toBe(1);
+      expect(metrics.sum('hiring_failovers_total', { store: 'postgres' })).toBe(2);
+      expect(metrics.sum('hiring_failovers_total', { store: 'redis' })).toBe(2);
+      expect(metrics.all('hiring_redis_master', { address: await redis.master() }).map((sample) => sample.value)).toEqual([1]);
+    }
 
     // No process exited; one line per problem, never a stack trace; each followed the failovers.
     for (const app of apps) {

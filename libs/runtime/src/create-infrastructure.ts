@@ -72,6 +72,9 @@ export const openStores = async (
     for (const stop of stops.reverse()) await stop().catch((error: unknown) => logger.error({ err: error }, 'stop failed'));
   };
   try {
+    // A host list's pools open their connections on the primary found here (createInfrastructure has
+    // waited for one already; the audit command line has not).
+    for (const server of servers.all) if (server.locator !== null && server.locator.primary === null) await server.locator.locate();
     let eventStore: EventStore;
     let sqlPool: pg.Pool;
     if (!config.eventStoreUrl) {

@@ -127,6 +127,8 @@ export class PrimaryLocator {
     const locator = this;
     class PrimaryClient extends pg.Client {
       constructor(config?: pg.ClientConfig) {
+        // Before the first locate (a pool used straight away) the first host is tried, and the hosts asked.
+        if (locator.current === null) void locator.locate().catch(() => undefined);
         const endpoint = locator.current ?? locator.firstEndpoint();
         super({ ...config, connectionString: locator.target.urlFor(endpoint.host, endpoint.sslmode) });
         locator.clients.set(this, endpoint.key);
@@ -161,7 +163,7 @@ export class PrimaryLocator {
       throw new NoWritableHostError(this.target.address, [message(error)]);
     }
     if (wanted(this.target, found)) return;
-    if (key !== undefined && this.current?.key === key) void this.locate().catch(() => undefined);
+    if (key === undefined || this.current === null || this.current.key === key) void this.locate().catch(() => undefined);
     throw new NoWritableHostError(this.target.address, [`${key ?? 'the host'} is ${found.inRecovery ? 'in recovery' : 'read-only'}`]);
   }
 
