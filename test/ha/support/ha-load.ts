@@ -125,7 +125,8 @@ export const startLoad = (options: {
         const retriable = answer.status === 0 || answer.status >= 500 || answer.status === 429 || answer.code === 'idempotency_request_in_progress';
         if (!retriable || Date.now() - (invitation.attempts[0]?.startedAt ?? 0) > GIVE_UP_AFTER_MS) break;
         const retryAfterMs = Number(answer.retryAfter ?? '0') * 1000;
-        await pause(Math.min(Math.max(retryAfterMs, 200), 2000));
+        // Sooner than Retry-After asks (capped at half a second) so that the tier measures the recovery, not its own wait.
+        await pause(Math.min(Math.max(retryAfterMs, 200), 500));
       }
       if (invitation.acknowledgedAt !== null) await read(auth, invitation, (firstApi + 1) % options.apiUrls.length);
       // About 1.5 requests a second per key: well under the contract's 120 a minute.

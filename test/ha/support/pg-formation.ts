@@ -30,6 +30,36 @@ const binDir = (): string => {
   throw new Error('no PostgreSQL server binaries under /usr/lib/postgresql');
 };
 
+/** A process and everything under it (PostgreSQL's children are not all in its keeper's process group). */
+const withDescendants = (pid: number): number[] => {
+  let children: number[] = [];
+  try {
+    children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)]).toString().split('\n').map((line) => Number(line.trim())).filter((child) => child > 0);
+  } catch {
+    // none (ps exits 1)
+  }
+  return [pid, ...children.flatMap(withDescendants)];
+};
+
+const killAll = (pids: readonly number[]): void => {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+};
+
+const postmasterOf = (dataDir: string): number | null => {
+  try {
+    const pid = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    return pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+};
+
 export const pgAutoctlInstalled = (): boolean => {
   try {
     execFileSync('pg_autoctl', ['--version'], { stdio: 'pipe' });
@@ -170,17 +200,23 @@ export const startFormation = async (log: (line: string) => void): Promise<Forma
       const name = await nameOf(address);
       const child = keepers.get(name);
       if (child?.pid === undefined) throw new Error(`no keeper for ${name}`);
-      const postmaster = Number(readFileSync(join(dir, name, 'postmaster.pid'), 'utf8').split('\n')[0]);
-      process.kill(-child.pid, 'SIGKILL');
-      // PostgreSQL runs in the keeper's group; its pid file names it, in case it ever does not.
+      // Everything at once, as a host that dies: the keeper's group, PostgreSQL and its children.
+      const postmaster = postmasterOf(join(dir, name));
+      const pids = [...withDescendants(child.pid), ...(postmaster === null ? [] : withDescendants(postmaster))];
       try {
-        process.kill(postmaster, 'SIGKILL');
+        process.kill(-child.pid, 'SIGKILL');
       } catch {
-        // gone with its group
+        // gone
       }
+      killAll(pids);
       return address;
     },
     destroy: async () => {
+      const pids = [...keepers.values()].flatMap((child) => (child.pid === undefined ? [] : withDescendants(child.pid)));
+      for (const name of ['node1', 'node2', 'monitor']) {
+        const postmaster = postmasterOf(join(dir, name));
+        if (postmaster !== null) pids.push(...withDescendants(postmaster));
+      }
       for (const child of keepers.values()) {
         try {
           if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
@@ -188,14 +224,7 @@ export const startFormation = async (log: (line: string) => void): Promise<Forma
           // already gone
         }
       }
-      for (const name of ['node1', 'node2', 'monitor']) {
-        try {
-          const pid = Number(readFileSync(join(dir, name, 'postmaster.pid'), 'utf8').split('\n')[0]);
-          process.kill(pid, 'SIGKILL');
-        } catch {
-          // not running
-        }
-      }
+      killAll(pids);
       await new Promise((resolveLater) => setTimeout(resolveLater, 300));
       rmSync(dir, { recursive: true, force: true });
     },
