@@ -1,5 +1,6 @@
 import pg from 'pg';
-import { type PostgresHost, type PostgresTarget, postgresHostKey } from './postgres-url.js';
+import { type Endpoint, type Writability, probeHost, sslAttempts, wanted, writability } from './host-probe.js';
+import { type PostgresTarget, postgresHostKey } from './postgres-url.js';
 
 /**
  * Which host of a PostgreSQL host list is the writable primary now, and a pg.Pool that opens every
@@ -40,50 +41,7 @@ export interface PrimaryLocatorOptions {
   onPrimaryChange?: (change: PrimaryChange) => void;
 }
 
-interface Endpoint {
-  host: PostgresHost;
-  key: string;
-  /** The sslmode that reached this host: libpq's `prefer` and `allow` fall back, node-postgres cannot. */
-  sslmode: string | undefined;
-}
-
 const DEFAULT_PROBE_TIMEOUT_MS = 2000;
-
-/** `prefer` (libpq's default) tries TLS, then plain; `allow` the other way; anything else as given. */
-const sslAttempts = (sslmode: string | null): (string | undefined)[] => {
-  // pg's own name for "TLS without verifying the certificate", which is what libpq's prefer and allow do.
-  if (sslmode === 'prefer') return ['no-verify', 'disable'];
-  if (sslmode === 'allow') return ['disable', 'no-verify'];
-  return [undefined];
-};
-
-const SSL_REFUSED = /does not support SSL|SSL off|no pg_hba\.conf entry .* no encryption|no encryption/i;
-
-interface Writability {
-  inRecovery: boolean;
-  readOnly: boolean;
-}
-
-const writability = async (client: pg.ClientBase): Promise<Writability> => {
-  const result = await client.query<{ in_recovery: boolean; read_only: string }>(
-    "SELECT pg_is_in_recovery() AS in_recovery, current_setting('transaction_read_only') AS read_only",
-  );
-  const row = result.rows[0];
-  if (!row) throw new Error('the writability check returned no row');
-  return { inRecovery: row.in_recovery, readOnly: row.read_only === 'on' };
-};
-
-const wanted = (target: PostgresTarget, found: Writability): boolean => {
-  switch (target.targetSessionAttrs) {
-    case 'any': return true;
-    // Both ask for a host that takes writes: the spec makes `primary` a synonym of `read-write`.
-    case 'read-write':
-    case 'primary': return !found.inRecovery && !found.readOnly;
-    case 'read-only': return found.readOnly || found.inRecovery;
-    case 'standby':
-    case 'prefer-standby': return found.inRecovery;
-  }
-};
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
@@ -154,7 +112,8 @@ export class PrimaryLocator {
 
   /** A new connection is kept only where the URL wants it: elsewhere it fails now, as a connection error. */
   private async verify(client: pg.ClientBase): Promise<void> {
-    if (this.target.targetSessionAttrs === 'any') return;
+    // Any host will do for these (prefer-standby falls back to a primary when no standby answers).
+    if (this.target.targetSessionAttrs === 'any' || this.target.targetSessionAttrs === 'prefer-standby') return;
     const key = client instanceof pg.Client ? this.clients.get(client) : undefined;
     let found: Writability;
     try {
@@ -168,10 +127,11 @@ export class PrimaryLocator {
   }
 
   private async probeAll(): Promise<string> {
-    const outcomes = await Promise.all(this.target.hosts.map((host) => this.probe(host)));
-    const index = outcomes.findIndex((outcome) => outcome.kind === 'wanted');
-    const chosen = outcomes[index];
-    if (chosen?.kind !== 'wanted') {
+    const outcomes = await Promise.all(this.target.hosts.map((host) => probeHost(this.target, host, this.probeTimeoutMs)));
+    // prefer-standby, as libpq: a standby if one answers, else any host that does.
+    const chosen = outcomes.find((outcome) => outcome.kind === 'wanted')
+      ?? (this.target.targetSessionAttrs === 'prefer-standby' ? outcomes.find((outcome) => outcome.kind === 'unwanted') : undefined);
+    if (chosen === undefined) {
       // Connections on a host that answers but is no longer what we want (draining, demoted) are useless now.
       for (const outcome of outcomes) if (outcome.kind === 'unwanted') this.cutHost(outcome.endpoint.key);
       const first = outcomes[0];
@@ -186,37 +146,6 @@ export class PrimaryLocator {
       this.options.onPrimaryChange?.({ from: previous.key, to: chosen.endpoint.key });
     }
     return chosen.endpoint.key;
-  }
-
-  private async probe(host: PostgresHost): Promise<
-    | { kind: 'wanted'; endpoint: Endpoint; reason: string }
-    | { kind: 'unwanted'; endpoint: Endpoint; reason: string }
-    | { kind: 'failed'; error: unknown; connectionProblem: boolean; reason: string }
-  > {
-    const key = postgresHostKey(host);
-    let lastError: unknown = null;
-    for (const sslmode of sslAttempts(this.target.sslmode)) {
-      const client = new pg.Client({
-        connectionString: this.target.urlFor(host, sslmode), connectionTimeoutMillis: this.probeTimeoutMs, query_timeout: this.probeTimeoutMs,
-      });
-      client.on('error', () => undefined);
-      try {
-        await client.connect();
-        const found = await writability(client);
-        const endpoint = { host, key, sslmode };
-        if (wanted(this.target, found)) return { kind: 'wanted', endpoint, reason: `${key}: ok` };
-        return { kind: 'unwanted', endpoint, reason: `${key}: ${found.inRecovery ? 'in recovery' : 'read-only'}` };
-      } catch (error) {
-        lastError = error;
-        if (!SSL_REFUSED.test(message(error))) break;
-      } finally {
-        await client.end().catch(() => undefined);
-      }
-    }
-    const code = (lastError as { code?: unknown } | null)?.code;
-    // Authentication (28xxx) and a missing database (3D000) are the operator's; anything else is the host being away.
-    const connectionProblem = !(typeof code === 'string' && /^(28|3D)/.test(code));
-    return { kind: 'failed', error: lastError, connectionProblem, reason: `${key}: ${message(lastError)}` };
   }
 
   private cutHost(key: string): void {
