@@ -23,5 +23,7 @@ export default {
     { ...base, displayName: 'worker', testMatch: ['<rootDir>/libs/**/*.worker.spec.ts', '<rootDir>/apps/**/*.worker.spec.ts'] },
     { ...base, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e.spec.ts'] },
     { ...base, displayName: 'concurrency', testMatch: ['<rootDir>/test/concurrency/**/*.concurrency.spec.ts'] },
+    // Failovers of real PostgreSQL (pg_auto_failover) and Redis (Sentinel) clusters: `npm run test:ha`, after `npm test` in CI.
+    { ...base, displayName: 'ha', testMatch: ['<rootDir>/test/ha/**/*.ha.spec.ts'] },
   ],
 };

@@ -17,3 +17,6 @@ export * from './log-followers/unknown-event-types.js';
 export * from './database/migrations.js';
 export * from './database/in-transaction.js';
 export * from './json/canonical-json.js';
+export * from './database/postgres-url.js';
+export * from './database/primary-locator.js';
+export * from './redis/redis-target.js';

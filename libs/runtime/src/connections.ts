@@ -1,11 +1,15 @@
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import type { DatabaseOutage } from '#platform';
+import type { DatabaseOutage, RedisTarget } from '#platform';
+import type { PostgresServer } from './postgres-servers.js';
 
 const DROP_LINES_EVERY_MS = 10_000;
 
 const CONNECT_TIMEOUT_MS = 5000;
+
+/** TCP keep-alive on every pooled connection: a host that vanished without closing them is found by the kernel too. */
+const KEEP_ALIVE_DELAY_MS = 10_000;
 
 /**
  * A pool on a PostgreSQL server. A connection the server drops while idle (a restart, a failover,
@@ -13,10 +17,13 @@ const CONNECT_TIMEOUT_MS = 5000;
  * here it is one warning line (never the connection's details), the pool drops that connection and
  * opens a fresh one on next use. Queries in flight on it fail as they would anyway.
  */
-export const serverPool = (connectionString: string, name: string, logger: Logger, database: DatabaseOutage): pg.Pool => {
+export const serverPool = (server: PostgresServer, name: string, logger: Logger, database: DatabaseOutage): pg.Pool => {
   // A server that does not answer at all (a host gone in a failover) fails a connection after 5 s
   // instead of never; the health watcher then declares the outage and requests answer at once.
-  const pool = new pg.Pool({ connectionString, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  // A host list's connections are opened on its primary (postgres-servers.ts).
+  const pool = new pg.Pool({
+    ...server.poolConfig(), max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true, keepAliveInitialDelayMillis: KEEP_ALIVE_DELAY_MS,
+  });
   // A connection that ends while checked out (mid-transaction, between two statements) emits 'error'
   // on its client, which the pool only listens to while the client is idle: unheard, it killed the
   // process. The statements in flight on it fail on their own; this listener only keeps it alive.
@@ -42,13 +49,44 @@ export const serverPool = (connectionString: string, name: string, logger: Logge
 
 const REDIS_READY_WAIT_MS = 3000;
 
+/** A master that stops answering is given this long before the sentinels are asked again (docs/operations.md, "High availability"). */
+const SENTINEL_COMMAND_TIMEOUT_MS = 1000;
+const SENTINEL_CONNECT_TIMEOUT_MS = 2000;
+
+/**
+ * What every connection of the process shares, whatever its use: the address, or the sentinels with
+ * `failoverDetector` (each connection also subscribes to the sentinels' `+switch-master` and
+ * reconnects at once to the new master, instead of finding out when a command fails or times out),
+ * the passwords, keep-alive, and a reconnection on READONLY (a master demoted under an open connection).
+ */
+export const redisOptions = (target: RedisTarget): RedisOptions => {
+  const common: RedisOptions = {
+    keepAlive: KEEP_ALIVE_DELAY_MS,
+    reconnectOnError: (error) => (/^READONLY/.test(error.message) ? 2 : false),
+    ...(target.password === null ? {} : { password: target.password }),
+  };
+  if (target.kind === 'url') return common;
+  return {
+    ...common,
+    sentinels: target.sentinels.map(({ host, port }) => ({ host, port })),
+    name: target.name,
+    ...(target.sentinelPassword === null ? {} : { sentinelPassword: target.sentinelPassword }),
+    failoverDetector: true,
+    sentinelCommandTimeout: SENTINEL_COMMAND_TIMEOUT_MS,
+    connectTimeout: SENTINEL_CONNECT_TIMEOUT_MS,
+  };
+};
+
 /**
  * The request path's Redis connection. Requests never queue behind an outage: offline, a command
- * fails at once (500); a Redis that accepts the connection but does not answer fails it after a
- * second. BullMQ's connections are duplicates with their own settings (start-messaging.ts).
+ * fails at once (500); a Redis that accepts the connection but does not answer (a frozen master)
+ * fails it after a second. BullMQ's connections are duplicates with their own settings
+ * (start-messaging.ts).
  */
-export const requestRedis = (url: string): Redis =>
-  new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 1000, lazyConnect: false });
+export const requestRedis = (target: RedisTarget): Redis => {
+  const options: RedisOptions = { ...redisOptions(target), maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 1000, lazyConnect: false };
+  return target.kind === 'url' ? new Redis(target.url, options) : new Redis(options);
+};
 
 /** Waits a moment for the first connection, so the first requests do not fail for nothing; never for long. */
 export const redisReady = (redis: Redis, timeoutMs = REDIS_READY_WAIT_MS): Promise<void> =>

@@ -20,6 +20,7 @@ import { CompositeReadSide } from './read-side.js';
 import { DatabaseHealth, waitForDatabase } from './database-health.js';
 import { Tracing } from './observability/tracing.js';
 import { RedisHealth } from './redis-health.js';
+import { PostgresServers } from './postgres-servers.js';
 
 /*
  * The composition root: it chooses the adapters from the configuration and passes the deployment
@@ -52,20 +53,28 @@ export interface Stores {
   stop(): Promise<void>;
 }
 
-/** The PostgreSQL servers a configuration uses (none on the embedded store). */
-export const databaseUrls = (config: ServiceConfig): string[] =>
-  [...new Set([config.eventStoreUrl, config.readStoreUrl].filter((url): url is string => url !== null && url !== undefined && isPostgresUrl(url)))];
+/** The PostgreSQL servers a configuration uses (none on the embedded store), each URL once. */
+export const databaseServers = (config: ServiceConfig, logger: Logger): PostgresServers =>
+  new PostgresServers([
+    { url: config.eventStoreUrl, name: 'EVENT_STORE_URL' },
+    { url: config.readStoreUrl, name: 'READ_STORE_URL' },
+  ].filter((entry): entry is { url: string; name: string } => entry.url !== null && isPostgresUrl(entry.url)), logger);
 
 /**
  * Opens the log and the read store chosen by the configuration: embedded PGlite by default,
  * PostgreSQL or EventStoreDB for the log, PostgreSQL or MongoDB for the read models.
  */
-export const openStores = async (config: ServiceConfig, logger: Logger, database: DatabaseOutage = noDatabaseOutage): Promise<Stores> => {
+export const openStores = async (
+  config: ServiceConfig, logger: Logger, database: DatabaseOutage = noDatabaseOutage, servers: PostgresServers = databaseServers(config, logger),
+): Promise<Stores> => {
   const stops: (() => Promise<void>)[] = [];
   const stopAll = async () => {
     for (const stop of stops.reverse()) await stop().catch((error: unknown) => logger.error({ err: error }, 'stop failed'));
   };
   try {
+    // A host list's pools open their connections on the primary found here (createInfrastructure has
+    // waited for one already; the audit command line has not).
+    for (const server of servers.all) if (server.locator !== null && server.locator.primary === null) await server.locator.locate();
     let eventStore: EventStore;
     let sqlPool: pg.Pool;
     if (!config.eventStoreUrl) {
@@ -74,7 +83,7 @@ export const openStores = async (config: ServiceConfig, logger: Logger, database
       eventStore = embedded.store;
       sqlPool = embedded.database.pool;
     } else if (isPostgresUrl(config.eventStoreUrl)) {
-      sqlPool = serverPool(config.eventStoreUrl, 'log', logger, database);
+      sqlPool = serverPool(servers.get(config.eventStoreUrl), 'log', logger, database);
       stops.push(() => sqlPool.end());
       const store = await createPostgresEventStore({ pool: sqlPool, logger, deployment: config.deployment });
       stops.push(() => store.close());
@@ -86,7 +95,7 @@ export const openStores = async (config: ServiceConfig, logger: Logger, database
       // Read models and side-effect tables still need SQL: a PostgreSQL READ_STORE_URL, or the embedded one.
       const sideUrl = config.readStoreUrl && isPostgresUrl(config.readStoreUrl) ? config.readStoreUrl : null;
       if (sideUrl) {
-        sqlPool = serverPool(sideUrl, 'side', logger, database);
+        sqlPool = serverPool(servers.get(sideUrl), 'side', logger, database);
         stops.push(() => sqlPool.end());
       } else {
         const database = await startEmbeddedDatabase({ dataDir: config.dataDir, logger });
@@ -100,7 +109,7 @@ export const openStores = async (config: ServiceConfig, logger: Logger, database
     if (config.readStoreUrl?.startsWith('mongodb')) {
       documents = createMongoDocumentStore({ url: config.readStoreUrl });
     } else if (config.readStoreUrl && isPostgresUrl(config.readStoreUrl) && config.readStoreUrl !== config.eventStoreUrl) {
-      const readPool = serverPool(config.readStoreUrl, 'read', logger, database);
+      const readPool = serverPool(servers.get(config.readStoreUrl), 'read', logger, database);
       stops.push(() => readPool.end());
       documents = createPostgresDocumentStore({ pool: readPool, schema: 'public', deployment: 'multi-process' });
     } else {
@@ -124,11 +133,11 @@ export const openStores = async (config: ServiceConfig, logger: Logger, database
 };
 
 export const createInfrastructure = async (config: ServiceConfig, logger: Logger, options: InfrastructureOptions): Promise<Infrastructure> => {
-  const urls = databaseUrls(config);
-  await waitForDatabase(urls, logger);
-  const databaseHealth = urls.length > 0 ? new DatabaseHealth(urls, logger) : null;
+  const servers = databaseServers(config, logger);
+  await waitForDatabase(servers.all, logger);
+  const databaseHealth = servers.all.length > 0 ? new DatabaseHealth(servers.all, logger) : null;
   const database = databaseHealth ?? noDatabaseOutage;
-  const stores = await openStores(config, logger, database);
+  const stores = await openStores(config, logger, database, servers);
   const { eventStore, documents, sqlPool } = stores;
   // Traces are sent last at a stop: what the stopping parts report still goes out.
   const tracing = Tracing.start(String(logger.bindings()['name'] ?? 'hiring'), logger);
@@ -137,8 +146,8 @@ export const createInfrastructure = async (config: ServiceConfig, logger: Logger
     for (const stop of stops.reverse()) await stop().catch((error: unknown) => logger.error({ err: error }, 'stop failed'));
   };
   try {
-    const redis = requestRedis(config.redisUrl);
-    const redisHealth = new RedisHealth(redis, logger, config.redisUrl);
+    const redis = requestRedis(config.redis);
+    const redisHealth = new RedisHealth(redis, logger, config.redis);
     stops.push(async () => {
       redisHealth.closingOnPurpose();
       redis.disconnect();
@@ -159,7 +168,7 @@ export const createInfrastructure = async (config: ServiceConfig, logger: Logger
     // Stops run last first: the snapshots queued are written before the stores close.
     stops.push(() => writer.flushSnapshots());
     const infra: Infrastructure = {
-      config, logger, eventStore, documents, sidePool: sqlPool, audit: stores.audit, inline: stores.inline, redis, redisHealth, database, clock, simulatedClock,
+      config, logger, eventStore, documents, sidePool: sqlPool, databaseServers: servers, audit: stores.audit, inline: stores.inline, redis, redisHealth, database, clock, simulatedClock,
       secretBox: new SecretBox(serviceSecret), serviceSecret, cursors: new CursorCodec(deriveKey(serviceSecret, 'cursors')),
       readSide, lookups: reads.lookups, writer, messaging: null, followers, tracing,
       stop: async () => {

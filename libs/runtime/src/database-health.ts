@@ -1,31 +1,8 @@
-import pg from 'pg';
 import type { Logger } from 'pino';
 import { type DatabaseOutage, isDatabaseConnectionError } from '#platform';
+import type { PostgresServer } from './postgres-servers.js';
 
-const PROBE_TIMEOUT_MS = 1000;
 const PROBE_INTERVAL_MS = 1000;
-
-/** host:port/database of a PostgreSQL URL, without credentials, for the log. */
-export const databaseAddress = (url: string): string => {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.host}${parsed.pathname}`;
-  } catch {
-    return 'the configured database';
-  }
-};
-
-/** One `SELECT 1` on a connection of its own (never the pool's: its queue may be full of requests). */
-const probe = async (url: string): Promise<void> => {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: PROBE_TIMEOUT_MS, query_timeout: PROBE_TIMEOUT_MS });
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-    await client.query('SELECT 1');
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-};
 
 /**
  * Watches the PostgreSQL server(s) of a process and says ONCE that the database is unreachable (and
@@ -46,7 +23,7 @@ export class DatabaseHealth implements DatabaseOutage {
   private stopped = false;
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(private readonly urls: readonly string[], private readonly logger: Logger) {}
+  constructor(private readonly servers: readonly PostgresServer[], private readonly logger: Logger) {}
 
   get isUp(): boolean {
     return this.up;
@@ -80,14 +57,15 @@ export class DatabaseHealth implements DatabaseOutage {
   }
 
   private async probeAll(): Promise<void> {
-    for (const url of this.urls) await probe(url);
+    // A host list's probe also finds its primary: after a failover the pools follow it from here.
+    for (const server of this.servers) await server.probe();
   }
 
   private declareDown(error: unknown): void {
     if (!this.up || this.stopped) return;
     this.up = false;
     this.whenUp = new Promise((resolveUp) => { this.signalUp = resolveUp; });
-    this.logger.warn({ database: this.urls.map(databaseAddress), reason: error instanceof Error ? error.message : String(error) },
+    this.logger.warn({ database: this.servers.map((server) => server.address), reason: error instanceof Error ? error.message : String(error) },
       'the database is unreachable: requests answer 500 server_error with Retry-After at once, the followers wait; retrying every second');
     this.scheduleProbe();
   }
@@ -99,7 +77,7 @@ export class DatabaseHealth implements DatabaseOutage {
       this.probeAll().then(() => {
         if (this.stopped) return;
         this.up = true;
-        this.logger.info({ database: this.urls.map(databaseAddress) }, 'the database is reachable again; requests and followers resume');
+        this.logger.info({ database: this.servers.map((server) => server.address) }, 'the database is reachable again; requests and followers resume');
         this.signalUp();
       }, () => this.scheduleProbe());
     }, PROBE_INTERVAL_MS);
@@ -111,18 +89,18 @@ export class DatabaseHealth implements DatabaseOutage {
  * A process started while its database is down waits for it, saying so once, instead of exiting:
  * under a supervisor that restarts it, exiting only turns an outage into a crash loop.
  */
-export const waitForDatabase = async (urls: readonly string[], logger: Logger): Promise<void> => {
+export const waitForDatabase = async (servers: readonly PostgresServer[], logger: Logger): Promise<void> => {
   let announced = false;
   for (;;) {
     try {
-      for (const url of urls) await probe(url);
-      if (announced) logger.info({ database: urls.map(databaseAddress) }, 'the database answers; starting');
+      for (const server of servers) await server.probe();
+      if (announced) logger.info({ database: servers.map((server) => server.address) }, 'the database answers; starting');
       return;
     } catch (error) {
       // Anything else (a wrong password, a database that does not exist) is the operator's to fix.
       if (!isDatabaseConnectionError(error)) throw error;
       if (!announced) {
-        logger.warn({ database: urls.map(databaseAddress), reason: error instanceof Error ? error.message : String(error) }, 'the database is unreachable; waiting for it before starting');
+        logger.warn({ database: servers.map((server) => server.address), reason: error instanceof Error ? error.message : String(error) }, 'the database is unreachable; waiting for it before starting');
         announced = true;
       }
       await new Promise((resolveLater) => setTimeout(resolveLater, PROBE_INTERVAL_MS));

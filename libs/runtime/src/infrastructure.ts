@@ -9,6 +9,7 @@ import type { CompositeReadSide } from './read-side.js';
 import type { InlineProjectors } from './inline-projectors.js';
 import type { ProcessObservability } from './observability/process-observability.js';
 import type { RedisHealth } from './redis-health.js';
+import type { PostgresServers } from './postgres-servers.js';
 import type { Tracing } from './observability/tracing.js';
 import type { EventStore } from '#event-store';
 import type { CursorCodec } from '#http';
@@ -25,6 +26,8 @@ export interface Infrastructure {
   documents: DocumentStore;
   /** Where side-effect tables live (delivery log, outbox, dispatch checkpoint). */
   sidePool: pg.Pool;
+  /** The PostgreSQL URLs of the process (none on the embedded store): which host is the primary of each. */
+  databaseServers: PostgresServers;
   audit: AuditStores;
   /** The projectors run inside append transactions; null where the log and the read models are not one SQL database. */
   inline: InlineProjectors | null;

@@ -109,7 +109,7 @@ export const ensureRedis = async (config: ServiceConfig, logger: Logger): Promis
   }
   logger.info({ redis: url, dataDir: dir }, 'no Redis at the default address: started redis-server for this service');
   return {
-    config: { ...config, redisUrl: url },
+    config: { ...config, redisUrl: url, redis: { kind: 'url', url, password: null } },
     stop: async () => {
       process.off('exit', killOnExit);
       child.kill('SIGTERM');

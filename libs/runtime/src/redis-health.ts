@@ -1,5 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { type RedisTarget, redisTargetAddress } from '#platform';
+import { reportFailover } from '#platform/instrumentation/channels.js';
 
 /** host:port (or the socket path) of a Redis URL, without credentials, for the log. */
 export const redisAddress = (url: string): string => {
@@ -29,10 +31,20 @@ export class RedisHealth {
   private signalDown: () => void = () => undefined;
   /** The service closes the connection itself (shutdown): nothing to announce. */
   private closing = false;
+  /** host:port the connection reached last (behind Sentinel: the master it was sent to), null before. */
+  private reached: string | null = null;
+  private changes = 0;
 
-  constructor(redis: Redis, logger: Logger, url: string) {
-    const address = redisAddress(url);
+  constructor(redis: Redis, logger: Logger, target: RedisTarget) {
+    const address = redisTargetAddress(target);
     redis.on('ready', () => {
+      const now = redis.stream?.remoteAddress === undefined ? null : `${redis.stream.remoteAddress}:${String(redis.stream.remotePort)}`;
+      if (target.kind === 'sentinel' && now !== null && this.reached !== null && now !== this.reached) {
+        this.changes += 1;
+        reportFailover('redis');
+        logger.warn({ redis: address, from: this.reached, to: now }, 'the Redis master changed (Sentinel failover): connections follow it');
+      }
+      if (now !== null) this.reached = now;
       if (this.announcedDown) logger.info({ redis: address }, 'Redis is reachable again; queued side effects catch up');
       if (!this.up) this.down = new Promise((resolveDown) => { this.signalDown = resolveDown; });
       this.up = true;
@@ -62,6 +74,16 @@ export class RedisHealth {
 
   get isUp(): boolean {
     return this.up;
+  }
+
+  /** host:port of the Redis server (the master, behind Sentinel) the connection reached last. */
+  get master(): string | null {
+    return this.reached;
+  }
+
+  /** Changes of master this process's connection followed (Sentinel failovers seen). */
+  get failovers(): number {
+    return this.changes;
   }
 
   /** Resolves when the connection is lost (at once if it is down). */

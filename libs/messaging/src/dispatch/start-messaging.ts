@@ -89,6 +89,9 @@ export interface Messaging {
   dispatchedPosition(): Promise<bigint | null>;
 }
 
+/** A queue command (add, counts) on a Redis that does not answer fails after this (docs/operations.md, "High availability"). */
+const QUEUE_COMMAND_TIMEOUT_MS = 5000;
+
 const closable = (worker: Worker): { worker: Worker; close: () => Promise<void> } => ({ worker, close: () => worker.close() });
 
 /** Creates the tables, starts the workers, then the dispatcher (so the first jobs find a worker). */
@@ -103,15 +106,19 @@ export const startMessaging = async (options: StartMessagingOptions): Promise<Me
 
   // BullMQ workers need connections that retry forever; one per user keeps blocking calls apart.
   const connections: Redis[] = [];
-  const connection = (): Redis => {
-    // Unlike the request path's connection, these wait out an outage (offline queue, no command
-    // timeout: workers block on Redis by design) and reconnect forever.
-    const created: Redis = options.redis.duplicate({ maxRetriesPerRequest: null, enableOfflineQueue: true, commandTimeout: undefined });
+  const connection = (use: 'queue' | 'worker' = 'worker'): Redis => {
+    // Unlike the request path's connection, these wait out an outage (offline queue) and reconnect
+    // forever. Workers block on Redis by design (BZPOPMIN, up to 10 s): no command timeout there;
+    // BullMQ's own watchdog resets a blocking call that outlives its timeout, and behind Sentinel
+    // every connection follows a failover at once (failoverDetector, copied by duplicate). The
+    // queue's connection never blocks: a master that stops answering fails its commands after 5 s
+    // (the dispatcher waits for Redis, then enqueues again) instead of holding them forever.
+    const created: Redis = options.redis.duplicate({ maxRetriesPerRequest: null, enableOfflineQueue: true, commandTimeout: use === 'queue' ? QUEUE_COMMAND_TIMEOUT_MS : undefined });
     created.on('error', () => undefined);
     connections.push(created);
     return created;
   };
-  const queueConnection = connection();
+  const queueConnection = connection('queue');
   const queues = {
     webhooks: new Queue<WebhookJob>(WEBHOOK_QUEUE, { connection: queueConnection, prefix }),
     email: new Queue<EmailJob>(EMAIL_QUEUE, { connection: queueConnection, prefix }),

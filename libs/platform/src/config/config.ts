@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import { type Deployment, deploymentOf } from './deployment.js';
+import { type Deployment, deploymentOf, isPostgresUrl } from './deployment.js';
+import { WRITABLE_TARGETS, parsePostgresUrl } from '../database/postgres-url.js';
+import { type RedisTarget, parseSentinels } from '../redis/redis-target.js';
 
 /** Every setting of product-decisions.md ("Addresses and configuration"), read once at start. */
 export interface ServiceConfig {
@@ -22,8 +24,10 @@ export interface ServiceConfig {
   deployment: Deployment;
   readStoreUrl: string | null;
   redisUrl: string;
-  /** False when REDIS_URL is unset: the standalone service may then start a redis-server of its own. */
+  /** False when REDIS_URL and REDIS_SENTINELS are unset: the standalone service may then start a redis-server of its own. */
   redisUrlGiven: boolean;
+  /** Where Redis is: REDIS_URL, or the master REDIS_SENTINELS know as REDIS_SENTINEL_NAME (docs/operations.md, "High availability"). */
+  redis: RedisTarget;
   smtpUrl: string | null;
   webhookAllowInsecure: boolean;
   webhookBackoffMs: number;
@@ -85,10 +89,38 @@ const normalizePrefix = (value: string): string => {
   return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
 };
 
+/**
+ * A PostgreSQL URL of the primary (EVENT_STORE_URL, READ_STORE_URL): one host as always, or a libpq
+ * host list whose target_session_attrs asks for a host that takes writes. Refused at start, naming
+ * the setting and never echoing the URL (it may hold a password).
+ */
+const primaryUrl = (value: string | undefined, name: string): string | null => {
+  if (!value) return null;
+  if (!isPostgresUrl(value)) return value;
+  const target = parsePostgresUrl(value, name);
+  if (!WRITABLE_TARGETS.includes(target.targetSessionAttrs)) {
+    throw new Error(`${name} must reach the primary: target_session_attrs=${target.targetSessionAttrs} is for read replicas; use read-write (or primary)`);
+  }
+  return value;
+};
+
+const redisTarget = (env: NodeJS.ProcessEnv, url: string): RedisTarget => {
+  const password = env.REDIS_PASSWORD || null;
+  if (!env.REDIS_SENTINELS) return { kind: 'url', url, password };
+  return {
+    kind: 'sentinel',
+    sentinels: parseSentinels(env.REDIS_SENTINELS),
+    name: env.REDIS_SENTINEL_NAME || 'mymaster',
+    sentinelPassword: env.REDIS_SENTINEL_PASSWORD || null,
+    password,
+  };
+};
+
 export const loadConfig = (env: NodeJS.ProcessEnv = process.env): ServiceConfig => {
   const port = positiveInt(env.PORT, 3000, 'PORT');
   const internalPort = positiveInt(env.INTERNAL_PORT, 3100, 'INTERNAL_PORT');
   const internalToken = env.INTERNAL_TOKEN || randomBytes(24).toString('base64url');
+  const redisUrl = env.REDIS_URL || 'redis://127.0.0.1:6379';
   return {
     port,
     altBasePath: normalizePrefix(env.ALT_BASE_PATH ?? '/api'),
@@ -98,11 +130,12 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     apiUrls: httpUrls(env.API_URL, [`http://localhost:${port}`, `http://127.0.0.1:${port}`, `http://[::1]:${port}`], 'API_URL'),
     appUrl: (env.APP_URL || `http://localhost:${internalPort}`).replace(/\/+$/, ''),
     dataDir: resolve(env.DATA_DIR || './data'),
-    eventStoreUrl: env.EVENT_STORE_URL || null,
+    eventStoreUrl: primaryUrl(env.EVENT_STORE_URL, 'EVENT_STORE_URL'),
     deployment: deploymentOf(env.EVENT_STORE_URL || null, env.READ_STORE_URL || null),
-    readStoreUrl: env.READ_STORE_URL || null,
-    redisUrl: env.REDIS_URL || 'redis://127.0.0.1:6379',
-    redisUrlGiven: Boolean(env.REDIS_URL),
+    readStoreUrl: primaryUrl(env.READ_STORE_URL, 'READ_STORE_URL'),
+    redisUrl,
+    redisUrlGiven: Boolean(env.REDIS_URL) || Boolean(env.REDIS_SENTINELS),
+    redis: redisTarget(env, redisUrl),
     smtpUrl: env.SMTP_URL || null,
     webhookAllowInsecure: flag(env.WEBHOOK_ALLOW_INSECURE),
     webhookBackoffMs: positiveInt(env.WEBHOOK_BACKOFF_MS, 60_000, 'WEBHOOK_BACKOFF_MS'),

@@ -1,7 +1,9 @@
 // What node-postgres reports while the server cannot be reached or has dropped the connection:
 // refused, reset or timed out sockets, the server shutting down or starting up (SQLSTATE 57P01-57P03),
-// any connection exception (class 08), and the pool's and client's own words for a dead connection.
-const CONNECTION_CODES = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|57P0[123]|08\w{3})$/;
+// any connection exception (class 08, NoWritableHostError's 08001 included), and the pool's and
+// client's own words for a dead connection. A write refused as read-only (25006) is the same thing
+// in a failover: the host stopped being the primary (a switchover drains it read-only first).
+const CONNECTION_CODES = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|57P0[123]|08\w{3}|25006)$/;
 const CONNECTION_MESSAGE = /Connection terminated|connection error and is not queryable|Client was closed and is not queryable|timeout exceeded when trying to connect|Connection refused|terminating connection due to administrator command|the database system is (starting up|shutting down|in recovery mode|not yet accepting connections)/i;
 
 /**

@@ -11,6 +11,8 @@ describe('isDatabaseConnectionError', () => {
       Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
       Object.assign(new Error('the database system is starting up'), { code: '57P03' }),
       Object.assign(new Error('connection failure'), { code: '08006' }),
+      Object.assign(new Error('no host of a:1,b:2/db accepts writes now'), { code: '08001' }),
+      Object.assign(new Error('cannot execute INSERT in a read-only transaction'), { code: '25006' }),
       new Error('wrapped', { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) }),
     ];
     for (const error of unreachable) expect(isDatabaseConnectionError(error)).toBe(true);

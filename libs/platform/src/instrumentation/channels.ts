@@ -100,3 +100,14 @@ const EVENT_TYPE_SHAPE = /^[A-Z][A-Za-z]{0,63}$/;
 export const reportUnknownEvent = (follower: UnknownEventObserved['follower'], type: string): void => {
   if (UNKNOWN_EVENT_CHANNEL.hasSubscribers) UNKNOWN_EVENT_CHANNEL.publish({ follower, type: EVENT_TYPE_SHAPE.test(type) ? type : 'other' } satisfies UnknownEventObserved);
 };
+
+/** A change of primary this process saw: a PostgreSQL host list's writable host, or Redis's master behind Sentinel. */
+export interface FailoverObserved {
+  store: 'postgres' | 'redis';
+}
+
+export const FAILOVER_CHANNEL = channel('hiring:connections:failover');
+
+export const reportFailover = (store: FailoverObserved['store']): void => {
+  if (FAILOVER_CHANNEL.hasSubscribers) FAILOVER_CHANNEL.publish({ store } satisfies FailoverObserved);
+};

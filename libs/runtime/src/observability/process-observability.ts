@@ -1,11 +1,12 @@
 import { subscribe } from 'node:diagnostics_channel';
 import { Counter, Gauge, Histogram, type Metric, Registry, collectDefaultMetrics } from 'prom-client';
 import {
-  APPEND_CHANNEL, type AppendObserved, JOB_CHANNEL, type JobObserved, REFUSAL_CHANNEL, type RefusalReason, UNKNOWN_EVENT_CHANNEL,
+  APPEND_CHANNEL, type AppendObserved, FAILOVER_CHANNEL, type FailoverObserved, JOB_CHANNEL, type JobObserved, REFUSAL_CHANNEL, type RefusalReason, UNKNOWN_EVENT_CHANNEL,
   type UnknownEventObserved, WEBHOOK_ATTEMPT_CHANNEL, type WebhookAttemptObserved,
 } from '#platform/instrumentation/channels.js';
 import type { Infrastructure } from '../infrastructure.js';
 import { type FollowerLag, type ReadSideLag, readSideLag } from './read-side-lag.js';
+import { postgresHostKey } from '#platform';
 import { Readiness, type ReadinessReport, within } from './readiness.js';
 import { RequestDurations } from './request-durations.js';
 
@@ -82,7 +83,19 @@ export class ProcessObservability {
       unknownEvents.inc({ follower, type: namedTypes.has(type) ? type : 'other' });
     });
 
+    const failovers = new Counter({
+      name: 'hiring_failovers_total', help: 'Changes of primary this process followed: a PostgreSQL host list\'s writable host, or the Redis master behind Sentinel',
+      labelNames: ['store'], registers,
+    });
+    for (const store of ['postgres', 'redis'] as const) failovers.inc({ store }, 0);
+    subscribe(FAILOVER_CHANNEL.name, (message) => failovers.inc({ store: (message as FailoverObserved).store }));
+
     this.gauges = {
+      primary: new Gauge({
+        name: 'hiring_db_primary', help: 'For each host of a PostgreSQL host list: 1 for the one this process writes to now, 0 for the others',
+        labelNames: ['setting', 'host'], registers,
+      }),
+      redisMaster: new Gauge({ name: 'hiring_redis_master', help: 'The Redis server (the master, behind Sentinel) this process\'s connection reached last: 1', labelNames: ['address'], registers }),
       pool: new Gauge({ name: 'hiring_db_pool_connections', help: 'Connections of the SQL pool: total open, idle, and requests waiting for one', labelNames: ['pool', 'state'], registers }),
       head: new Gauge({ name: 'hiring_event_store_head_position', help: 'Position of the last event in the log', registers }),
       projectionEvents: new Gauge({ name: 'hiring_projection_lag_events', help: 'Events in the log after the read model\'s stored checkpoint', labelNames: ['projection'], registers }),
@@ -99,6 +112,7 @@ export class ProcessObservability {
   async scrape(): Promise<string> {
     await Promise.all([this.readLag(), this.readQueues(), this.readReadiness()]);
     this.readPool();
+    this.readPrimaries();
     return this.registry.metrics();
   }
 
@@ -118,6 +132,23 @@ export class ProcessObservability {
     pool.set({ pool: name, state: 'total' }, sql.totalCount);
     pool.set({ pool: name, state: 'idle' }, sql.idleCount);
     pool.set({ pool: name, state: 'waiting' }, sql.waitingCount);
+  }
+
+  /** Hosts are those the configuration lists: a bounded label. */
+  private readPrimaries(): void {
+    const { primary, redisMaster } = this.gauges;
+    primary.reset();
+    for (const server of this.infra.databaseServers.all) {
+      if (server.locator === null) continue;
+      const now = server.locator.primary;
+      for (const host of server.target.hosts) {
+        const key = postgresHostKey(host);
+        primary.set({ setting: server.name, host: key }, key === now ? 1 : 0);
+      }
+    }
+    redisMaster.reset();
+    const master = this.infra.redisHealth.master;
+    if (master !== null) redisMaster.set({ address: master }, 1);
   }
 
   /**

@@ -1,0 +1,161 @@
+import pg from 'pg';
+import { type Endpoint, type Writability, probeHost, sslAttempts, wanted, writability } from './host-probe.js';
+import { type PostgresTarget, postgresHostKey } from './postgres-url.js';
+
+/**
+ * Which host of a PostgreSQL host list is the writable primary now, and a pg.Pool that opens every
+ * new connection there. node-postgres has no host lists (an open pull request adds them); libpq's
+ * are what `pg_autoctl show uri` and Patroni's documentation print. Written here, small on purpose
+ * (docs/architecture.md, "Connection failover"):
+ * - `locate()` asks every host at once `SELECT pg_is_in_recovery(), current_setting('transaction_read_only')`
+ *   and keeps the first of the list that is writable: neither in recovery nor read-only, which a
+ *   primary draining in a switchover is while it still answers (`pg_is_in_recovery()` alone misses it);
+ * - the pool's clients are built on the host found last (`Client` below) and checked again once
+ *   connected (`onConnect`): a host that stopped being writable fails that connection at once, with a
+ *   connection error, instead of letting writes meet `read_only_sql_transaction` later;
+ * - when another host becomes the primary, or the one known stops being writable, the connections open
+ *   on any other host are cut (their socket destroyed, exactly as a server restart does), so the
+ *   pool, LISTEN and the followers reconnect to the new primary through the paths a restart takes.
+ */
+
+/** No host of the list accepts writes now (a failover in progress, or every host down): a connection error. */
+export class NoWritableHostError extends Error {
+  /** SQLSTATE sqlclient_unable_to_establish_sqlconnection: the outage detection reads class 08. */
+  readonly code = '08001';
+  constructor(address: string, readonly reasons: readonly string[]) {
+    super(`no host of ${address} accepts writes now`);
+    this.name = 'NoWritableHostError';
+  }
+}
+
+export interface PrimaryChange {
+  /** host:port of the previous primary, or null at the first one found. */
+  from: string | null;
+  to: string;
+}
+
+export interface PrimaryLocatorOptions {
+  /** Longest a probe waits for one host to connect and answer. */
+  probeTimeoutMs?: number;
+  /** Told each time the primary changes (not at the first one found). */
+  onPrimaryChange?: (change: PrimaryChange) => void;
+}
+
+const DEFAULT_PROBE_TIMEOUT_MS = 2000;
+
+const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+export class PrimaryLocator {
+  private current: Endpoint | null = null;
+  private locating: Promise<string> | null = null;
+  private changes = 0;
+  /** Connections the pool opened, by the host they are on: cut when that host stops being the primary. */
+  private readonly clients = new Map<pg.Client, string>();
+  private readonly probeTimeoutMs: number;
+
+  constructor(readonly target: PostgresTarget, private readonly options: PrimaryLocatorOptions = {}) {
+    this.probeTimeoutMs = options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
+  }
+
+  /** host:port of the primary found last, or null before the first. */
+  get primary(): string | null {
+    return this.current?.key ?? null;
+  }
+
+  /** Changes of primary this process has seen since it started. */
+  get failovers(): number {
+    return this.changes;
+  }
+
+  /**
+   * Asks every host at once and keeps the first of the list that is what the URL asks for. Callers
+   * that arrive meanwhile share the one round. Throws NoWritableHostError (class 08) when none is, or
+   * the first host's own error when that is not a connection problem (a wrong password is the
+   * operator's to fix, not an outage to wait out).
+   */
+  locate(): Promise<string> {
+    this.locating ??= this.probeAll().finally(() => {
+      this.locating = null;
+    });
+    return this.locating;
+  }
+
+  /** pg.Pool options that make every new connection on the primary (spread into the pool's config). */
+  poolOptions(): Pick<pg.PoolConfig, 'Client' | 'onConnect'> {
+    const locator = this;
+    class PrimaryClient extends pg.Client {
+      constructor(config?: pg.ClientConfig) {
+        // Before the first locate (a pool used straight away) the first host is tried, and the hosts asked.
+        if (locator.current === null) void locator.locate().catch(() => undefined);
+        const endpoint = locator.current ?? locator.firstEndpoint();
+        super({ ...config, connectionString: locator.target.urlFor(endpoint.host, endpoint.sslmode) });
+        locator.clients.set(this, endpoint.key);
+        this.once('end', () => locator.clients.delete(this));
+      }
+    }
+    return {
+      Client: PrimaryClient,
+      onConnect: (client: pg.ClientBase) => this.verify(client),
+    };
+  }
+
+  /** Cuts every connection this locator's pools hold (a stop, or a test). */
+  cutAll(): void {
+    for (const client of [...this.clients.keys()]) this.cut(client);
+  }
+
+  private firstEndpoint(): Endpoint {
+    const host = this.target.hosts[0];
+    if (!host) throw new Error('a PostgreSQL host list without hosts');
+    return { host, key: postgresHostKey(host), sslmode: sslAttempts(this.target.sslmode)[0] };
+  }
+
+  /** A new connection is kept only where the URL wants it: elsewhere it fails now, as a connection error. */
+  private async verify(client: pg.ClientBase): Promise<void> {
+    // Any host will do for these (prefer-standby falls back to a primary when no standby answers).
+    if (this.target.targetSessionAttrs === 'any' || this.target.targetSessionAttrs === 'prefer-standby') return;
+    const key = client instanceof pg.Client ? this.clients.get(client) : undefined;
+    let found: Writability;
+    try {
+      found = await writability(client);
+    } catch (error) {
+      throw new NoWritableHostError(this.target.address, [message(error)]);
+    }
+    if (wanted(this.target, found)) return;
+    if (key === undefined || this.current === null || this.current.key === key) void this.locate().catch(() => undefined);
+    throw new NoWritableHostError(this.target.address, [`${key ?? 'the host'} is ${found.inRecovery ? 'in recovery' : 'read-only'}`]);
+  }
+
+  private async probeAll(): Promise<string> {
+    const outcomes = await Promise.all(this.target.hosts.map((host) => probeHost(this.target, host, this.probeTimeoutMs)));
+    // prefer-standby, as libpq: a standby if one answers, else any host that does.
+    const chosen = outcomes.find((outcome) => outcome.kind === 'wanted')
+      ?? (this.target.targetSessionAttrs === 'prefer-standby' ? outcomes.find((outcome) => outcome.kind === 'unwanted') : undefined);
+    if (chosen === undefined) {
+      // Connections on a host that answers but is no longer what we want (draining, demoted) are useless now.
+      for (const outcome of outcomes) if (outcome.kind === 'unwanted') this.cutHost(outcome.endpoint.key);
+      const first = outcomes[0];
+      if (first?.kind === 'failed' && !first.connectionProblem) throw first.error;
+      throw new NoWritableHostError(this.target.address, outcomes.map((outcome) => outcome.reason));
+    }
+    const previous = this.current;
+    this.current = chosen.endpoint;
+    if (previous !== null && previous.key !== chosen.endpoint.key) {
+      this.changes += 1;
+      for (const [client, key] of this.clients) if (key !== chosen.endpoint.key) this.cut(client);
+      this.options.onPrimaryChange?.({ from: previous.key, to: chosen.endpoint.key });
+    }
+    return chosen.endpoint.key;
+  }
+
+  private cutHost(key: string): void {
+    for (const [client, on] of this.clients) if (on === key) this.cut(client);
+  }
+
+  /** As a server restart does: the client's error listeners and the pool then drop it. */
+  private cut(client: pg.Client): void {
+    this.clients.delete(client);
+    const stream = (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream;
+    stream?.destroy();
+  }
+}
