@@ -69,16 +69,28 @@ describe('examples/: a typed client generated from docs/openapi.json', () => {
     await w.complete(bo.candidateId, assessment.id, 'numerical-reasoning');
 
     // Two rows a page, so the loop follows meta.nextCursor to the end.
-    const state = await syncOnce(client, emptySyncState(), { pageSize: 2 });
+    const state = await syncOnce(client, emptySyncState(), { pageSize: 2, followAssessments: [assessment.id] });
     expect(state.results.size).toBe(3);
+    // Both invited people registered; the refused address never has a row.
+    expect([...(state.invitations.get(assessment.id)?.values() ?? [])].map((row) => [row.email, row.status, row.candidateId]).sort())
+      .toEqual([[people[0]?.email, 'registered', ann.candidateId], [people[1]?.email, 'registered', bo.candidateId]].sort());
+    const annCompletion = `${ann.candidateId}:${assessment.id}`;
+    expect(state.completions.get(annCompletion)).toMatchObject({ unlocked: false, candidate: { id: ann.candidateId } });
+    expect(state.completions.size).toBe(1);
+    // The run's clock is the service's, less a margin: never ahead of the service.
+    expect(Date.parse(state.updatedSince ?? '')).toBeLessThan(Date.now());
     expect([...state.candidates.keys()].sort()).toEqual([ann.candidateId, bo.candidateId].sort());
     expect(state.results.get(annFirst.resultId)).toMatchObject({ unlocked: false, scorePercentage: null, candidate: { id: ann.candidateId } });
 
     // A later unlock reaches the stored copy through `updated_since`; inclusive filters repeat rows, ids de-duplicate them.
     await w.unlock(annFirst.resultId);
-    await syncOnce(client, state, { pageSize: 2 });
+    await syncOnce(client, state, { pageSize: 2, followAssessments: [assessment.id] });
     expect(state.results.size).toBe(3);
     expect(state.results.get(annFirst.resultId)).toMatchObject({ unlocked: true, scorePercentage: 75 });
+    // The unlock moved the completion's updatedAt (not its completedAt): `updated_since` brought it again.
+    const completion = state.completions.get(annCompletion);
+    expect(completion?.results.find((result) => result.id === annFirst.resultId)).toMatchObject({ unlocked: true, scorePercentage: 75 });
+    expect(Date.parse(completion?.updatedAt ?? '')).toBeGreaterThan(Date.parse(completion?.completedAt ?? ''));
     const everything = (await api(service, ws.liveCredential).get('/v1/results?limit=100')).body.data as { id: string }[];
     expect([...state.results.keys()].sort()).toEqual(everything.map((row) => row.id).sort());
 

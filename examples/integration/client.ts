@@ -6,6 +6,8 @@ export type Assessment = components['schemas']['Assessment'];
 export type Candidate = components['schemas']['Candidate'];
 export type ResultRow = components['schemas']['ResultListItem'];
 export type InvitationEntry = components['schemas']['InvitationEntry'];
+export type Invitation = components['schemas']['Invitation'];
+export type Completion = components['schemas']['Completion'];
 /** An event as webhooks deliver it and the events feed lists it: the same id and body in both. */
 export type Envelope = components['schemas']['Envelope'];
 /**
