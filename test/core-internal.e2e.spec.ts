@@ -43,12 +43,18 @@ describe('internal application: write routes, audit streams, read-your-writes', 
   describe('version', () => {
     const released = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
-    it('GET /internal/health and the start banner name the release in package.json', async () => {
+    it('GET /internal/health and the start banner name the release in package.json and the API version of the document', async () => {
       expect(released).toMatch(/^\d+\.\d+\.\d+/);
       const health = await app.call('GET', '/internal/health');
       expect(health.status).toBe(200);
       expect(health.body.data.version).toBe(released);
       expect(service.output()).toContain(`Hiring-test API ${released} is running`);
+      // The contract's version beside the release, the same as the public document's.
+      const document = (await request(`${service.baseUrl}/openapi.json`)).body as { info: { version: string } };
+      expect(health.body.data.apiVersion).toBe(document.info.version);
+      expect(service.output()).toContain(`release ${released}, API ${document.info.version}`);
+      // Which Redis, and the prefix its queues use there (two services may share one Redis).
+      expect(service.output()).toMatch(/\n {2}Redis +redis:\/\/[^\s@]+, queues under \S+ /);
     });
   });
 

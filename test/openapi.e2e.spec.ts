@@ -108,7 +108,7 @@ describe('the published contract: /openapi.json, /docs, /internal/openapi.json',
     expect(checked).toBeGreaterThanOrEqual(OPERATIONS.length);
   });
 
-  it('renders /docs in Chromium with every operation listed, from local assets only', async () => {
+  it('renders /docs (and /docs/) in Chromium with every operation listed, from local assets only', async () => {
     const chromium = await launchBrowser();
     try {
       const page = await chromium.browser.newPage();
@@ -116,8 +116,9 @@ describe('the published contract: /openapi.json, /docs, /internal/openapi.json',
       const failed: string[] = [];
       page.on('request', (sent) => requested.push(sent.url()));
       page.on('response', (answer) => { if (answer.status() >= 400) failed.push(`${answer.status()} ${answer.url()}`); });
-      for (const base of ['', '/api']) {
-        await page.goto(`${service.baseUrl}${base}/docs`);
+      // With and without a trailing slash, on both bases: the same page, its assets and document found.
+      for (const path of ['/docs', '/docs/', '/api/docs', '/api/docs/']) {
+        await page.goto(`${service.baseUrl}${path}`);
         await page.waitForSelector('.opblock-summary-path', { timeout: 30_000 });
         const listed = await page.$$eval('.opblock-summary', (rows) => rows.map((row) => row.textContent?.replace(/\s+/g, ' ').trim() ?? ''));
         for (const [method, path] of OPERATIONS) {

@@ -1,6 +1,7 @@
 import { type INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { MAX_ID_LENGTH, fixOpenApi30Schemas } from '#http';
+import { API_VERSION } from '#platform';
 import { addToolDetails } from './document-details.js';
 import { BASIC_SCHEME, BEARER_SCHEME } from './operation.decorators.js';
 import { RESPONSE_SCHEMAS, errorSchema } from './response-schemas.js';
@@ -146,7 +147,7 @@ export const buildPublicDocument = (app: INestApplication, altBasePath: string):
   const config = new DocumentBuilder()
     .setOpenAPIVersion('3.1.0')
     .setTitle('Hiring-Test Assessment API')
-    .setVersion('1.2.0')
+    .setVersion(API_VERSION)
     .setDescription(DESCRIPTION)
     .addServer('/', 'The base address ({base_url})')
     .addServer(altBasePath, 'The alternative base address ({alt_base_url}): the same paths under ALT_BASE_PATH')

@@ -1,11 +1,13 @@
 import type { Infrastructure } from '#runtime/infrastructure.js';
-import { serviceVersion } from '#platform';
+import { API_VERSION, serviceVersion } from '#platform';
 import { allProjectionNames } from '#read-models';
 
 export interface HealthSummary {
   status: 'ok' | 'degraded';
   /** The release (package.json's version). */
   version: string;
+  /** The version of the public API contract it serves (the OpenAPI document's info.version). */
+  apiVersion: string;
   eventStore: { headPosition: string | null };
   readModels: Record<string, string | null>;
   redis: 'ok' | 'unreachable';
@@ -26,6 +28,7 @@ export const healthSummary = async (infra: Infrastructure): Promise<HealthSummar
   return {
     status: redis === 'ok' ? 'ok' : 'degraded',
     version: serviceVersion(),
+    apiVersion: API_VERSION,
     eventStore: { headPosition: head === null ? null : head.toString() },
     readModels: Object.fromEntries([...checkpoints].map(([name, position]) => [name, position === null ? null : position.toString()])),
     redis,

@@ -470,6 +470,7 @@ export const INTERNAL_EXAMPLES = {
       "data": {
         "status": "ok",
         "version": "1.0.0",
+        "apiVersion": "1.2.0",
         "eventStore": {
           "headPosition": "34"
         },

@@ -186,6 +186,7 @@ const OPERATIONS: Record<string, Schema> = {
   Health: object({
     status: { type: 'string', enum: ['ok', 'degraded'], description: '`degraded` while Redis cannot be reached' },
     version: text('The release (package.json)'),
+    apiVersion: text('The version of the public API contract served (the public document\'s info.version)'),
     eventStore: object({ headPosition: nullable('string', 'The last position of the log; null while it is empty', { pattern: '^[0-9]+$' }) }),
     readModels: { type: 'object', additionalProperties: nullable('string', 'Checkpoint position'), description: 'Each read model\'s checkpoint' },
     redis: { type: 'string', enum: ['ok', 'unreachable'] },

@@ -13,26 +13,29 @@ const ASSETS: Record<string, string> = {
 
 const swaggerUiDir = (): string => dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
-// Links are relative, so the page works on both bases (`/docs` and `/api/docs`).
-const PAGE = `<!doctype html>
+// Links are relative, so the page works on both bases (`/docs` and `/api/docs`), and at `/docs/`
+// (`assets` is where the page's own files are from where it is served).
+const page = (assets: string): string => `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
   <title>Hiring-Test Assessment API</title>
-  <link rel="stylesheet" href="docs/swagger-ui.css">
-  <link rel="icon" type="image/png" href="docs/favicon-32x32.png">
+  <link rel="stylesheet" href="${assets}swagger-ui.css">
+  <link rel="icon" type="image/png" href="${assets}favicon-32x32.png">
 </head>
 <body>
   <div id="swagger-ui"></div>
-  <script src="docs/swagger-ui-bundle.js"></script>
-  <script src="docs/swagger-ui-standalone-preset.js"></script>
-  <script src="docs/init.js"></script>
+  <script src="${assets}swagger-ui-bundle.js"></script>
+  <script src="${assets}swagger-ui-standalone-preset.js"></script>
+  <script src="${assets}init.js"></script>
 </body>
 </html>
 `;
+const PAGE = page('docs/');
+const PAGE_UNDER_SLASH = page('');
 
 const INIT = `window.ui = SwaggerUIBundle({
-  url: 'openapi.json',
+  url: location.pathname.endsWith('/') ? '../openapi.json' : 'openapi.json',
   dom_id: '#swagger-ui',
   deepLinking: true,
   presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
@@ -58,6 +61,7 @@ export const mountPublicDocs = (instance: FastifyInstance, document: object): vo
   const assets = new Map(Object.entries(ASSETS).map(([name, type]) => [name, { type, body: readFileSync(join(dir, name)) }]));
   instance.get('/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(json));
   instance.get('/docs', async (_request, reply) => reply.headers(SECURITY_HEADERS).type('text/html; charset=utf-8').send(PAGE));
+  instance.get('/docs/', async (_request, reply) => reply.headers(SECURITY_HEADERS).type('text/html; charset=utf-8').send(PAGE_UNDER_SLASH));
   instance.get('/docs/init.js', async (_request, reply) => reply.type('text/javascript; charset=utf-8').send(INIT));
   instance.get('/docs/:asset', async (request, reply) => {
     const asset = assets.get((request.params as { asset: string }).asset);

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { ArrayMaxSize, ArrayMinSize, IsArray } from 'class-validator';
 import { ApiError } from '../errors/api-error.js';
 import { EdgeValidationPipe } from './edge-validation.pipe.js';
-import { OneOfParam, TextParam, TimeParam, WholeNumberParam } from './query-params.js';
+import { NameListParam, OneOfParam, TextParam, TimeParam, WholeNumberParam } from './query-params.js';
 
 class Query {
   @WholeNumberParam({ min: 1, max: 100, default: 50, description: 'rows' })
@@ -19,6 +19,9 @@ class Query {
 
   @TextParam('another id', { maxLength: 12, longer: 'unknown id' })
   candidate?: string;
+
+  @NameListParam(['aptitude', 'personality'] as const, 'types')
+  type?: string[];
 }
 
 class Body {
@@ -54,6 +57,19 @@ describe('EdgeValidationPipe', () => {
     const seen = await refusal(query(value));
     expect(seen).toMatchObject({ status: 400, code: 'invalid_parameter' });
     expect(seen.message).toContain(name);
+  });
+
+  it.each([
+    [{ limit: ['1', '2'] }, 'limit'], [{ since: ['2026-10-01', '2026-10-02'] }, 'since'], [{ order: ['asc', 'asc'] }, 'order'],
+    [{ assessment: ['a', 'b'] }, 'assessment'], [{ candidate: ['a', 'a'] }, 'candidate'], [{ type: ['aptitude', 'personality'] }, 'type'],
+  ])('answers a parameter given twice %j with 400 invalid_parameter saying so', async (value, name) => {
+    expect(await refusal(query(value))).toEqual({ status: 400, code: 'invalid_parameter', message: `${name} is given more than once; give it once.` });
+  });
+
+  it('still reads a name list given once, and names the rule for a bad one', async () => {
+    expect(await query({ type: 'aptitude,personality' })).toEqual(expect.objectContaining({ type: ['aptitude', 'personality'] }));
+    expect((await refusal(query({ type: 'astrology' }))).message).not.toContain('more than once');
+    expect((await refusal(query({ limit: '0' }))).message).toBe('limit must be a whole number from 1 to 100.');
   });
 
   it('answers a bad body with 422 validation_failed, or the code its rule names', async () => {

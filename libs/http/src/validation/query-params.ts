@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ValidateBy } from 'class-validator';
+import { ValidateBy, type ValidationArguments } from 'class-validator';
 import { MAX_CURSOR_LENGTH } from '../cursors/cursor-param.js';
 import { wholeNumberMessage, wholeNumberWithin } from '../query/limit.js';
 import { nameListMessage, oneOfMessage, parseNameList, singleTextMessage } from '../query/params.js';
@@ -13,6 +13,15 @@ import { formatTime, parseIsoTime, timeMessage } from '../query/time.js';
  * so the three cannot disagree. The rules are the parse functions of ../query, shared with the
  * original endpoint; a parameter repeated in the query string arrives as a list and is refused.
  */
+
+/** A name list given more than once (it arrives as a list): kept apart from a list of names, and refused. */
+class Repeated {}
+
+/** The parameter's message, or, when it was given more than once (it arrives as a list), that. */
+const messageFor = (message: (name: string) => string) => (args?: ValidationArguments): string => {
+  const name = args?.property ?? 'value';
+  return Array.isArray(args?.value) || args?.value instanceof Repeated ? `${name} is given more than once; give it once.` : message(name);
+};
 
 /**
  * A whole number within bounds (`limit`): read as a number, the default when absent. `documented:
@@ -29,7 +38,7 @@ export const WholeNumberParam = (options: { min: number; max: number; default: n
       name: 'wholeNumberWithin',
       validator: {
         validate: (value: unknown) => value === undefined || wholeNumberWithin(value, options.min, options.max) !== null,
-        defaultMessage: (args) => wholeNumberMessage(args?.property ?? 'value', options.min, options.max),
+        defaultMessage: messageFor((name) => wholeNumberMessage(name, options.min, options.max)),
       },
     }),
   );
@@ -50,7 +59,7 @@ export const TimeParam = (description: string) =>
       name: 'contractTime',
       validator: {
         validate: (value: unknown) => value === undefined || (typeof value === 'string' && parseIsoTime(value) !== null),
-        defaultMessage: (args) => timeMessage(args?.property ?? 'value'),
+        defaultMessage: messageFor(timeMessage),
       },
     }),
   );
@@ -72,7 +81,7 @@ export const OneOfParam = <T extends string>(allowed: readonly T[], description:
       name: 'oneOf',
       validator: {
         validate: (value: unknown) => value === undefined || (typeof value === 'string' && (allowed as readonly string[]).includes(value)),
-        defaultMessage: (args) => oneOfMessage(args?.property ?? 'value', allowed),
+        defaultMessage: messageFor((name) => oneOfMessage(name, allowed)),
       },
     }),
   );
@@ -81,13 +90,13 @@ export const OneOfParam = <T extends string>(allowed: readonly T[], description:
 export const NameListParam = <T extends string>(allowed: readonly T[], description: string) =>
   applyDecorators(
     ApiPropertyOptional({ type: 'string', description, example: allowed.slice(0, 2).join(','), pattern: `^\\s*(${allowed.join('|')})\\s*(,\\s*(${allowed.join('|')})\\s*)*$` }),
-    // Read as the list of names; anything else stays text (a repeated parameter, which arrives as a list, too), which validation refuses.
-    Transform(({ value }: { value: unknown }) => (value === undefined ? undefined : parseNameList(value, allowed) ?? String(value))),
+    // Read as the list of names; anything else stays text, which validation refuses, and a repeated parameter (it arrives as a list) is marked as such.
+    Transform(({ value }: { value: unknown }) => (value === undefined ? undefined : Array.isArray(value) ? new Repeated() : parseNameList(value, allowed) ?? String(value))),
     ValidateBy({
       name: 'nameList',
       validator: {
         validate: (value: unknown) => value === undefined || (Array.isArray(value) && value.length > 0),
-        defaultMessage: (args) => nameListMessage(args?.property ?? 'value', allowed),
+        defaultMessage: messageFor((name) => nameListMessage(name, allowed)),
       },
     }),
   );
@@ -109,7 +118,7 @@ export const TextParam = (description: string, options: { maxLength: number; exa
       name: 'singleText',
       validator: {
         validate: (value: unknown) => value === undefined || (typeof value === 'string' && (!refused || value.length <= options.maxLength)),
-        defaultMessage: (args) => singleTextMessage(args?.property ?? 'value', options.maxLength),
+        defaultMessage: messageFor((name) => singleTextMessage(name, options.maxLength)),
       },
     }),
   );
