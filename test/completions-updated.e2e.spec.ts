@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { startWebhookReceiver, type WebhookReceiver } from './support/messaging-receivers.js';
-import { freshDatabase } from './support/processes.js';
+import { type Deployment, deployments } from './support/deployments.js';
 import { ReadsWorld, SLUGS, ids, shift, withOffset, type KeyPool, type Workspace } from './support/reads-world.js';
 
 /**
@@ -15,21 +15,7 @@ const DAY = 86_400;
 const [FIRST, SECOND] = [SLUGS[0], SLUGS[1]];
 const enc = encodeURIComponent;
 
-interface Deployment {
-  name: string;
-  database(): Promise<{ env: Record<string, string>; drop(): Promise<void> }>;
-}
-
-const DEPLOYMENTS: Deployment[] = [
-  { name: 'the embedded store (PGlite)', database: async () => ({ env: {}, drop: async () => undefined }) },
-  {
-    name: 'PostgreSQL',
-    database: async () => {
-      const database = await freshDatabase();
-      return { env: { EVENT_STORE_URL: database.url, SERVICE_SECRET: `completions-updated-${Date.now()}` }, drop: database.drop };
-    },
-  },
-];
+const DEPLOYMENTS = deployments('completions-updated');
 
 describe.each(DEPLOYMENTS)('completions updatedAt and updated_since on $name', (deployment) => {
   let database: Awaited<ReturnType<Deployment['database']>> | undefined;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { freshDatabase } from './support/processes.js';
+import { type Deployment, deployments } from './support/deployments.js';
 import { ReadsWorld, SLUGS, TIME, expectStatus, type KeyPool, type Workspace } from './support/reads-world.js';
 
 /**
@@ -14,21 +14,7 @@ jest.setTimeout(120_000);
 const [FIRST] = SLUGS;
 const enc = encodeURIComponent;
 
-interface Deployment {
-  name: string;
-  database(): Promise<{ env: Record<string, string>; drop(): Promise<void> }>;
-}
-
-const DEPLOYMENTS: Deployment[] = [
-  { name: 'the embedded store (PGlite)', database: async () => ({ env: {}, drop: async () => undefined }) },
-  {
-    name: 'PostgreSQL',
-    database: async () => {
-      const database = await freshDatabase();
-      return { env: { EVENT_STORE_URL: database.url, SERVICE_SECRET: `invitations-list-${Date.now()}` }, drop: database.drop };
-    },
-  },
-];
+const DEPLOYMENTS = deployments('invitations-list');
 
 describe.each(DEPLOYMENTS)('GET /v1/assessments/{id}/invitations on $name', (deployment) => {
   let database: Awaited<ReturnType<Deployment['database']>> | undefined;
