@@ -180,6 +180,19 @@ describe('ReplicaDocumentStore: public reads on a standby that has replayed ever
     expect(lines.filter((line) => line.level === 40).length).toBe(1);
   });
 
+  it('a primary that is read-only (draining in a switchover) gives no position to wait for: its own read answers', async () => {
+    const n = await write('draining');
+    await primary.setReadOnly(true);
+    try {
+      expect(await inSession(() => store.get<Thing>('things', 'draining'))).toEqual({ id: 'draining', n, from: 'primary' });
+      expect(reports.map((report) => `${report.servedBy}:${report.reason}`)).toEqual(['primary:error']);
+    } finally {
+      await primary.setReadOnly(false);
+    }
+    // Not the standby's fault: it is not left alone.
+    expect(await inSession(() => store.get<Thing>('things', 'draining'))).toEqual({ id: 'draining', n, from: 'standby' });
+  });
+
   // Last: a promoted standby stays a primary of its own.
   it('a standby promoted under its connections is not read as a standby: the primary serves, and its locator is asked again', async () => {
     expect(await inSession(() => store.get<Thing>('things', 't0'))).toMatchObject({ from: 'standby' });

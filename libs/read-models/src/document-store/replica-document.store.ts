@@ -23,10 +23,13 @@ const TIMEOUTS_BEFORE_PAUSE = 3;
  * service acknowledges is committed synchronously first (events, inline read models, the runner's
  * batches it waits for), so its commit record is at or below the flush position; only where the
  * operator turned `synchronous_commit` off could a commit not yet be flushed, and the insert position
- * then covers it (a standby reaches it a moment later, after the WAL writer's next flush).
+ * then covers it (a standby reaches it a moment later, after the WAL writer's next flush). A host that
+ * is read-only (a primary draining in a switchover) gives none: a new primary may be acknowledging
+ * writes it will never see. A standby's own (in recovery) fails the query.
  */
-const PRIMARY_POSITION_SQL = `SELECT (CASE current_setting('synchronous_commit') WHEN 'off' THEN pg_current_wal_insert_lsn()
-  ELSE pg_current_wal_flush_lsn() END)::text AS lsn`;
+const PRIMARY_POSITION_SQL = `SELECT CASE WHEN current_setting('transaction_read_only') = 'on' THEN NULL
+  WHEN current_setting('synchronous_commit') = 'off' THEN pg_current_wal_insert_lsn()::text
+  ELSE pg_current_wal_flush_lsn()::text END AS lsn`;
 
 /** One public GET: the primary's position it must see, read once at its first read, and how long it may wait in all. */
 class ReadSession {
@@ -87,9 +90,9 @@ export class ReplicaDocumentStore implements DocumentStore {
   constructor(private readonly options: ReplicaDocumentStoreOptions) {
     const { primaryPool, schema } = options;
     this.position = new FreshQuery(async () => {
-      const { rows } = await primaryPool.query<{ lsn: string }>(PRIMARY_POSITION_SQL);
+      const { rows } = await primaryPool.query<{ lsn: string | null }>(PRIMARY_POSITION_SQL);
       const lsn = rows[0]?.lsn;
-      if (lsn === undefined) throw new Error('the primary gave no WAL position');
+      if (lsn === undefined || lsn === null) throw new Error('the primary gave no WAL position (it is read-only)');
       return parseLsn(lsn);
     });
     this.table = (collection) => `${quoteIdent(schema)}.${quoteIdent(tableName(collection))}`;
@@ -142,6 +145,7 @@ export class ReplicaDocumentStore implements DocumentStore {
     let replay: Replay | null = null;
     try {
       client = await this.replay.connect(this.options.replicaPool, deadline);
+      const reads = this.held(client);
       replay = await this.replay.until(client, target, deadline);
       if (replay.state === 'not_standby') {
         client.release();
@@ -156,7 +160,7 @@ export class ReplicaDocumentStore implements DocumentStore {
         return this.fromPrimary(work, 'behind', started, replay.lagBytes, session);
       }
       const ready = performance.now();
-      const result = await this.readsFor(client)(work);
+      const result = await work(reads);
       client.release();
       client = null;
       this.recovered();
@@ -170,14 +174,17 @@ export class ReplicaDocumentStore implements DocumentStore {
     }
   }
 
-  private readsFor(client: pg.PoolClient): <T>(work: (reads: DocumentReads) => Promise<T>) => Promise<T> {
+  /** The reads on a standby connection just taken from the pool, made the first time the pool hands it out. */
+  private held(client: pg.PoolClient): DocumentReads {
     let reads = this.readsOn.get(client);
     if (reads === undefined) {
       reads = postgresReads(client, this.table);
+      // A connection cut while held (its host stopped being the standby) emits 'error', which the pool
+      // only hears while it is idle: unheard it would end the process. The statement in flight fails on its own.
+      client.on('error', () => undefined);
       this.readsOn.set(client, reads);
     }
-    const on = reads;
-    return (work) => work(on);
+    return reads;
   }
 
   private async fromPrimary<T>(
