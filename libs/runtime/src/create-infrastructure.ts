@@ -175,7 +175,7 @@ export const createInfrastructure = async (config: ServiceConfig, logger: Logger
 
     const readReplicaUrl = config.readReplicaUrl;
     const publicReads = options.publicApi === true && readReplicaUrl !== null && stores.documentsPool !== null
-      ? await replicaReads({ ...config, readReplicaUrl }, logger, documents, stores.documentsPool)
+      ? await replicaReads(readReplicaUrl, logger, documents, stores.documentsPool)
       : primaryReads(documents);
     stops.push(() => publicReads.stop());
 

@@ -2,7 +2,7 @@ import { type CallHandler, type ExecutionContext, Inject, Injectable, type NestI
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { Observable } from 'rxjs';
-import { noDatabaseOutage, type ServiceConfig } from '#platform';
+import { noDatabaseOutage } from '#platform';
 import { type DocumentStore, ReplicaDocumentStore } from '#read-models';
 import { serverPool } from './connections.js';
 import { INFRASTRUCTURE, type Infrastructure } from './infrastructure.js';
@@ -34,8 +34,8 @@ export const primaryReads = (documents: DocumentStore): PublicReads => ({
  * the edge's fail-fast do not hear of it), and the store that waits for the standby to replay what
  * the primary had when a GET began (replica-document.store.ts).
  */
-export const replicaReads = async (config: ServiceConfig & { readReplicaUrl: string }, logger: Logger, documents: DocumentStore, documentsPool: pg.Pool): Promise<PublicReads> => {
-  const replica = new PostgresServer(config.readReplicaUrl, 'READ_REPLICA_URL', logger, 'replica');
+export const replicaReads = async (readReplicaUrl: string, logger: Logger, documents: DocumentStore, documentsPool: pg.Pool): Promise<PublicReads> => {
+  const replica = new PostgresServer(readReplicaUrl, 'READ_REPLICA_URL', logger, 'replica');
   const locator = replica.locator;
   if (locator === null) throw new Error('READ_REPLICA_URL is read through its locator (loadConfig requires target_session_attrs)');
   // Found before the first GET; none now is not a reason to refuse to start (the primary serves).
