@@ -18,6 +18,15 @@ jest.setTimeout(360_000);
 const pause = (ms: number) => new Promise((resolveLater) => setTimeout(resolveLater, ms));
 const seconds = (ms: number | null | undefined): string => (ms === null || ms === undefined ? 'never' : `${(ms / 1000).toFixed(1)} s`);
 
+/** Public reads by who served them and why, summed over the API processes (hiring_replica_reads_total). */
+type ServedBy = Record<string, number>;
+const servedShare = (counts: ServedBy): { replica: number; primary: number } => ({
+  replica: Object.entries(counts).filter(([label]) => label.startsWith('replica:')).reduce((total, [, count]) => total + count, 0),
+  primary: Object.entries(counts).filter(([label]) => label.startsWith('primary:')).reduce((total, [, count]) => total + count, 0),
+});
+const minus = (after: ServedBy, before: ServedBy): ServedBy =>
+  Object.fromEntries(Object.entries(after).map(([label, count]) => [label, count - (before[label] ?? 0)]).filter(([, count]) => count !== 0));
+
 /** The moment every API process had acknowledged an invitation again (Infinity when one never did). */
 const everyApi = (perApi: readonly ({ ms: number } | null)[]): number => Math.max(...perApi.map((entry) => entry?.ms ?? Infinity));
 
@@ -35,9 +44,11 @@ const firstOkAfterFailure = (timeline: readonly Timeline[], from: number): numbe
  * formation (monitor, primary, synchronous secondary) and Redis behind three sentinels, all of the
  * tier's own; the separate-process deployment (a worker, two API processes, the internal
  * application) under a steady load of keyed invitations and reads, through a planned switchover, the
- * loss of the primary's host, kill -9 of the Redis master and SIGSTOP of it. Afterwards every
- * acknowledged invitation is in the log, the events feed and the outbox exactly once and was
- * delivered once; no process exited, no request waited 10 s, every read after a write saw it.
+ * loss of the primary's host, kill -9 of the Redis master and SIGSTOP of it. The API processes read
+ * from the formation's standby (READ_REPLICA_URL, prefer-standby) whenever it has replayed far enough.
+ * Afterwards every acknowledged invitation is in the log, the events feed and the outbox exactly once
+ * and was delivered once; no process exited, no request waited 10 s, every read after a write saw it,
+ * and a real share of those reads was served by a standby, before and after the switchover.
  */
 describe('high availability: failovers of PostgreSQL and Redis under load (ha tier)', () => {
   const token = 'ha-internal-token';
@@ -92,9 +103,12 @@ describe('high availability: failovers of PostgreSQL and Redis under load (ha ti
     apps.push(await startApp('worker', env, async (output) => output.includes('worker running')));
     const apiPorts = [await freeLoopbackPort(), await freeLoopbackPort()];
     apiUrls.push(...apiPorts.map((port) => `http://127.0.0.1:${port}`));
+    // The API processes read from the standby: the same host list, asking for a standby first.
+    const readReplicaUrl = formation.uri.replace('target_session_attrs=read-write', 'target_session_attrs=prefer-standby');
+    expect(readReplicaUrl).toContain('target_session_attrs=prefer-standby');
     apps.push(...await Promise.all([
       startApp('simulator', env, async () => (await internal('GET', '/internal/health')).status === 200),
-      ...apiPorts.map((port) => startApp('api', { ...env, PORT: String(port) }, async () => (await request(`http://127.0.0.1:${port}/v1/me`)).status === 401)),
+      ...apiPorts.map((port) => startApp('api', { ...env, PORT: String(port), READ_REPLICA_URL: readReplicaUrl }, async () => (await request(`http://127.0.0.1:${port}/v1/me`)).status === 401)),
     ]));
     notes.push(`deployment started in ${seconds(Date.now() - started)}`);
 
@@ -150,7 +164,39 @@ describe('high availability: failovers of PostgreSQL and Redis under load (ha ti
     if (notes.length > 0) console.log(notes.join('\n'));
   }, 60_000);
 
+  /** hiring_replica_reads_total of every API process, summed; a process that does not answer /metrics now counts nothing. */
+  const servedBy = async (): Promise<ServedBy> => {
+    const counts: ServedBy = {};
+    for (const url of apiUrls) {
+      const metrics = await scrape(url, token).catch(() => null);
+      for (const sample of metrics?.all('hiring_replica_reads_total') ?? []) {
+        const label = `${sample.labels.served_by}:${sample.labels.reason}`;
+        counts[label] = (counts[label] ?? 0) + sample.value;
+      }
+    }
+    return counts;
+  };
+
+  /** The wait before the reads the standby served, over every API process: mean, and the share sent within 1 ms and within 5 ms. */
+  const standbyWaits = async (): Promise<string> => {
+    let sum = 0;
+    let count = 0;
+    let within1 = 0;
+    let within5 = 0;
+    for (const url of apiUrls) {
+      const metrics = await scrape(url, token).catch(() => null);
+      if (metrics === null) continue;
+      sum += metrics.sum('hiring_replica_wait_seconds_sum', { served_by: 'replica' });
+      count += metrics.sum('hiring_replica_wait_seconds_count', { served_by: 'replica' });
+      within1 += metrics.sum('hiring_replica_wait_seconds_bucket', { served_by: 'replica', le: '0.001' });
+      within5 += metrics.sum('hiring_replica_wait_seconds_bucket', { served_by: 'replica', le: '0.005' });
+    }
+    if (count === 0) return 'no read on the standby';
+    return `mean ${(1000 * sum / count).toFixed(1)} ms, ${Math.round(100 * within1 / count)}% within 1 ms, ${Math.round(100 * within5 / count)}% within 5 ms`;
+  };
+
   it('keeps every acknowledged invitation exactly once through a switchover, the primary\'s host loss, kill -9 and SIGSTOP of the Redis master', async () => {
+    const servedAtStart = await servedBy();
     const load: Load = startLoad({ apiUrls, credentials: clientKeys, assessmentId, label: 'ha' });
     const measured: string[] = [];
     const checks: (() => void)[] = [];
@@ -162,6 +208,7 @@ describe('high availability: failovers of PostgreSQL and Redis under load (ha ti
     const waitForWebhookAfter = (from: number, what: string) =>
       eventually(async () => webhookAfter(from), (ms) => ms !== null, 60_000, `a webhook of an invitation made after ${what}`);
     await pause(4000);
+    const servedBeforeSwitchover = await servedBy();
 
     // 1. A planned switchover: the primary drains (read-only while it still answers), the secondary is promoted.
     const switchoverAt = Date.now();
@@ -170,6 +217,7 @@ describe('high availability: failovers of PostgreSQL and Redis under load (ha ti
     await eventually(async () => formation.primary().catch(() => oldPrimary), (address) => address !== oldPrimary, 30_000, 'the new primary');
     await pause(6000);
     const switchoverEnd = Date.now();
+    const servedAfterSwitchover = await servedBy();
 
     // 2. Host loss: kill -9 of the primary's keeper and PostgreSQL; the monitor fails over to the other node.
     const hostLossAt = Date.now();
@@ -201,6 +249,7 @@ describe('high availability: failovers of PostgreSQL and Redis under load (ha ti
     await pause(4000);
     const freezeEnd = Date.now();
     await load.stop();
+    const servedAtEnd = await servedBy();
 
     // ---------------------------------------------------------------- measurements
     const pgPhases = [['switchover', switchoverAt, switchoverEnd], ['host loss', hostLossAt, hostLossEnd]] as const;
@@ -245,9 +294,20 @@ describe('high availability: failovers of PostgreSQL and Redis under load (ha ti
     expect(slowest).toBeLessThan(10_000);
     expect(attempts.filter((attempt) => ![200, 409, 429, 500].includes(attempt.status)).map(({ status, code, tookMs }) => ({ status, code, tookMs }))).toEqual([]);
     for (const attempt of attempts.filter((entry) => entry.status === 500)) expect({ code: attempt.code, retryAfter: attempt.retryAfter !== null }).toEqual({ code: 'server_error', retryAfter: true });
-    // Every read that began after its write was acknowledged and was answered saw it (reads all go to the primary).
+    // Every read that began after its write was acknowledged and was answered saw it, whoever served it.
     const readsAnswered = load.reads.filter((read) => read.status === 200);
     expect(load.reads.filter((read) => read.status === 200 && !read.saw)).toEqual([]);
+    // And the standby served a real share of them: before the switchover most, after it some again
+    // (the old primary back as the standby); after the host loss there is no standby left.
+    const steady = servedShare(minus(servedBeforeSwitchover, servedAtStart));
+    const switchover = servedShare(minus(servedAfterSwitchover, servedBeforeSwitchover));
+    const later = servedShare(minus(servedAtEnd, servedAfterSwitchover));
+    measured.push(`public reads served by the standby / the primary: before the switchover ${steady.replica} / ${steady.primary}, `
+      + `switchover phase ${switchover.replica} / ${switchover.primary}, host loss and Redis phases ${later.replica} / ${later.primary}; `
+      + `all phases by reason ${JSON.stringify(minus(servedAtEnd, servedAtStart))}; wait before a standby read: ${await standbyWaits()}`);
+    expect(steady.replica).toBeGreaterThanOrEqual(10);
+    expect(steady.replica).toBeGreaterThan(steady.primary * 3);
+    expect(switchover.replica).toBeGreaterThan(0);
 
     // Exactly once in the events feed (a read model of the log), in the log, in the outbox, delivered once.
     const emails = new Set(acknowledged.map((invitation) => invitation.email));
@@ -307,7 +367,10 @@ describe('high availability: failovers of PostgreSQL and Redis under load (ha ti
     expect(liveDuringHostLoss.status).toBe(200);
     const primaryNow = await formation.primary();
     for (const url of apiUrls) {
+      // No standby is left (the lost host stays down): public reads are the primary's, and the process is ready.
+      expect(await probe(`${url}/health/ready`)).toEqual({ status: 200, body: { status: 'ok' } });
       const metrics = await scrape(url, token);
+      expect(metrics.sum('hiring_db_replica')).toBe(0);
       expect(metrics.all('hiring_db_primary', { setting: 'EVENT_STORE_URL', host: primaryNow }).map((sample) => sample.value)).toEqual([1]);
       expect(metrics.sum('hiring_db_primary', { setting: 'EVENT_STORE_URL' })).toBe(1);
       expect(metrics.sum('hiring_failovers_total', { store: 'postgres' })).toBe(2);

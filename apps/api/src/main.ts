@@ -10,7 +10,7 @@ import { startPublicApi } from './public-api.js';
 runMain(async () => {
   const config = loadConfig();
   const logger = createLogger(config.logLevel, 'api');
-  const infra = await createInfrastructure(config, logger, { followers: 'none' });
+  const infra = await createInfrastructure(config, logger, { followers: 'none', publicApi: true });
   // As the internal application does: e-mails are recorded in the append transactions, and a write
   // waits for the worker's dispatcher only when a webhook is due (messaging-wiring.ts). Waiting for
   // the dispatcher at every write, polled every 10 ms, halved the invitations a second.

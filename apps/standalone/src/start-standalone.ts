@@ -11,7 +11,7 @@ import { printBanner } from './banner.js';
 
 /** The whole service in one process (API, internal app, projections, dispatcher, workers). */
 export const startStandalone = async (config: ServiceConfig, logger: Logger): Promise<void> => {
-  const infra = await createInfrastructure(config, logger, { followers: 'run' });
+  const infra = await createInfrastructure(config, logger, { followers: 'run', publicApi: true });
   await startMessagingFor(infra, { runWorkers: true });
   const api = await startPublicApi(infra);
   const internal = await startInternalApp(infra);

@@ -19,4 +19,5 @@ export * from './database/in-transaction.js';
 export * from './json/canonical-json.js';
 export * from './database/postgres-url.js';
 export * from './database/primary-locator.js';
+export * from './database/wal-lsn.js';
 export * from './redis/redis-target.js';

@@ -7,6 +7,7 @@ export * from './shared/served-json.js';
 
 export * from './document-store/postgres-document.store.js';
 export * from './document-store/mongo-document.store.js';
+export * from './document-store/replica-document.store.js';
 
 export * from './projection-runner/projection-runner.js';
 export * from './projection-runner/checkpoint-waiter.js';

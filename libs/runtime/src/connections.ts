@@ -17,12 +17,12 @@ const KEEP_ALIVE_DELAY_MS = 10_000;
  * here it is one warning line (never the connection's details), the pool drops that connection and
  * opens a fresh one on next use. Queries in flight on it fail as they would anyway.
  */
-export const serverPool = (server: PostgresServer, name: string, logger: Logger, database: DatabaseOutage): pg.Pool => {
+export const serverPool = (server: PostgresServer, name: string, logger: Logger, database: DatabaseOutage, extra: pg.PoolConfig = {}): pg.Pool => {
   // A server that does not answer at all (a host gone in a failover) fails a connection after 5 s
   // instead of never; the health watcher then declares the outage and requests answer at once.
   // A host list's connections are opened on its primary (postgres-servers.ts).
   const pool = new pg.Pool({
-    ...server.poolConfig(), max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true, keepAliveInitialDelayMillis: KEEP_ALIVE_DELAY_MS,
+    ...server.poolConfig(), max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true, keepAliveInitialDelayMillis: KEEP_ALIVE_DELAY_MS, ...extra,
   });
   // A connection that ends while checked out (mid-transaction, between two statements) emits 'error'
   // on its client, which the pool only listens to while the client is idle: unheard, it killed the

@@ -21,6 +21,7 @@ import { DatabaseHealth, waitForDatabase } from './database-health.js';
 import { Tracing } from './observability/tracing.js';
 import { RedisHealth } from './redis-health.js';
 import { PostgresServers } from './postgres-servers.js';
+import { primaryReads, replicaReads } from './public-reads.js';
 
 /*
  * The composition root: it chooses the adapters from the configuration and passes the deployment
@@ -35,11 +36,18 @@ export interface InfrastructureOptions {
    * of a cluster: `infra.followers`); `none`: API processes and the internal app only wait for them.
    */
   followers: 'run' | 'leased' | 'none';
+  /**
+   * The process serves the public API: with READ_REPLICA_URL its GETs read the read models on a
+   * standby (public-reads.ts). Other processes never open READ_REPLICA_URL.
+   */
+  publicApi?: boolean;
 }
 
 export interface Stores {
   eventStore: EventStore;
   documents: DocumentStore;
+  /** The PostgreSQL pool `documents` is on (its primary); null for MongoDB. */
+  documentsPool: pg.Pool | null;
   /** Where side-effect tables live (delivery log, outbox, dispatch checkpoint). */
   sqlPool: pg.Pool;
   /** Chain keys and the seals (docs/audit.md); `eventStore` already stamps every append. */
@@ -105,6 +113,7 @@ export const openStores = async (
     }
 
     let documents: DocumentStore;
+    let documentsPool: pg.Pool | null = null;
     let oneDatabase = false;
     if (config.readStoreUrl?.startsWith('mongodb')) {
       documents = createMongoDocumentStore({ url: config.readStoreUrl });
@@ -112,8 +121,10 @@ export const openStores = async (
       const readPool = serverPool(servers.get(config.readStoreUrl), 'read', logger, database);
       stops.push(() => readPool.end());
       documents = createPostgresDocumentStore({ pool: readPool, schema: 'public', deployment: 'multi-process' });
+      documentsPool = readPool;
     } else {
       documents = createPostgresDocumentStore({ pool: sqlPool, schema: 'public', deployment: config.deployment });
+      documentsPool = sqlPool;
       oneDatabase = !config.eventStoreUrl || isPostgresUrl(config.eventStoreUrl);
     }
     stops.push(() => documents.close());
@@ -125,7 +136,7 @@ export const openStores = async (
       inline = new InlineProjectors(audited.eventStore);
       inline.add(inlineReadModels(documents, config.deployment));
     }
-    return { eventStore: audited.eventStore, documents, sqlPool, audit: audited.audit, inline, stop: stopAll };
+    return { eventStore: audited.eventStore, documents, documentsPool, sqlPool, audit: audited.audit, inline, stop: stopAll };
   } catch (error) {
     await stopAll();
     throw error;
@@ -162,13 +173,19 @@ export const createInfrastructure = async (config: ServiceConfig, logger: Logger
       mode: options.followers, readModels: reads, followsInline: stores.inline !== null, stores, config, logger, readSide, onStop: (stop) => stops.push(stop),
     });
 
+    const readReplicaUrl = config.readReplicaUrl;
+    const publicReads = options.publicApi === true && readReplicaUrl !== null && stores.documentsPool !== null
+      ? await replicaReads(readReplicaUrl, logger, documents, stores.documentsPool)
+      : primaryReads(documents);
+    stops.push(() => publicReads.stop());
+
     const serviceSecret = resolveServiceSecret(config.serviceSecret, config.dataDir);
     const writer = new EventWriter(eventStore, clock, readSide, config, logger);
     warmUpFolds();
     // Stops run last first: the snapshots queued are written before the stores close.
     stops.push(() => writer.flushSnapshots());
     const infra: Infrastructure = {
-      config, logger, eventStore, documents, sidePool: sqlPool, databaseServers: servers, audit: stores.audit, inline: stores.inline, redis, redisHealth, database, clock, simulatedClock,
+      config, logger, eventStore, documents, publicReads, sidePool: sqlPool, databaseServers: servers, audit: stores.audit, inline: stores.inline, redis, redisHealth, database, clock, simulatedClock,
       secretBox: new SecretBox(serviceSecret), serviceSecret, cursors: new CursorCodec(deriveKey(serviceSecret, 'cursors')),
       readSide, lookups: reads.lookups, writer, messaging: null, followers, tracing,
       stop: async () => {

@@ -10,6 +10,7 @@ import type { InlineProjectors } from './inline-projectors.js';
 import type { ProcessObservability } from './observability/process-observability.js';
 import type { RedisHealth } from './redis-health.js';
 import type { PostgresServers } from './postgres-servers.js';
+import type { PublicReads } from './public-reads.js';
 import type { Tracing } from './observability/tracing.js';
 import type { EventStore } from '#event-store';
 import type { CursorCodec } from '#http';
@@ -24,6 +25,8 @@ export interface Infrastructure {
   logger: Logger;
   eventStore: EventStore;
   documents: DocumentStore;
+  /** The public API's reads: `documents`, or with READ_REPLICA_URL its standbys for GETs (public-reads.ts). */
+  publicReads: PublicReads;
   /** Where side-effect tables live (delivery log, outbox, dispatch checkpoint). */
   sidePool: pg.Pool;
   /** The PostgreSQL URLs of the process (none on the embedded store): which host is the primary of each. */

@@ -15,12 +15,20 @@ export class PostgresServer {
   /** Null for a single host without target_session_attrs: node-postgres connects to it as before. */
   readonly locator: PrimaryLocator | null;
 
-  constructor(readonly url: string, readonly name: string, logger: Logger) {
+  /**
+   * `replica`: READ_REPLICA_URL, whose locator keeps the pool on a standby; a change of standby is
+   * not a failover (the reads' own checks decide what each read may use, replica-document.store.ts).
+   */
+  constructor(readonly url: string, readonly name: string, logger: Logger, readonly role: 'primary' | 'replica' = 'primary') {
     this.target = parsePostgresUrl(url, name);
     this.locator = this.target.hostList
       ? new PrimaryLocator(this.target, {
         probeTimeoutMs: PROBE_TIMEOUT_MS,
         onPrimaryChange: ({ from, to }) => {
+          if (role === 'replica') {
+            logger.info({ database: this.target.address, from, to }, 'the read replica changed: public reads go to the new host');
+            return;
+          }
           logger.warn({ database: this.target.address, from, to }, 'the database primary changed: new connections go to the new primary, those on the old one are closed');
           reportFailover('postgres');
         },

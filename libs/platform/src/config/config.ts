@@ -23,6 +23,12 @@ export interface ServiceConfig {
   /** Decided once, here: see deployment.ts. */
   deployment: Deployment;
   readStoreUrl: string | null;
+  /**
+   * READ_REPLICA_URL: standbys of the read models' PostgreSQL (target_session_attrs `standby` or
+   * `prefer-standby`) that API processes serve public GETs from, never staler than a write already
+   * acknowledged (docs/architecture.md, "Reads on standbys"). Null: every read on the primary.
+   */
+  readReplicaUrl: string | null;
   redisUrl: string;
   /** False when REDIS_URL and REDIS_SENTINELS are unset: the standalone service may then start a redis-server of its own. */
   redisUrlGiven: boolean;
@@ -104,6 +110,27 @@ const primaryUrl = (value: string | undefined, name: string): string | null => {
   return value;
 };
 
+/** The kinds of host READ_REPLICA_URL may ask for: a standby, or (prefer-standby) whatever answers when none does. */
+const REPLICA_TARGETS: readonly string[] = ['standby', 'prefer-standby'];
+
+/**
+ * READ_REPLICA_URL: a PostgreSQL URL (one host or a list) asking for a standby, beside read models
+ * that are in PostgreSQL (the LSNs that keep reads current are that server's).
+ */
+const replicaUrl = (env: NodeJS.ProcessEnv): string | null => {
+  const value = env.READ_REPLICA_URL;
+  if (!value) return null;
+  const name = 'READ_REPLICA_URL';
+  if (!isPostgresUrl(value)) throw new Error(`${name} must be a postgres:// URL`);
+  const target = parsePostgresUrl(value, name);
+  if (!REPLICA_TARGETS.includes(target.targetSessionAttrs) || !target.hostList) {
+    throw new Error(`${name} must ask for a standby: add target_session_attrs=standby (a standby or nothing) or target_session_attrs=prefer-standby (the primary when no standby answers)`);
+  }
+  const readModelsOnPostgres = env.READ_STORE_URL ? isPostgresUrl(env.READ_STORE_URL) : isPostgresUrl(env.EVENT_STORE_URL ?? null);
+  if (!readModelsOnPostgres) throw new Error(`${name} needs the read models on a PostgreSQL server (EVENT_STORE_URL, or READ_STORE_URL) whose standbys it lists`);
+  return value;
+};
+
 const redisTarget = (env: NodeJS.ProcessEnv, url: string): RedisTarget => {
   const password = env.REDIS_PASSWORD || null;
   if (!env.REDIS_SENTINELS) return { kind: 'url', url, password };
@@ -133,6 +160,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     eventStoreUrl: primaryUrl(env.EVENT_STORE_URL, 'EVENT_STORE_URL'),
     deployment: deploymentOf(env.EVENT_STORE_URL || null, env.READ_STORE_URL || null),
     readStoreUrl: primaryUrl(env.READ_STORE_URL, 'READ_STORE_URL'),
+    readReplicaUrl: replicaUrl(env),
     redisUrl,
     redisUrlGiven: Boolean(env.REDIS_URL) || Boolean(env.REDIS_SENTINELS),
     redis: redisTarget(env, redisUrl),

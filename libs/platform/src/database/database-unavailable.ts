@@ -1,3 +1,5 @@
+import { types } from 'node:util';
+
 // What node-postgres reports while the server cannot be reached or has dropped the connection:
 // refused, reset or timed out sockets, the server shutting down or starting up (SQLSTATE 57P01-57P03),
 // any connection exception (class 08, NoWritableHostError's 08001 included), and the pool's and
@@ -12,11 +14,13 @@ const CONNECTION_MESSAGE = /Connection terminated|connection error and is not qu
  * and `cause`.
  */
 export const isDatabaseConnectionError = (error: unknown, depth = 0): boolean => {
-  if (!(error instanceof Error) || depth > 3) return false;
+  // isNativeError too: an error made in another realm (Node's sockets' errors, seen from a vm context such as Jest's) is no `instanceof Error` there.
+  if (!(error instanceof Error || types.isNativeError(error)) || depth > 3) return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && CONNECTION_CODES.test(code)) return true;
   if (CONNECTION_MESSAGE.test(error.message)) return true;
-  if (error instanceof AggregateError && error.errors.some((inner) => isDatabaseConnectionError(inner, depth + 1))) return true;
+  const inner = (error as { errors?: unknown }).errors;
+  if (Array.isArray(inner) && inner.some((each) => isDatabaseConnectionError(each, depth + 1))) return true;
   return isDatabaseConnectionError((error as { cause?: unknown }).cause, depth + 1);
 };
 

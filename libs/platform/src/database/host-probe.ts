@@ -64,7 +64,7 @@ export const probeHost = async (target: PostgresTarget, host: PostgresHost, time
       const found = await writability(client);
       const endpoint = { host, key, sslmode };
       if (wanted(target, found)) return { kind: 'wanted', endpoint, reason: `${key}: ok` };
-      return { kind: 'unwanted', endpoint, reason: `${key}: ${found.inRecovery ? 'in recovery' : 'read-only'}` };
+      return { kind: 'unwanted', endpoint, reason: `${key}: ${found.inRecovery ? 'in recovery' : found.readOnly ? 'read-only' : 'not in recovery'}` };
     } catch (error) {
       lastError = error;
       if (!SSL_REFUSED.test(message(error))) break;

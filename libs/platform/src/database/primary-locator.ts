@@ -6,7 +6,9 @@ import { type PostgresTarget, postgresHostKey } from './postgres-url.js';
  * Which host of a PostgreSQL host list is the writable primary now, and a pg.Pool that opens every
  * new connection there. node-postgres has no host lists (an open pull request adds them); libpq's
  * are what `pg_autoctl show uri` and Patroni's documentation print. Written here, small on purpose
- * (docs/architecture.md, "Connection failover"):
+ * (docs/architecture.md, "Connection failover"). The same locator keeps a READ_REPLICA_URL's pool on a
+ * standby (`standby`, `prefer-standby`: a host in recovery; `prefer-standby` settles for any host that
+ * answers when none is, as libpq does, and says so with `matches`):
  * - `locate()` asks every host at once `SELECT pg_is_in_recovery(), current_setting('transaction_read_only')`
  *   and keeps the first of the list that is writable: neither in recovery nor read-only, which a
  *   primary draining in a switchover is while it still answers (`pg_is_in_recovery()` alone misses it);
@@ -18,12 +20,26 @@ import { type PostgresTarget, postgresHostKey } from './postgres-url.js';
  *   pool, LISTEN and the followers reconnect to the new primary through the paths a restart takes.
  */
 
-/** No host of the list accepts writes now (a failover in progress, or every host down): a connection error. */
+/** What a URL's target_session_attrs asks of a host, in the words of an error. */
+const wantedWords = (target: PostgresTarget): string => {
+  switch (target.targetSessionAttrs) {
+    case 'standby':
+    case 'prefer-standby': return 'is a standby';
+    case 'read-only': return 'is read-only';
+    case 'any': return 'answers';
+    default: return 'accepts writes';
+  }
+};
+
+/**
+ * No host of the list is what the URL asks for now (a failover in progress, every host down; for a
+ * replica URL, no standby): a connection error.
+ */
 export class NoWritableHostError extends Error {
   /** SQLSTATE sqlclient_unable_to_establish_sqlconnection: the outage detection reads class 08. */
   readonly code = '08001';
-  constructor(address: string, readonly reasons: readonly string[]) {
-    super(`no host of ${address} accepts writes now`);
+  constructor(target: PostgresTarget, readonly reasons: readonly string[]) {
+    super(`no host of ${target.address} ${wantedWords(target)} now`);
     this.name = 'NoWritableHostError';
   }
 }
@@ -47,6 +63,8 @@ const message = (error: unknown): string => (error instanceof Error ? error.mess
 
 export class PrimaryLocator {
   private current: Endpoint | null = null;
+  /** Whether `current` is what the URL asks for (false: prefer-standby settled for a primary, or the last locate found nothing). */
+  private found = false;
   private locating: Promise<string> | null = null;
   private changes = 0;
   /** Connections the pool opened, by the host they are on: cut when that host stops being the primary. */
@@ -60,6 +78,14 @@ export class PrimaryLocator {
   /** host:port of the primary found last, or null before the first. */
   get primary(): string | null {
     return this.current?.key ?? null;
+  }
+
+  /**
+   * True while the host kept is what the URL asks for, as of the last locate: false before the first,
+   * after a locate that found none, and where `prefer-standby` settled for a host that is not a standby.
+   */
+  get matches(): boolean {
+    return this.found;
   }
 
   /** Changes of primary this process has seen since it started. */
@@ -119,11 +145,11 @@ export class PrimaryLocator {
     try {
       found = await writability(client);
     } catch (error) {
-      throw new NoWritableHostError(this.target.address, [message(error)]);
+      throw new NoWritableHostError(this.target, [message(error)]);
     }
     if (wanted(this.target, found)) return;
     if (key === undefined || this.current === null || this.current.key === key) void this.locate().catch(() => undefined);
-    throw new NoWritableHostError(this.target.address, [`${key ?? 'the host'} is ${found.inRecovery ? 'in recovery' : 'read-only'}`]);
+    throw new NoWritableHostError(this.target, [`${key ?? 'the host'} is ${found.inRecovery ? 'in recovery' : found.readOnly ? 'read-only' : 'not in recovery'}`]);
   }
 
   private async probeAll(): Promise<string> {
@@ -132,14 +158,16 @@ export class PrimaryLocator {
     const chosen = outcomes.find((outcome) => outcome.kind === 'wanted')
       ?? (this.target.targetSessionAttrs === 'prefer-standby' ? outcomes.find((outcome) => outcome.kind === 'unwanted') : undefined);
     if (chosen === undefined) {
+      this.found = false;
       // Connections on a host that answers but is no longer what we want (draining, demoted) are useless now.
       for (const outcome of outcomes) if (outcome.kind === 'unwanted') this.cutHost(outcome.endpoint.key);
       const first = outcomes[0];
       if (first?.kind === 'failed' && !first.connectionProblem) throw first.error;
-      throw new NoWritableHostError(this.target.address, outcomes.map((outcome) => outcome.reason));
+      throw new NoWritableHostError(this.target, outcomes.map((outcome) => outcome.reason));
     }
     const previous = this.current;
     this.current = chosen.endpoint;
+    this.found = chosen.kind === 'wanted';
     if (previous !== null && previous.key !== chosen.endpoint.key) {
       this.changes += 1;
       for (const [client, key] of this.clients) if (key !== chosen.endpoint.key) this.cut(client);

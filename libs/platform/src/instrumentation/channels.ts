@@ -111,3 +111,25 @@ export const FAILOVER_CHANNEL = channel('hiring:connections:failover');
 export const reportFailover = (store: FailoverObserved['store']): void => {
   if (FAILOVER_CHANNEL.hasSubscribers) FAILOVER_CHANNEL.publish({ store } satisfies FailoverObserved);
 };
+
+/**
+ * One read of a public GET where READ_REPLICA_URL is set: who served it and why. `caught_up`: the
+ * standby had replayed the primary's position at once; `waited`: after waiting for it; `behind`: it
+ * had not within the bound, so the primary served it; `error`: the standby failed (or the primary's
+ * position could not be read), so the primary served it; `no_standby`: none is known now (none
+ * answers, or it was paused after errors), so the primary served it without asking.
+ */
+export interface ReplicaReadObserved {
+  servedBy: 'replica' | 'primary';
+  reason: 'caught_up' | 'waited' | 'behind' | 'error' | 'no_standby';
+  /** Seconds from the read's start to the moment it could be sent (the primary's position, the standby's checks); 0 without them. */
+  waitSeconds: number;
+  /** Bytes of WAL the standby had still to replay at its first check; null when it was not asked. */
+  lagBytes: number | null;
+}
+
+export const REPLICA_READ_CHANNEL = channel('hiring:read-models:replica-read');
+
+export const reportReplicaRead = (observed: ReplicaReadObserved): void => {
+  if (REPLICA_READ_CHANNEL.hasSubscribers) REPLICA_READ_CHANNEL.publish(observed);
+};

@@ -46,4 +46,21 @@ describe('PostgreSQL host lists: the settings', () => {
     // Other stores' URLs are theirs to read.
     expect(loadConfig({ EVENT_STORE_URL: 'esdb://a:2113,b:2113?tls=false' }).eventStoreUrl).toBe('esdb://a:2113,b:2113?tls=false');
   });
+
+  it('takes READ_REPLICA_URL asking for a standby beside read models in PostgreSQL, and refuses it otherwise', () => {
+    const primary = 'postgres://app@h1:5432,h2:5432/hiring?target_session_attrs=read-write';
+    const replicas = 'postgres://app@h1:5432,h2:5432/hiring?target_session_attrs=prefer-standby';
+    expect(loadConfig({ EVENT_STORE_URL: primary, READ_REPLICA_URL: replicas }).readReplicaUrl).toBe(replicas);
+    expect(loadConfig({ EVENT_STORE_URL: primary }).readReplicaUrl).toBeNull();
+    // One standby given by its address alone, with the attribute.
+    expect(loadConfig({ EVENT_STORE_URL: primary, READ_REPLICA_URL: 'postgres://app@h2/hiring?target_session_attrs=standby' }).readReplicaUrl).toContain('h2');
+    // A separate PostgreSQL read store: its standbys.
+    expect(loadConfig({ EVENT_STORE_URL: 'esdb://a:2113?tls=false', READ_STORE_URL: primary, READ_REPLICA_URL: replicas }).readReplicaUrl).toBe(replicas);
+    expect(() => loadConfig({ EVENT_STORE_URL: primary, READ_REPLICA_URL: primary })).toThrow(/READ_REPLICA_URL must ask for a standby/);
+    expect(() => loadConfig({ EVENT_STORE_URL: primary, READ_REPLICA_URL: 'postgres://app@h2/hiring' })).toThrow(/READ_REPLICA_URL must ask for a standby/);
+    expect(() => loadConfig({ EVENT_STORE_URL: primary, READ_REPLICA_URL: 'mongodb://h2/hiring' })).toThrow(/READ_REPLICA_URL must be a postgres/);
+    // Read models in PGlite or MongoDB have no PostgreSQL standbys.
+    expect(() => loadConfig({ READ_REPLICA_URL: replicas })).toThrow(/needs the read models on a PostgreSQL server/);
+    expect(() => loadConfig({ EVENT_STORE_URL: primary, READ_STORE_URL: 'mongodb://m/hiring', READ_REPLICA_URL: replicas })).toThrow(/needs the read models on a PostgreSQL server/);
+  });
 });

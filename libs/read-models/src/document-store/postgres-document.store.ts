@@ -1,17 +1,18 @@
 import type { Pool, PoolClient } from 'pg';
 import { type Deployment, quoteIdent } from '#platform';
-import { sqlLiteral, statementName } from '#event-store';
+import { sqlLiteral } from '#event-store';
 import {
   assertCheckpointsUnchanged, rebuildCollectionName,
-  type ApplyBatchOptions, type Condition, type DocumentChange, type DocumentQuery, type DocumentStore, type PromoteRebuildInput, type RenderServed,
+  type ApplyBatchOptions, type DocumentChange, type DocumentQuery, type DocumentStore, type PromoteRebuildInput, type RenderServed,
   type ChangeWatch, type ServedRow, type WrittenDocument,
 } from '../shared/document-store.port.js';
 import type { CollectionDefinition } from '../shared/projection.js';
 import { changeFeedFor } from './postgres-change-feed.js';
+import { postgresReads } from './postgres-reads.js';
 import { copyNewRows, writeRows } from './postgres-rows.js';
 import { ServedPageCache } from './served-page-cache.js';
 import {
-  SqlParameters, announceSql, changeTopic, readModelsLockKey, collectionDdl, indexDdl, indexName, lz4Sql, primaryKeyName, selectSql, servedColumns, tableName, whereSql,
+  announceSql, changeTopic, readModelsLockKey, collectionDdl, indexDdl, indexName, lz4Sql, primaryKeyName, selectSql, servedColumns, tableName,
 } from './postgres-sql.js';
 
 export interface PostgresDocumentStoreOptions {
@@ -31,13 +32,6 @@ export interface PostgresDocumentStoreOptions {
    */
   cacheServedPages?: boolean;
 }
-
-/**
- * PostgreSQL text cannot hold U+0000, so no stored document has such a value: a lookup by one
- * matches nothing (instead of failing in the driver).
- */
-const unstorable = (value: unknown): boolean => typeof value === 'string' && value.includes('\u0000');
-const matchesNothing = (condition: Condition): boolean => 'value' in condition && unstorable(condition.value);
 
 const REBUILD_SUFFIX = rebuildCollectionName('');
 const PARALLEL_INDEX_BUILDS = 2;
@@ -79,6 +73,7 @@ class Slots {
 export const createPostgresDocumentStore = ({ pool, schema, deployment, cacheServedPages }: PostgresDocumentStoreOptions): DocumentStore => {
   const qualify = (table: string): string => `${quoteIdent(schema)}.${quoteIdent(table)}`;
   const table = (collection: string): string => qualify(tableName(collection));
+  const reads = postgresReads(pool, table);
   const checkpoints = qualify('projection_checkpoints');
   // Every batch, every switch-over and every `prepare` of this schema takes this lock, so a rebuild
   // never swaps tables under a half-written batch and two processes never interleave their DDL.
@@ -265,18 +260,9 @@ export const createPostgresDocumentStore = ({ pool, schema, deployment, cacheSer
       feed.announce(announcedTopics(changes.map(({ collection }) => collection)));
     },
 
-    async get<Doc extends object>(collection: string, id: string): Promise<Doc | null> {
-      if (unstorable(id)) return null;
-      const text = `SELECT doc FROM ${table(collection)} WHERE id = $1`;
-      const { rows } = await pool.query<{ doc: Doc }>({ name: statementName('rm', text), text, values: [id] });
-      return rows[0]?.doc ?? null;
-    },
+    get: (collection, id) => reads.get(collection, id),
 
-    async getMany<Doc extends object>(collection: string, ids: readonly string[]): Promise<Map<string, Doc>> {
-      if (ids.length === 0) return new Map();
-      const { rows } = await pool.query<{ id: string; doc: Doc }>(`SELECT id, doc FROM ${table(collection)} WHERE id = ANY($1::text[])`, [ids]);
-      return new Map(rows.map((row) => [row.id, row.doc]));
-    },
+    getMany: (collection, ids) => reads.getMany(collection, ids),
 
     async getForUpdate(collection: string, ids: readonly string[]): Promise<Map<string, WrittenDocument>> {
       if (ids.length === 0) return new Map();
@@ -287,32 +273,19 @@ export const createPostgresDocumentStore = ({ pool, schema, deployment, cacheSer
       return new Map(rows.map((row) => [row.id, { doc: row.doc, position: BigInt(row.position) }]));
     },
 
-    async find<Doc extends object>(collection: string, query: DocumentQuery): Promise<Doc[]> {
-      if (query.where.some(matchesNothing)) return [];
-      const { text, values } = selectSql(table(collection), query);
-      const { rows } = await pool.query<{ doc: Doc }>({ name: statementName('rm', text), text, values });
-      return rows.map((row) => row.doc);
-    },
+    find: (collection, query) => reads.find(collection, query),
 
     async findServed(collection: string, query: DocumentQuery, render: RenderServed): Promise<ServedRow[]> {
-      if (query.where.some(matchesNothing)) return [];
+      if (pages === null) return reads.findServed(collection, query, render);
       const { text, values } = selectSql(table(collection), query, servedColumns(query));
-      const key = pages === null ? '' : `${text}\u0000${JSON.stringify(values)}`;
-      if (pages !== null) {
-        watchPages(collection, pages);
-        const cached = pages.get(collection, key);
-        // Frozen: a caller changing a row would otherwise change the next answer.
-        if (cached !== undefined) return cached as ServedRow[];
-      }
-      const generation = pages?.generation(collection) ?? 0;
-      // Arrays, not objects, per row; `json` is text, so the driver parses nothing but the rare fallback `doc`.
-      // Named after its text: each connection plans a page query once, not at every request.
-      const { rows } = await pool.query<[string | null, object | null, ...(string | null)[]]>({ name: statementName('rm', text), text, values, rowMode: 'array' });
-      const served = rows.map(([json, doc, ...keys]) => ({
-        json: json ?? render(doc ?? {}),
-        keys: keys.map((value) => value ?? ''),
-      }));
-      pages?.set(collection, key, served, generation);
+      const key = `${text}\u0000${JSON.stringify(values)}`;
+      watchPages(collection, pages);
+      const cached = pages.get(collection, key);
+      // Frozen: a caller changing a row would otherwise change the next answer.
+      if (cached !== undefined) return cached as ServedRow[];
+      const generation = pages.generation(collection);
+      const served = await reads.findServed(collection, query, render);
+      pages.set(collection, key, served, generation);
       return served;
     },
 
@@ -320,15 +293,7 @@ export const createPostgresDocumentStore = ({ pool, schema, deployment, cacheSer
 
     announce: (collections) => feed.announce(announcedTopics(collections)),
 
-    async count(collection: string, where: readonly Condition[]): Promise<number> {
-      if (where.some(matchesNothing)) return 0;
-      const params = new SqlParameters();
-      const { rows } = await pool.query<{ count: number }>(
-        `SELECT count(*)::int AS count FROM ${table(collection)}${whereSql(where, params)}`,
-        params.values,
-      );
-      return rows[0]?.count ?? 0;
-    },
+    count: (collection, where) => reads.count(collection, where),
 
     async checkpoint(projectionName: string): Promise<bigint | null> {
       return (await readCheckpoints(pool, [projectionName])).get(projectionName) ?? null;

@@ -1,8 +1,8 @@
 import { subscribe } from 'node:diagnostics_channel';
 import { Counter, Gauge, Histogram, type Metric, Registry, collectDefaultMetrics } from 'prom-client';
 import {
-  APPEND_CHANNEL, type AppendObserved, FAILOVER_CHANNEL, type FailoverObserved, JOB_CHANNEL, type JobObserved, REFUSAL_CHANNEL, type RefusalReason, UNKNOWN_EVENT_CHANNEL,
-  type UnknownEventObserved, WEBHOOK_ATTEMPT_CHANNEL, type WebhookAttemptObserved,
+  APPEND_CHANNEL, type AppendObserved, FAILOVER_CHANNEL, type FailoverObserved, JOB_CHANNEL, type JobObserved, REFUSAL_CHANNEL, type RefusalReason,
+  REPLICA_READ_CHANNEL, type ReplicaReadObserved, UNKNOWN_EVENT_CHANNEL, type UnknownEventObserved, WEBHOOK_ATTEMPT_CHANNEL, type WebhookAttemptObserved,
 } from '#platform/instrumentation/channels.js';
 import type { Infrastructure } from '../infrastructure.js';
 import { type FollowerLag, type ReadSideLag, readSideLag } from './read-side-lag.js';
@@ -90,7 +90,13 @@ export class ProcessObservability {
     for (const store of ['postgres', 'redis'] as const) failovers.inc({ store }, 0);
     subscribe(FAILOVER_CHANNEL.name, (message) => failovers.inc({ store: (message as FailoverObserved).store }));
 
+    this.observeReplicaReads(registers);
+
     this.gauges = {
+      replica: new Gauge({
+        name: 'hiring_db_replica', help: 'With READ_REPLICA_URL, for each host it lists: 1 for the standby this process serves public reads from, 0 for the others (all 0: the primary serves them)',
+        labelNames: ['host'], registers,
+      }),
       primary: new Gauge({
         name: 'hiring_db_primary', help: 'For each host of a PostgreSQL host list: 1 for the one this process writes to now, 0 for the others',
         labelNames: ['setting', 'host'], registers,
@@ -106,6 +112,28 @@ export class ProcessObservability {
       ready: new Gauge({ name: 'hiring_ready', help: '1 while GET /health/ready answers ok, 0 otherwise (as of this scrape)', registers }),
       check: new Gauge({ name: 'hiring_ready_check', help: 'Each readiness check as of this scrape (1: passes)', labelNames: ['check'], registers }),
     };
+  }
+
+  /** Public reads with READ_REPLICA_URL (replica-document.store.ts): who served them, how long they waited, how far behind the standby was. */
+  private observeReplicaReads(registers: Registry[]): void {
+    if (this.infra.publicReads.replica === null) return;
+    const reads = new Counter({
+      name: 'hiring_replica_reads_total', help: 'Reads of public GETs, by who served them (replica, primary) and why (caught_up, waited; behind, error, no_standby)',
+      labelNames: ['served_by', 'reason'], registers,
+    });
+    for (const reason of ['caught_up', 'waited'] as const) reads.inc({ served_by: 'replica', reason }, 0);
+    for (const reason of ['behind', 'error', 'no_standby'] as const) reads.inc({ served_by: 'primary', reason }, 0);
+    const wait = new Histogram({
+      name: 'hiring_replica_wait_seconds', help: 'Time a public read spent before it was sent: the primary\'s WAL position and the standby\'s replay checks, by who served it',
+      labelNames: ['served_by'], buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.25, 0.5], registers,
+    });
+    const lag = new Gauge({ name: 'hiring_replica_lag_bytes', help: 'WAL the standby had still to replay when a public read last asked it (0: none)', registers });
+    subscribe(REPLICA_READ_CHANNEL.name, (message) => {
+      const { servedBy, reason, waitSeconds, lagBytes } = message as ReplicaReadObserved;
+      reads.inc({ served_by: servedBy, reason });
+      if (reason !== 'no_standby') wait.observe({ served_by: servedBy }, waitSeconds);
+      if (lagBytes !== null) lag.set(lagBytes);
+    });
   }
 
   /** The Prometheus text, after reading what is only known by asking the stores. */
@@ -132,11 +160,23 @@ export class ProcessObservability {
     pool.set({ pool: name, state: 'total' }, sql.totalCount);
     pool.set({ pool: name, state: 'idle' }, sql.idleCount);
     pool.set({ pool: name, state: 'waiting' }, sql.waitingCount);
+    const replica = this.infra.publicReads.replicaPool;
+    if (replica !== null) {
+      pool.set({ pool: 'replica', state: 'total' }, replica.totalCount);
+      pool.set({ pool: 'replica', state: 'idle' }, replica.idleCount);
+      pool.set({ pool: 'replica', state: 'waiting' }, replica.waitingCount);
+    }
   }
 
   /** Hosts are those the configuration lists: a bounded label. */
   private readPrimaries(): void {
-    const { primary, redisMaster } = this.gauges;
+    const { primary, redisMaster, replica } = this.gauges;
+    replica.reset();
+    const replicaServer = this.infra.publicReads.replica;
+    if (replicaServer?.locator) {
+      const standby = replicaServer.locator.matches ? replicaServer.locator.primary : null;
+      for (const host of replicaServer.target.hosts) replica.set({ host: postgresHostKey(host) }, postgresHostKey(host) === standby ? 1 : 0);
+    }
     primary.reset();
     for (const server of this.infra.databaseServers.all) {
       if (server.locator === null) continue;
