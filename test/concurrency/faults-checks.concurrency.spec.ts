@@ -56,6 +56,13 @@ describe('the faults mode of the concurrency tier', () => {
     expect(invariants((findings) => checkIdempotency(twice, findings))).toEqual(['an Idempotency-Key makes one original answer']);
     expect(invariants((findings) => checkIdempotency(twice, findings, elsewhere))).toEqual(['an Idempotency-Key makes one original answer']);
     expect(invariants((findings) => checkIdempotency(twice, findings, restarted))).toEqual([]);
+    // A restart under way when the first request began (its record went to the server being stopped), and one over before it.
+    const underWay = new FaultLog();
+    underWay.windows.push({ kind: 'restart-redis', detail: '', startedAt: 900, endedAt: 1_600, atOperation: 1 });
+    const overBefore = new FaultLog();
+    overBefore.windows.push({ kind: 'restart-redis', detail: '', startedAt: 200, endedAt: 900, atOperation: 1 });
+    expect(invariants((findings) => checkIdempotency(twice, findings, underWay))).toEqual([]);
+    expect(invariants((findings) => checkIdempotency(twice, findings, overBefore))).toEqual(['an Idempotency-Key makes one original answer']);
 
     const replayOfUnseen = new Knowledge();
     replayOfUnseen.idempotent.push(use(1_000, true, { n: 1 }));

@@ -37,8 +37,13 @@ export class FaultLog {
   }
 
   /** Redis restarts that fell between two moments: the idempotency records held in Redis are lost with them (docs/operations.md). */
+  /**
+   * The Redis restarts under way at any time from `from` to `to`: from its injection (the old server
+   * still answers for a moment) until Redis answers again. A record written in that time to the
+   * server being stopped is lost with it, so a request that began during a restart counts too.
+   */
   redisRestartsBetween(from: number, to: number): FaultWindow[] {
-    return this.windows.filter((window) => window.kind === 'restart-redis' && window.startedAt >= from && window.startedAt <= to);
+    return this.windows.filter((window) => window.kind === 'restart-redis' && window.startedAt <= to && (window.endedAt ?? Number.POSITIVE_INFINITY) >= from);
   }
 
   summary(): string {
