@@ -414,6 +414,129 @@ export interface components {
             /** @description People to invite, judged one by one, in order */
             candidates: components["schemas"]["InvitationCandidate"][];
         };
+        AssessmentTest: {
+            /** @description Test slug */
+            slug: string;
+            /** @description Test name */
+            name: string;
+            /** @enum {string} */
+            type: "library" | "custom";
+        };
+        /** @description The assessment as `GET /v1/assessments/{id}` answers it */
+        Assessment: {
+            /** @description Assessment id */
+            id: string;
+            /** @description Shown to candidates and in the app */
+            name: string;
+            /**
+             * @description `archived` once the assessment has been closed
+             * @enum {string}
+             */
+            status: "active" | "archived";
+            /**
+             * Format: date-time
+             * @description Creation time
+             */
+            createdAt: string;
+            /**
+             * Format: date
+             * @description Last day candidates may start (YYYY-MM-DD); null means none
+             */
+            deadline: string | null;
+            /** @description In sitting order */
+            tests: components["schemas"]["AssessmentTest"][];
+            /** @description Registered candidates: of the mode of the key on the public API, live ones on the internal routes, those of `mode` in an as-of answer */
+            candidateCount: number;
+            /**
+             * Format: uri
+             * @description Public sign-up link (open sign-up is always on)
+             */
+            inviteUrl: string | null;
+        };
+        /** @description One completed test; while `unlocked` is false every score field is null */
+        Result: {
+            /** @description Result id */
+            id: string;
+            /** @description Test slug */
+            testSlug: string;
+            /** @description Test name */
+            testName: string;
+            /** @enum {string} */
+            testType: "library" | "custom";
+            /**
+             * Format: date-time
+             * @description When the test was finished
+             */
+            completedAt: string;
+            /** @description False until the result is unlocked in the application */
+            unlocked: boolean;
+            /**
+             * Format: date-time
+             * @description Unlock time
+             */
+            unlockedAt: string | null;
+            /** @description Score in percent */
+            scorePercentage: number | null;
+            /** @description Seconds taken */
+            speedCompleted: number | null;
+            /** @description Questions answered */
+            questionsAnswered: number | null;
+            /** @description Questions answered correctly */
+            questionsCorrect: number | null;
+            /** @description Questions answered wrongly */
+            questionsIncorrect: number | null;
+            /** @description Questions in the test */
+            questionsTotal: number | null;
+            /** @description The test's result label, where the test has one */
+            result: string | null;
+            /** @description Detailed scores where the test has them (for example personality traits) */
+            scores: Record<string, never> | null;
+        };
+        CandidateAssessment: {
+            /** @description Assessment id */
+            id: string;
+            /** @description Assessment name */
+            name: string;
+            /** @enum {string} */
+            status: "not_started" | "in_progress" | "completed";
+            /**
+             * Format: date-time
+             * @description When the candidate finished every test
+             */
+            completedAt: string | null;
+            /** @description At least one result, and every result unlocked */
+            unlocked: boolean;
+            /** @description One per completed test */
+            results: components["schemas"]["Result"][];
+        };
+        /** @description The candidate as `GET /v1/candidates/{id}` answers it */
+        Candidate: {
+            /** @description Candidate id */
+            id: string;
+            /** @description Address, trimmed and lower case */
+            email: string;
+            /** @description First name ("" when none was given) */
+            firstName: string;
+            /** @description Surname ("" when none was given) */
+            surname: string;
+            /**
+             * Format: date-time
+             * @description Creation time
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Last change time
+             */
+            updatedAt: string;
+            /**
+             * Format: uri
+             * @description The candidate's report page (needs a sign-in)
+             */
+            reportUrl: string;
+            /** @description Only the workspace's own assessments the candidate is registered on */
+            assessments: components["schemas"]["CandidateAssessment"][];
+        };
         Workspace: {
             workspace: {
                 /** @description Workspace id */
@@ -468,42 +591,6 @@ export interface components {
             questionCount: number;
             description: string;
         };
-        AssessmentTest: {
-            slug: string;
-            name: string;
-            /** @enum {string} */
-            type: "library" | "custom";
-        };
-        Assessment: {
-            /** @description Assessment id */
-            id: string;
-            /** @description Shown to candidates and in the app */
-            name: string;
-            /**
-             * @description `archived` once the assessment has been closed
-             * @enum {string}
-             */
-            status: "active" | "archived";
-            /**
-             * Format: date-time
-             * @description Creation time
-             */
-            createdAt: string;
-            /**
-             * Format: date
-             * @description Last day candidates may start (YYYY-MM-DD); null means none
-             */
-            deadline: string | null;
-            /** @description In sitting order */
-            tests: components["schemas"]["AssessmentTest"][];
-            /** @description Registered candidates of the mode of the key */
-            candidateCount: number;
-            /**
-             * Format: uri
-             * @description Public sign-up link (open sign-up is always on)
-             */
-            inviteUrl: string | null;
-        };
         InvitationEntry: {
             /** @description Address as used: trimmed and lower case */
             email: string;
@@ -554,45 +641,6 @@ export interface components {
             invitationUrl: string | null;
             /** @description Set once `registered` */
             candidateId: string | null;
-        };
-        /** @description One completed test; while `unlocked` is false every score field is null */
-        Result: {
-            /** @description Result id */
-            id: string;
-            /** @description Test slug */
-            testSlug: string;
-            /** @description Test name */
-            testName: string;
-            /** @enum {string} */
-            testType: "library" | "custom";
-            /**
-             * Format: date-time
-             * @description When the test was finished
-             */
-            completedAt: string;
-            /** @description False until the result is unlocked in the application */
-            unlocked: boolean;
-            /**
-             * Format: date-time
-             * @description Unlock time
-             */
-            unlockedAt: string | null;
-            /** @description Score in percent */
-            scorePercentage: number | null;
-            /** @description Seconds taken */
-            speedCompleted: number | null;
-            /** @description Questions answered */
-            questionsAnswered: number | null;
-            /** @description Questions answered correctly */
-            questionsCorrect: number | null;
-            /** @description Questions answered wrongly */
-            questionsIncorrect: number | null;
-            /** @description Questions in the test */
-            questionsTotal: number | null;
-            /** @description The test's result label, where the test has one */
-            result: string | null;
-            /** @description Detailed scores where the test has them (for example personality traits) */
-            scores: Record<string, never> | null;
         };
         CandidateRef: {
             id: string;
@@ -645,47 +693,6 @@ export interface components {
             assessment: components["schemas"]["AssessmentRef"];
             /** Format: uri */
             reportUrl: string;
-        };
-        CandidateAssessment: {
-            /** @description Assessment id */
-            id: string;
-            /** @description Assessment name */
-            name: string;
-            /** @enum {string} */
-            status: "not_started" | "in_progress" | "completed";
-            /**
-             * Format: date-time
-             * @description When the candidate finished every test
-             */
-            completedAt: string | null;
-            /** @description At least one result, and every result unlocked */
-            unlocked: boolean;
-            /** @description One per completed test */
-            results: components["schemas"]["Result"][];
-        };
-        Candidate: {
-            /** @description Candidate id */
-            id: string;
-            email: string;
-            firstName: string;
-            surname: string;
-            /**
-             * Format: date-time
-             * @description Creation time
-             */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @description Last change time
-             */
-            updatedAt: string;
-            /**
-             * Format: uri
-             * @description The candidate's report page (needs a sign-in)
-             */
-            reportUrl: string;
-            /** @description Only the workspace's own assessments */
-            assessments: components["schemas"]["CandidateAssessment"][];
         };
         Completion: {
             /** @description Candidate id and assessment id joined by a colon; never changes */

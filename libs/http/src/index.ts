@@ -26,3 +26,4 @@ export { CursorParam, NameListParam, OneOfParam, TextParam, TimeParam, WholeNumb
 export { IdempotencyInterceptor, type IdempotencyOwner } from './idempotency/idempotency.interceptor.js';
 export { fixOpenApi30Schemas } from './openapi/openapi-31.js';
 export { mountPublicDocs } from './openapi/docs-routes.js';
+export { RESULT_FIELDS, VIEW_SCHEMAS, resultList } from './openapi/view-schemas.js';

@@ -1,4 +1,5 @@
 import { MAX_TESTS_PER_ASSESSMENT, TEST_FORMATS, TEST_TYPES, WEBHOOK_EVENT_NAMES } from '#domain';
+import { RESULT_FIELDS, VIEW_SCHEMAS, resultList } from '#http';
 
 /*
  * The answers of the public API as JSON Schema 2020-12 (OpenAPI 3.1 components). Request shapes
@@ -25,28 +26,8 @@ const openSet = (description: string, known: readonly string[]): Schema => ({
   type: 'string', description: `${description}. Values today: ${known.map((value) => `\`${value}\``).join(', ')}; more may be added, so treat an unknown one as text.`, examples: [...known],
 });
 
-/** One result per finished test, and an assessment has at most ten tests. */
-const results = (description?: string): Schema => ({ type: 'array', items: ref('Result'), maxItems: MAX_TESTS_PER_ASSESSMENT, ...(description ? { description } : {}) });
-
-const RESULT_FIELDS: Record<string, Schema> = {
-  id: text('Result id'),
-  testSlug: text('Test slug'),
-  testName: text('Test name'),
-  testType: { type: 'string', enum: ['library', 'custom'] },
-  completedAt: time('When the test was finished'),
-  unlocked: { type: 'boolean', description: 'False until the result is unlocked in the application' },
-  unlockedAt: nullable('string', 'Unlock time', { format: 'date-time' }),
-  scorePercentage: nullable('number', 'Score in percent'),
-  speedCompleted: nullable('integer', 'Seconds taken'),
-  questionsAnswered: nullable('integer', 'Questions answered'),
-  questionsCorrect: nullable('integer', 'Questions answered correctly'),
-  questionsIncorrect: nullable('integer', 'Questions answered wrongly'),
-  questionsTotal: nullable('integer', 'Questions in the test'),
-  result: nullable('string', "The test's result label, where the test has one"),
-  scores: nullable('object', 'Detailed scores where the test has them (for example personality traits)'),
-};
-
 export const RESPONSE_SCHEMAS: Record<string, Schema> = {
+  ...VIEW_SCHEMAS,
   Workspace: object({
     workspace: object({ id: text('Workspace id'), name: text('Workspace name') }),
     mode: { type: 'string', enum: ['live', 'sandbox'], description: 'Mode of the key used' },
@@ -65,17 +46,6 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
     timed: { type: 'boolean' },
     questionCount: { type: 'integer' },
     description: text(),
-  }),
-  AssessmentTest: object({ slug: text(), name: text(), type: { type: 'string', enum: ['library', 'custom'] } }),
-  Assessment: object({
-    id: text('Assessment id'),
-    name: text('Shown to candidates and in the app'),
-    status: { type: 'string', enum: ['active', 'archived'], description: '`archived` once the assessment has been closed' },
-    createdAt: time('Creation time'),
-    deadline: nullable('string', 'Last day candidates may start (YYYY-MM-DD); null means none', { format: 'date' }),
-    tests: { type: 'array', items: ref('AssessmentTest'), maxItems: MAX_TESTS_PER_ASSESSMENT, description: 'In sitting order' },
-    candidateCount: { type: 'integer', description: 'Registered candidates of the mode of the key' },
-    inviteUrl: nullable('string', 'Public sign-up link (open sign-up is always on)', { format: 'uri' }),
   }),
   InvitationEntry: object({
     email: text('Address as used: trimmed and lower case'),
@@ -105,29 +75,10 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
     invitationUrl: nullable('string', 'The personal link while `pending`; null once `registered`', { format: 'uri' }),
     candidateId: nullable('string', 'Set once `registered`'),
   }, 'One invitation of the assessment'),
-  Result: object(RESULT_FIELDS, 'One completed test; while `unlocked` is false every score field is null'),
   CandidateRef: object({ id: text(), email: text(), firstName: text(), surname: text() }),
   AssessmentRef: object({ id: text(), name: text() }),
   ResultListItem: object({
     ...RESULT_FIELDS, candidate: ref('CandidateRef'), assessment: ref('AssessmentRef'), reportUrl: { type: 'string', format: 'uri' },
-  }),
-  CandidateAssessment: object({
-    id: text('Assessment id'),
-    name: text('Assessment name'),
-    status: { type: 'string', enum: ['not_started', 'in_progress', 'completed'] },
-    completedAt: nullable('string', 'When the candidate finished every test', { format: 'date-time' }),
-    unlocked: { type: 'boolean', description: 'At least one result, and every result unlocked' },
-    results: results('One per completed test'),
-  }),
-  Candidate: object({
-    id: text('Candidate id'),
-    email: text(),
-    firstName: text(),
-    surname: text(),
-    createdAt: time('Creation time'),
-    updatedAt: time('Last change time'),
-    reportUrl: { type: 'string', format: 'uri', description: "The candidate's report page (needs a sign-in)" },
-    assessments: { type: 'array', items: ref('CandidateAssessment'), description: "Only the workspace's own assessments" },
   }),
   Completion: object({
     id: text('Candidate id and assessment id joined by a colon; never changes'),
@@ -136,7 +87,7 @@ export const RESPONSE_SCHEMAS: Record<string, Schema> = {
     completedAt: time('Time the last test was finished'),
     updatedAt: time('The later of `completedAt` and the latest `unlockedAt` of its results: an unlock moves it, `completedAt` never moves. `updated_since` filters on it'),
     unlocked: { type: 'boolean' },
-    results: results(),
+    results: resultList(),
     reportUrl: { type: 'string', format: 'uri' },
   }),
   CatalogueMeta: object({ total: { type: 'integer', description: 'Number of tests in the list' } }),

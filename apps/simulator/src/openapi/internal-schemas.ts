@@ -1,11 +1,12 @@
 import { WEBHOOK_EVENT_NAMES } from '#domain';
+import { VIEW_SCHEMAS } from '#http';
 
 /*
  * The internal application's answers as JSON Schema 2020-12 (OpenAPI 3.1 components), written beside
  * the routes that produce them. Every answer the end-to-end suites receive from an internal route is
  * validated against these (test/support/openapi-conformance.ts), so a schema that drifts from the
- * answer fails the test that received it. Assessment and Candidate are the public API's shapes
- * (the same views answer there): apps/api/src/openapi/response-schemas.ts describes them for that port.
+ * answer fails the test that received it. Assessment, Candidate and Result are the public API's views,
+ * described once for both documents (libs/http/src/openapi/view-schemas.ts).
  */
 
 type Schema = Record<string, unknown>;
@@ -27,56 +28,6 @@ const withOptional = (schema: Schema, optional: string[]): Schema => ({ ...schem
 const EVENTS = list({ type: 'string', enum: [...WEBHOOK_EVENT_NAMES] }, 'The events sent, each once, in their canonical order');
 const POSITION = { type: 'string', pattern: '^[0-9]+$' };
 
-const RESULT_FIELDS: Record<string, Schema> = {
-  id: text('Result id'),
-  testSlug: text('Test slug'),
-  testName: text('Test name'),
-  testType: { type: 'string', enum: ['library', 'custom'] },
-  completedAt: time('When the test was finished'),
-  unlocked: { type: 'boolean', description: 'False until the result is unlocked' },
-  unlockedAt: nullable('string', 'Unlock time', { format: 'date-time' }),
-  scorePercentage: nullable('number', 'Score in percent'),
-  speedCompleted: nullable('integer', 'Seconds taken'),
-  questionsAnswered: nullable('integer', 'Questions answered'),
-  questionsCorrect: nullable('integer', 'Questions answered correctly'),
-  questionsIncorrect: nullable('integer', 'Questions answered wrongly'),
-  questionsTotal: nullable('integer', 'Questions in the test'),
-  result: nullable('string', "The test's result label, where the test has one"),
-  scores: nullable('object', 'Detailed scores where the test has them'),
-};
-
-const PUBLIC_VIEWS: Record<string, Schema> = {
-  AssessmentTest: object({ slug: text('Test slug'), name: text('Test name'), type: { type: 'string', enum: ['library', 'custom'] } }),
-  Assessment: object({
-    id: text('Assessment id'),
-    name: text('Shown to candidates and in the app'),
-    status: { type: 'string', enum: ['active', 'archived'], description: '`archived` once the assessment has been closed' },
-    createdAt: time('Creation time'),
-    deadline: nullable('string', 'Last day candidates may start (YYYY-MM-DD); null means none', { format: 'date' }),
-    tests: list(ref('AssessmentTest'), 'In sitting order'),
-    candidateCount: integer('Registered candidates: live ones on the internal routes, those of `mode` in an as-of answer'),
-    inviteUrl: nullable('string', 'Public sign-up link', { format: 'uri' }),
-  }, 'The assessment as `GET /v1/assessments/{id}` answers it'),
-  Result: object(RESULT_FIELDS, 'One finished test; while `unlocked` is false every score field is null'),
-  CandidateAssessment: object({
-    id: text('Assessment id'),
-    name: text('Assessment name'),
-    status: { type: 'string', enum: ['not_started', 'in_progress', 'completed'] },
-    completedAt: nullable('string', 'When the candidate finished every test', { format: 'date-time' }),
-    unlocked: { type: 'boolean', description: 'At least one result, and every result unlocked' },
-    results: list(ref('Result'), 'Finished tests'),
-  }),
-  Candidate: object({
-    id: text('Candidate id'),
-    email: text('Address, trimmed and lower case'),
-    firstName: text('First name ("" when none was given)'),
-    surname: text('Surname ("" when none was given)'),
-    createdAt: time('Creation time'),
-    updatedAt: time('Last change time'),
-    reportUrl: text("The candidate's report page", { format: 'uri' }),
-    assessments: list(ref('CandidateAssessment'), "The workspace's assessments the candidate is registered on"),
-  }, 'The candidate as `GET /v1/candidates/{id}` answers it'),
-};
 
 const WORKSPACES: Record<string, Schema> = {
   Workspace: object({
@@ -198,7 +149,7 @@ const OPERATIONS: Record<string, Schema> = {
   }),
 };
 
-export const INTERNAL_SCHEMAS: Record<string, Schema> = { ...PUBLIC_VIEWS, ...WORKSPACES, ...CANDIDATES, ...MESSAGING, ...OPERATIONS };
+export const INTERNAL_SCHEMAS: Record<string, Schema> = { ...VIEW_SCHEMAS, ...WORKSPACES, ...CANDIDATES, ...MESSAGING, ...OPERATIONS };
 
 /** `{ data }` and `{ data, meta }` around a component. */
 export const single = (name: string): Schema => object({ data: ref(name) });
