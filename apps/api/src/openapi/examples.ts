@@ -303,28 +303,29 @@ export const EXAMPLES: Record<string, unknown> = {
   "completions": {
     "data": [
       {
-        "id": "cand_vm1njgK3IgAiDsMl:asm_meEdDa2ILKB8jl3Z",
+        "id": "cand_dBLdQuEXFDxbXtRp:asm_3i9U0wlhI3d3dLrP",
         "candidate": {
-          "id": "cand_vm1njgK3IgAiDsMl",
+          "id": "cand_dBLdQuEXFDxbXtRp",
           "email": "ann.lee@example.com",
           "firstName": "Ann",
           "surname": "Lee"
         },
         "assessment": {
-          "id": "asm_meEdDa2ILKB8jl3Z",
+          "id": "asm_3i9U0wlhI3d3dLrP",
           "name": "Backend engineer, autumn intake"
         },
-        "completedAt": "2026-11-27T18:37:06.008Z",
-        "unlocked": false,
+        "completedAt": "2026-11-28T22:39:16.983Z",
+        "updatedAt": "2026-11-28T22:39:18.542Z",
+        "unlocked": true,
         "results": [
           {
-            "id": "res_xodPcZBb3xIoEMwJ",
+            "id": "res_FabO75qglSCEIzSo",
             "testSlug": "numerical-reasoning",
             "testName": "Numerical Reasoning",
             "testType": "library",
-            "completedAt": "2026-11-27T18:37:05.974Z",
+            "completedAt": "2026-11-28T22:39:16.926Z",
             "unlocked": true,
-            "unlockedAt": "2026-11-27T18:37:05.991Z",
+            "unlockedAt": "2026-11-28T22:39:16.957Z",
             "scorePercentage": 82.5,
             "speedCompleted": 1260,
             "questionsAnswered": 24,
@@ -335,24 +336,30 @@ export const EXAMPLES: Record<string, unknown> = {
             "scores": null
           },
           {
-            "id": "res_BxSMoxqlm45P9fEm",
+            "id": "res_UDKFprylyKeqX4j9",
             "testSlug": "big-five-personality",
             "testName": "Big Five Personality (OCEAN)",
             "testType": "library",
-            "completedAt": "2026-11-27T18:37:06.008Z",
-            "unlocked": false,
-            "unlockedAt": null,
-            "scorePercentage": null,
-            "speedCompleted": null,
-            "questionsAnswered": null,
-            "questionsCorrect": null,
-            "questionsIncorrect": null,
-            "questionsTotal": null,
+            "completedAt": "2026-11-28T22:39:16.983Z",
+            "unlocked": true,
+            "unlockedAt": "2026-11-28T22:39:18.542Z",
+            "scorePercentage": 64,
+            "speedCompleted": 1260,
+            "questionsAnswered": 24,
+            "questionsCorrect": 20,
+            "questionsIncorrect": 4,
+            "questionsTotal": 24,
             "result": null,
-            "scores": null
+            "scores": {
+              "openness": 0.71,
+              "neuroticism": 0.22,
+              "extraversion": 0.38,
+              "agreeableness": 0.59,
+              "conscientiousness": 0.64
+            }
           }
         ],
-        "reportUrl": "https://app.example.com/candidates/cand_vm1njgK3IgAiDsMl/report"
+        "reportUrl": "https://app.example.com/candidates/cand_dBLdQuEXFDxbXtRp/report"
       }
     ]
   },
@@ -532,33 +539,34 @@ export const EXAMPLES: Record<string, unknown> = {
   },
   "event": {
     "data": {
-      "id": "8f33682f-ae42-4e60-9046-e4b55e0d8213",
+      "id": "8e8d1c7e-f6f2-4616-a70e-22d1b689c2ce",
       "event": "assessmentCompleted",
-      "createdAt": "2026-11-27T18:37:06.008Z",
-      "workspaceId": "ws_ug1MgsFPOUc5vOcw",
+      "createdAt": "2026-11-28T22:39:16.983Z",
+      "workspaceId": "ws_RUmjEmTXfWctG5fx",
       "data": {
-        "id": "cand_vm1njgK3IgAiDsMl:asm_meEdDa2ILKB8jl3Z",
+        "id": "cand_dBLdQuEXFDxbXtRp:asm_3i9U0wlhI3d3dLrP",
         "candidate": {
-          "id": "cand_vm1njgK3IgAiDsMl",
+          "id": "cand_dBLdQuEXFDxbXtRp",
           "email": "ann.lee@example.com",
           "firstName": "Ann",
           "surname": "Lee"
         },
         "assessment": {
-          "id": "asm_meEdDa2ILKB8jl3Z",
+          "id": "asm_3i9U0wlhI3d3dLrP",
           "name": "Backend engineer, autumn intake"
         },
-        "completedAt": "2026-11-27T18:37:06.008Z",
+        "completedAt": "2026-11-28T22:39:16.983Z",
+        "updatedAt": "2026-11-28T22:39:16.983Z",
         "unlocked": false,
         "results": [
           {
-            "id": "res_xodPcZBb3xIoEMwJ",
+            "id": "res_FabO75qglSCEIzSo",
             "testSlug": "numerical-reasoning",
             "testName": "Numerical Reasoning",
             "testType": "library",
-            "completedAt": "2026-11-27T18:37:05.974Z",
+            "completedAt": "2026-11-28T22:39:16.926Z",
             "unlocked": true,
-            "unlockedAt": "2026-11-27T18:37:05.991Z",
+            "unlockedAt": "2026-11-28T22:39:16.957Z",
             "scorePercentage": 82.5,
             "speedCompleted": 1260,
             "questionsAnswered": 24,
@@ -569,11 +577,11 @@ export const EXAMPLES: Record<string, unknown> = {
             "scores": null
           },
           {
-            "id": "res_BxSMoxqlm45P9fEm",
+            "id": "res_UDKFprylyKeqX4j9",
             "testSlug": "big-five-personality",
             "testName": "Big Five Personality (OCEAN)",
             "testType": "library",
-            "completedAt": "2026-11-27T18:37:06.008Z",
+            "completedAt": "2026-11-28T22:39:16.983Z",
             "unlocked": false,
             "unlockedAt": null,
             "scorePercentage": null,
@@ -586,166 +594,33 @@ export const EXAMPLES: Record<string, unknown> = {
             "scores": null
           }
         ],
-        "reportUrl": "https://app.example.com/candidates/cand_vm1njgK3IgAiDsMl/report"
+        "reportUrl": "https://app.example.com/candidates/cand_dBLdQuEXFDxbXtRp/report"
       }
     }
-  }
-};
-
-// API 1.2.0: completions updatedAt
-// Real answers of a service of 1.2.0 (scripts/capture-openapi-examples.mjs, which now unlocks the second result
-// after the completion): GET /v1/completions?updated_since=<completedAt>&order=asc&limit=1, whose updatedAt is
-// that later unlock, and the assessmentCompleted envelope, which keeps the updatedAt it was made with. They
-// replace the earlier captures of these two answers; the next full capture writes them in the object above.
-EXAMPLES['completions'] = {
-  "data": [
-    {
-      "id": "cand_dBLdQuEXFDxbXtRp:asm_3i9U0wlhI3d3dLrP",
-      "candidate": {
-        "id": "cand_dBLdQuEXFDxbXtRp",
+  },
+  "invitationsList": {
+    "data": [
+      {
+        "email": "bo.chen@example.com",
+        "firstName": "Bo",
+        "surname": "Chen",
+        "status": "pending",
+        "invitedAt": "2026-11-28T22:38:20.228Z",
+        "invitationUrl": "https://app.example.com/invitations/asm_WNAVWB8lzuDm9iXb/rST_a2rTrZ77YGc4Xky_GXuxt86mBFv7",
+        "candidateId": null
+      },
+      {
         "email": "ann.lee@example.com",
         "firstName": "Ann",
-        "surname": "Lee"
-      },
-      "assessment": {
-        "id": "asm_3i9U0wlhI3d3dLrP",
-        "name": "Backend engineer, autumn intake"
-      },
-      "completedAt": "2026-11-28T22:39:16.983Z",
-      "updatedAt": "2026-11-28T22:39:18.542Z",
-      "unlocked": true,
-      "results": [
-        {
-          "id": "res_FabO75qglSCEIzSo",
-          "testSlug": "numerical-reasoning",
-          "testName": "Numerical Reasoning",
-          "testType": "library",
-          "completedAt": "2026-11-28T22:39:16.926Z",
-          "unlocked": true,
-          "unlockedAt": "2026-11-28T22:39:16.957Z",
-          "scorePercentage": 82.5,
-          "speedCompleted": 1260,
-          "questionsAnswered": 24,
-          "questionsCorrect": 20,
-          "questionsIncorrect": 4,
-          "questionsTotal": 24,
-          "result": "pass",
-          "scores": null
-        },
-        {
-          "id": "res_UDKFprylyKeqX4j9",
-          "testSlug": "big-five-personality",
-          "testName": "Big Five Personality (OCEAN)",
-          "testType": "library",
-          "completedAt": "2026-11-28T22:39:16.983Z",
-          "unlocked": true,
-          "unlockedAt": "2026-11-28T22:39:18.542Z",
-          "scorePercentage": 64,
-          "speedCompleted": 1260,
-          "questionsAnswered": 24,
-          "questionsCorrect": 20,
-          "questionsIncorrect": 4,
-          "questionsTotal": 24,
-          "result": null,
-          "scores": {
-            "openness": 0.71,
-            "neuroticism": 0.22,
-            "extraversion": 0.38,
-            "agreeableness": 0.59,
-            "conscientiousness": 0.64
-          }
-        }
-      ],
-      "reportUrl": "https://app.example.com/candidates/cand_dBLdQuEXFDxbXtRp/report"
+        "surname": "Lee",
+        "status": "registered",
+        "invitedAt": "2026-11-28T22:38:18.986Z",
+        "invitationUrl": null,
+        "candidateId": "cand_EVxG0C1WW0gUwZUW"
+      }
+    ],
+    "meta": {
+      "nextCursor": null
     }
-  ]
-};
-EXAMPLES['event'] = {
-  "data": {
-    "id": "8e8d1c7e-f6f2-4616-a70e-22d1b689c2ce",
-    "event": "assessmentCompleted",
-    "createdAt": "2026-11-28T22:39:16.983Z",
-    "workspaceId": "ws_RUmjEmTXfWctG5fx",
-    "data": {
-      "id": "cand_dBLdQuEXFDxbXtRp:asm_3i9U0wlhI3d3dLrP",
-      "candidate": {
-        "id": "cand_dBLdQuEXFDxbXtRp",
-        "email": "ann.lee@example.com",
-        "firstName": "Ann",
-        "surname": "Lee"
-      },
-      "assessment": {
-        "id": "asm_3i9U0wlhI3d3dLrP",
-        "name": "Backend engineer, autumn intake"
-      },
-      "completedAt": "2026-11-28T22:39:16.983Z",
-      "updatedAt": "2026-11-28T22:39:16.983Z",
-      "unlocked": false,
-      "results": [
-        {
-          "id": "res_FabO75qglSCEIzSo",
-          "testSlug": "numerical-reasoning",
-          "testName": "Numerical Reasoning",
-          "testType": "library",
-          "completedAt": "2026-11-28T22:39:16.926Z",
-          "unlocked": true,
-          "unlockedAt": "2026-11-28T22:39:16.957Z",
-          "scorePercentage": 82.5,
-          "speedCompleted": 1260,
-          "questionsAnswered": 24,
-          "questionsCorrect": 20,
-          "questionsIncorrect": 4,
-          "questionsTotal": 24,
-          "result": "pass",
-          "scores": null
-        },
-        {
-          "id": "res_UDKFprylyKeqX4j9",
-          "testSlug": "big-five-personality",
-          "testName": "Big Five Personality (OCEAN)",
-          "testType": "library",
-          "completedAt": "2026-11-28T22:39:16.983Z",
-          "unlocked": false,
-          "unlockedAt": null,
-          "scorePercentage": null,
-          "speedCompleted": null,
-          "questionsAnswered": null,
-          "questionsCorrect": null,
-          "questionsIncorrect": null,
-          "questionsTotal": null,
-          "result": null,
-          "scores": null
-        }
-      ],
-      "reportUrl": "https://app.example.com/candidates/cand_dBLdQuEXFDxbXtRp/report"
-    }
-  }
-};
-
-// API 1.2.0: invitations list. A real answer captured by scripts/capture-openapi-examples.mjs in a run of its own (its ids are not
-// those of the answers above); the next full capture writes it inside EXAMPLES.
-EXAMPLES['invitationsList'] = {
-  "data": [
-    {
-      "email": "bo.chen@example.com",
-      "firstName": "Bo",
-      "surname": "Chen",
-      "status": "pending",
-      "invitedAt": "2026-11-28T22:38:20.228Z",
-      "invitationUrl": "https://app.example.com/invitations/asm_WNAVWB8lzuDm9iXb/rST_a2rTrZ77YGc4Xky_GXuxt86mBFv7",
-      "candidateId": null
-    },
-    {
-      "email": "ann.lee@example.com",
-      "firstName": "Ann",
-      "surname": "Lee",
-      "status": "registered",
-      "invitedAt": "2026-11-28T22:38:18.986Z",
-      "invitationUrl": null,
-      "candidateId": "cand_EVxG0C1WW0gUwZUW"
-    }
-  ],
-  "meta": {
-    "nextCursor": null
   }
 };
