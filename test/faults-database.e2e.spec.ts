@@ -7,7 +7,7 @@ import pg from 'pg';
 import { freeLoopbackPort } from '#platform';
 import { request } from './support/client.js';
 import { eventually } from './support/messaging-receivers.js';
-import { ownPostgres, type OwnPostgres } from './support/own-postgres.js';
+import { type ThrowawayPostgres, throwawayPostgres } from '#platform/testing/throwaway-postgres.js';
 import { type AppProcess, startApp } from './support/processes.js';
 import { deleteQueueKeys } from './support/service.js';
 
@@ -28,7 +28,7 @@ const linesWith = (output: string, text: string): string[] => output.split('\n')
  */
 describe('database outages (e2e, a PostgreSQL server of its own)', () => {
   const token = 'outage-internal-token';
-  let server: OwnPostgres;
+  let server: ThrowawayPostgres;
   let dataDir: string;
   const processes: AppProcess[] = [];
   let apiUrl = '';
@@ -117,7 +117,7 @@ describe('database outages (e2e, a PostgreSQL server of its own)', () => {
   };
 
   beforeAll(async () => {
-    server = await ownPostgres();
+    server = await throwawayPostgres();
     dataDir = mkdtempSync(join(tmpdir(), 'hiring-outage-'));
     const receiverPort = await freeLoopbackPort();
     receiver = createServer((req, res) => {
