@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { pino } from 'pino';
 import type { NewEvent } from '../event-store.port.js';
@@ -12,26 +12,30 @@ import { createEmbeddedEventStore, type EmbeddedEventStore } from './embedded-ev
 // 450 ms the test needs to show anything), a few seconds at its slowest.
 const HEAVY_QUERY = 'SELECT count(*) AS n FROM generate_series(1, 1500) a CROSS JOIN generate_series(1, 10000) b WHERE (a + b) % 7 = 0';
 const TICK_MS = 5;
-// Lenient against a loaded CI machine, far below what a blocked loop shows (the whole query time).
-const MAX_LAG_MS = 150;
+/**
+ * The share of the time this thread's event loop may be busy while the store works. A store working on
+ * this thread keeps it busy the whole time (1.0); in its worker thread it left 0.3 to 0.35 for the
+ * appends and under 0.02 for the query, with or without three processes spinning on the two cores. Busy time, unlike a timer's lateness, does not grow
+ * when other processes take the cores: a thread waiting for its turn while idle counts as idle (a CI
+ * run once saw a timer 300 ms late, the query in its worker thread, with every Jest worker busy).
+ */
+const MAX_BUSY_SHARE = 0.6;
 
 function event(index: number): NewEvent {
   const id = randomUUID();
   return { id, type: 'Loaded', data: { index }, metadata: { correlationId: id, causationId: null, actor: 'system', requestId: id, time: '2024-01-01T00:00:00.000Z' } };
 }
 
-/** Runs work while a timer ticks on this thread; the timer's lateness is the event loop's lag. */
-async function measure<T>(work: () => Promise<T>): Promise<{ result: T; elapsedMs: number; ticks: number; maxLagMs: number }> {
-  const histogram = monitorEventLoopDelay({ resolution: 5 });
-  let ticks = 0;
-  const timer = setInterval(() => (ticks += 1), TICK_MS);
-  histogram.enable();
+/** Runs work while a timer ticks on this thread; says how busy the thread's event loop was meanwhile. */
+async function measure<T>(work: () => Promise<T>): Promise<{ result: T; elapsedMs: number; busyShare: number }> {
+  const timer = setInterval(() => undefined, TICK_MS);
+  const before = performance.eventLoopUtilization();
   const started = performance.now();
   try {
     const result = await work();
-    return { result, elapsedMs: performance.now() - started, ticks, maxLagMs: histogram.max / 1e6 };
+    const elapsedMs = performance.now() - started;
+    return { result, elapsedMs, busyShare: performance.eventLoopUtilization(before).utilization };
   } finally {
-    histogram.disable();
     clearInterval(timer);
   }
 }
@@ -51,23 +55,31 @@ describe('embedded PGlite keeps the main thread responsive', () => {
   });
 
   it('while a heavy query runs', async () => {
-    const { result, elapsedMs, ticks, maxLagMs } = await measure(() => embedded.database.pool.query<{ n: string }>(HEAVY_QUERY));
+    const { result, elapsedMs, busyShare } = await measure(() => embedded.database.pool.query<{ n: string }>(HEAVY_QUERY));
 
     // Pairs (a, b) of 1..1500 x 1..10000 with a + b divisible by 7: the query really ran to the end.
     expect(result.rows).toStrictEqual([{ n: '2142856' }]);
-    // The query must be heavy enough that running it on this thread would blow the lag budget.
-    expect(elapsedMs).toBeGreaterThan(3 * MAX_LAG_MS);
-    expect(maxLagMs).toBeLessThan(MAX_LAG_MS);
-    expect(ticks).toBeGreaterThan(elapsedMs / TICK_MS / 3);
+    expect(elapsedMs).toBeGreaterThan(450);
+    expect(busyShare).toBeLessThan(MAX_BUSY_SHARE);
+  }, 30_000);
+
+  it('the measure itself: work done on this thread shows as busy', async () => {
+    // What the store would show if PGlite ran on this thread: the loop busy from start to end.
+    const { busyShare } = await measure(async () => {
+      await new Promise((resolveSoon) => setTimeout(resolveSoon, 10));
+      const until = performance.now() + 500;
+      while (performance.now() < until) { /* busy on this thread */ }
+    });
+    expect(busyShare).toBeGreaterThan(0.9);
   }, 30_000);
 
   it('while many appends run', async () => {
     const appends = Array.from({ length: 400 }, (_, index) =>
       () => embedded.store.appendToStream(`load-${index % 20}`, [event(index)], { expectedRevision: 'any' }));
 
-    const { maxLagMs } = await measure(() => Promise.all(appends.map((append) => append())));
+    const { busyShare } = await measure(() => Promise.all(appends.map((append) => append())));
 
     expect(await embedded.store.readAll({ after: null, maxCount: 1000 })).toHaveLength(400);
-    expect(maxLagMs).toBeLessThan(MAX_LAG_MS);
+    expect(busyShare).toBeLessThan(MAX_BUSY_SHARE);
   }, 30_000);
 });
