@@ -1,18 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { CommandBus } from '@nestjs/cqrs';
-import { InviteCandidates, systemContext } from '#commands';
+import { EventWriter, InviteCandidates, rehearseInvitation, systemContext } from '#commands';
 import { ApiKeyCache, type DocumentStore, getAssessment } from '#read-models';
 import { DOCUMENTS, ERASURE_WINDOW } from '#runtime/infrastructure.js';
 import type { ErasureWindow } from '#runtime/personal-data-erasure.js';
 
 /**
- * Runs an invitation's reads once before the API listens, on ids that cannot exist, so that the
- * first request after a start does not pay for compiling their code and for the store's first
+ * Runs an invitation's reads once before the API listens, on ids that cannot exist, and its write
+ * rehearsed (rehearseInvitation: the append's transaction rolled back on each connection), so that
+ * the first request after a start does not pay for compiling their code and for the store's first
  * execution of each statement (PGlite plans and loads its catalogue on a statement's first run:
  * most of a cold first invitation). Nothing is written and nothing counted: the command is refused
- * (no such assessment) before any decision, and no request goes through the failed-sign-in
- * throttle or the refusal metrics.
+ * (no such assessment) before any decision, the rehearsal keeps nothing, and no request goes
+ * through the failed-sign-in throttle or the refusal metrics.
  */
 export const warmUpPublicApi = async (app: NestFastifyApplication): Promise<void> => {
   const nowhere = `warm-up-${randomUUID()}`;
@@ -24,4 +25,6 @@ export const warmUpPublicApi = async (app: NestFastifyApplication): Promise<void
     erasures.mayKeepAnswer(nowhere, [`${nowhere}@example.invalid`], Date.now()),
     app.get(CommandBus).execute(new InviteCandidates(nowhere, nowhere, 'live', [], systemContext(nowhere))).catch(() => undefined),
   ]);
+  // After the reads: the append's statements are then planned with the connection's catalogue warm.
+  await rehearseInvitation(app.get(EventWriter));
 };

@@ -232,6 +232,16 @@ export interface EventStore {
    */
   useInlineProjectors?(projectors: readonly InlineProjector[]): void;
   /**
+   * Optional (PostgreSQL, PGlite): runs the transaction `appendToStreams` would run for these
+   * appends (the insert, the layers' and the callers' statements, the inline projectors) and rolls
+   * it back, once on each connection the pool may hold. Nothing is kept: no event, no key, no row,
+   * no state of any layer (a layer forgets what it proposed, as after any failed append); positions
+   * handed out are a gap, as after any rolled-back append. A process runs it before it serves, so its
+   * first request does not pay for each statement's first run on a connection (parse, plan, the
+   * catalogue read) and for compiling the code on the way.
+   */
+  rehearseAppend?(appends: StreamAppend[], options?: AppendOptions): Promise<void>;
+  /**
    * Optional hint: events about these people (workspace and normalized address) are about to be
    * appended. A layer that needs something per person to store them (the personal-data layer's keys)
    * may get it ready now, while the caller reads its streams; the append works the same without it.

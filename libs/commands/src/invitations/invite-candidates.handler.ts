@@ -1,12 +1,12 @@
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import {
-  type InvitationOutcome, type Mode, assessmentStream, candidateEmailStream, decideInvitations, invitationAddresses, notFound, requireAssessment,
-  sandboxPlacesLeft, workspaceStream,
+  CATALOGUE, type InvitationOutcome, type Mode, assessmentStream, candidateEmailStream, decideAssessment, decideInvitations, invitationAddresses, notFound,
+  requireAssessment, sandboxPlacesLeft, workspaceStream,
 } from '#domain';
 import { ids } from '#platform';
 import { EventWriter, streamRead } from '../shared/event-writer.js';
 import { assessmentFold, candidateEmailFold, workspaceFold } from '../shared/folds.js';
-import type { RequestContext } from '../shared/ports.js';
+import { type RequestContext, systemContext } from '../shared/ports.js';
 
 export interface InvitationResult {
   assessmentId: string;
@@ -64,3 +64,30 @@ export class InviteCandidatesHandler implements ICommandHandler<InviteCandidates
     return { assessmentId, outcomes };
   }
 }
+
+/**
+ * An invitation's write path, all of it but the commit (EventWriter.rehearse): an assessment made up
+ * here is created and one made-up address invited to it, in one append the store rolls back. A
+ * process runs it before it serves, so that its first invitation finds the statements planned on
+ * each connection and the code compiled (docs/architecture.md, "Warm-up"). Nothing is kept.
+ */
+export const rehearseInvitation = (writer: EventWriter): Promise<void> => {
+  const workspaceId = ids.workspace();
+  const assessmentId = ids.assessment();
+  const streamId = assessmentStream(assessmentId);
+  const test = CATALOGUE[0];
+  return writer.rehearse(systemContext(ids.request()), async (streams, now) => {
+    const none = await streams.load(streamId, assessmentFold);
+    const created = decideAssessment({
+      type: 'CreateAssessment', assessmentId, workspaceId, inviteToken: ids.token(), name: 'Warm-up', tests: test === undefined ? [] : [test.slug], deadline: null,
+      lookupTest: () => (test === undefined ? undefined : { slug: test.slug, name: test.name, type: 'library' }), metadata: { now },
+    }, none);
+    const assessment = requireAssessment(created.reduce(assessmentFold.evolve, none), workspaceId);
+    const invited = decideInvitations({
+      type: 'InviteCandidates', workspaceId, mode: 'live', candidates: [{ email: `warm-up-${ids.invitation().toLowerCase()}@example.com`, firstName: 'Warm', surname: 'Up' }],
+      workspaceVerified: true, sandboxPlacesLeft: 0, knownCandidates: {},
+      newInvitation: () => ({ invitationId: ids.invitation(), invitationToken: ids.token() }), metadata: { now },
+    }, assessment);
+    return { appends: [{ streamId, events: [...created, ...invited.events] }], answer: undefined };
+  });
+};

@@ -69,6 +69,18 @@ export class EventWriter {
     });
   }
 
+  /**
+   * Decides on the streams as loaded and rehearses the append (EventStore.rehearseAppend): the write
+   * path but the commit, before a process serves. No lane is taken and nothing is cached or kept.
+   */
+  async rehearse(context: RequestContext, decide: Decide<unknown>): Promise<void> {
+    if (!this.store.rehearseAppend) return;
+    const batch = new DecisionBatch(this.cache);
+    const now = await this.clock.now();
+    batch.accept(await decide(batch, now), context, now);
+    await this.store.rehearseAppend(batch.appends());
+  }
+
   /** Passes the store the hint that events about these people are coming (see EventStore.expectPeople). */
   expectPeople(people: readonly { workspaceId: string; email: string }[]): void {
     this.store.expectPeople?.(people);

@@ -94,7 +94,26 @@ export class IntegrityEventStore implements EventStore {
     return this.inner.close();
   }
 
+  /** EventStore.rehearseAppend: stamped as an append would be; no stream's head is remembered. */
+  async rehearseAppend(appends: StreamAppend[], options?: AppendOptions): Promise<void> {
+    if (!this.inner.rehearseAppend) return;
+    await this.inner.rehearseAppend((await this.stamp(appends)).stamped, options);
+  }
+
   private async appendStamped(appends: StreamAppend[], options: AppendOptions | undefined): Promise<AppendResult> {
+    const { stamped, lastHeads } = await this.stamp(appends);
+    try {
+      const result = await this.inner.appendToStreams(stamped, options);
+      for (const [streamId, head] of lastHeads) this.remember(streamId, head);
+      return result;
+    } catch (error) {
+      for (const append of appends) this.heads.delete(append.streamId);
+      throw error;
+    }
+  }
+
+  /** The events with their recorded time and links, and each stream's head after them. */
+  private async stamp(appends: StreamAppend[]): Promise<{ stamped: StreamAppend[]; lastHeads: [string, StreamHead][] }> {
     const recordedAt = this.now().toISOString();
     const stamped: StreamAppend[] = [];
     const lastHeads: [string, StreamHead][] = [];
@@ -110,14 +129,7 @@ export class IntegrityEventStore implements EventStore {
       stamped.push({ streamId: append.streamId, expectedRevision: expected, events });
       if (events.length > 0) lastHeads.push([append.streamId, previous]);
     }
-    try {
-      const result = await this.inner.appendToStreams(stamped, options);
-      for (const [streamId, head] of lastHeads) this.remember(streamId, head);
-      return result;
-    } catch (error) {
-      for (const append of appends) this.heads.delete(append.streamId);
-      throw error;
-    }
+    return { stamped, lastHeads };
   }
 
   /** The event the new ones chain onto (revision -1 for a new stream) and the expected revision to send. */

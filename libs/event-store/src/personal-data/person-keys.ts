@@ -36,7 +36,7 @@ const SNAPSHOT_SCOPE = '\u0000state-snapshots';
 /** How callers name a person in keysFor's answer (and, with the address hash, how the cache does). */
 export const personKey = (workspaceId: string, email: string): string => `${workspaceId}\u0000${email}`;
 
-interface Person {
+export interface Person {
   workspaceId: string;
   email: string;
 }

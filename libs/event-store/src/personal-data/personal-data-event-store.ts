@@ -2,7 +2,7 @@ import { WrongExpectedRevisionError } from '../event-store.port.js';
 import type {
   AppendOptions, AppendResult, EventStore, ExpectedRevision, FoldSnapshotRead, InlineProjector, InlineStep, NewEvent, PendingEvent, ReadAllOptions, ReadStreamsOptions, RecordedEvent, StreamAppend, SubscribeOptions, Subscription,
 } from '../event-store.port.js';
-import { personKey, type PersonKeyStore, type ProposedKey } from './person-keys.js';
+import { type Person, personKey, type PersonKeyStore, type ProposedKey } from './person-keys.js';
 import type { SnapshotStore } from './state-snapshots.js';
 import { decryptPersonalFields, decryptPersonalFieldsForFold, decryptPersonalFieldsLater, encryptPersonalFields, personOf, sealedKeyIds } from './personal-fields.js';
 
@@ -73,29 +73,9 @@ export class PersonalDataEventStore implements EventStore {
   }
 
   async appendToStreams(appends: StreamAppend[], options?: AppendOptions): Promise<AppendResult> {
-    const people = appends.flatMap((append) => append.events.map((event) => personOf(event.data))).filter((person) => person !== null);
-    const ended = appends.flatMap((append) => append.events.filter((event) => this.endingTypes.has(event.type)).map((event) => personOf(event.data)))
-      .filter((person) => person !== null);
+    const { people, ended } = peopleIn(appends, this.endingTypes);
     for (let attempt = 1; ; attempt += 1) {
-      const keys = people.length === 0 ? null : await this.keys.keysFor(people, { propose: this.keysInAppend });
-      const proposed = keys === null || !this.keysInAppend ? [] : this.keys.proposedAmong(keys.values());
-      const statements = [...(options?.statements ?? []), ...(keys === null || !this.keysInAppend ? [] : this.keyStatements(keys, proposed, ended))];
-      const names = new Map<string, string>();
-      const opened: string[] = [];
-      const stored = appends.map((append): StreamAppend => {
-        const streamId = this.storedStreamId(append.streamId);
-        names.set(streamId, append.streamId);
-        if (keys === null) return { streamId, expectedRevision: append.expectedRevision, events: append.events };
-        const events = append.events.map((event) => {
-          const sealedEvent = sealed(event, keys);
-          if (sealedEvent !== event && this.inlining) {
-            this.clearData.set(event.id, event.data);
-            opened.push(event.id);
-          }
-          return sealedEvent;
-        });
-        return { streamId, expectedRevision: append.expectedRevision, events };
-      });
+      const { stored, statements, proposed, opened, names } = await this.seal(appends, options, people, ended);
       try {
         const result = await this.inner.appendToStreams(stored, statements.length === 0 ? undefined : { statements });
         this.keys.stored(proposed);
@@ -118,6 +98,54 @@ export class PersonalDataEventStore implements EventStore {
         for (const id of opened) this.clearData.delete(id);
       }
     }
+  }
+
+  /**
+   * EventStore.rehearseAppend: sealed as an append would be, with the statements it would run (a
+   * new person's key stored); afterwards the keys proposed for it are withdrawn and what was looked
+   * up of its people forgotten, as after an append a key stood in the way of.
+   */
+  async rehearseAppend(appends: StreamAppend[], options?: AppendOptions): Promise<void> {
+    if (!this.inner.rehearseAppend) return;
+    const { people, ended } = peopleIn(appends, this.endingTypes);
+    const { stored, statements, proposed, opened } = await this.seal(appends, options, people, ended);
+    try {
+      await this.inner.rehearseAppend(stored, statements.length === 0 ? undefined : { statements });
+    } finally {
+      for (const id of opened) this.clearData.delete(id);
+      this.keys.withdraw(proposed);
+      this.keys.forget(people);
+    }
+  }
+
+  /**
+   * The appends as the log stores them (stream ids keyed, personal fields sealed) and the statements
+   * that go with them; `opened`: the events whose clear data the inline projectors are given (to be
+   * deleted from `clearData` when the append is over), `names`: each stored stream id's own.
+   */
+  private async seal(appends: StreamAppend[], options: AppendOptions | undefined, people: readonly Person[], ended: readonly Person[]): Promise<{
+    stored: StreamAppend[]; statements: string[]; proposed: ProposedKey[]; opened: string[]; names: Map<string, string>;
+  }> {
+    const keys = people.length === 0 ? null : await this.keys.keysFor(people, { propose: this.keysInAppend });
+    const proposed = keys === null || !this.keysInAppend ? [] : this.keys.proposedAmong(keys.values());
+    const statements = [...(options?.statements ?? []), ...(keys === null || !this.keysInAppend ? [] : this.keyStatements(keys, proposed, ended))];
+    const names = new Map<string, string>();
+    const opened: string[] = [];
+    const stored = appends.map((append): StreamAppend => {
+      const streamId = this.storedStreamId(append.streamId);
+      names.set(streamId, append.streamId);
+      if (keys === null) return { streamId, expectedRevision: append.expectedRevision, events: append.events };
+      const events = append.events.map((event) => {
+        const sealedEvent = sealed(event, keys);
+        if (sealedEvent !== event && this.inlining) {
+          this.clearData.set(event.id, event.data);
+          opened.push(event.id);
+        }
+        return sealedEvent;
+      });
+      return { streamId, expectedRevision: append.expectedRevision, events };
+    });
+    return { stored, statements, proposed, opened, names };
   }
 
   /**
@@ -250,6 +278,12 @@ export class PersonalDataEventStore implements EventStore {
     });
   }
 }
+
+/** The people the appends' events speak about, and those of them the events end (their keys retired). */
+const peopleIn = (appends: readonly StreamAppend[], endingTypes: ReadonlySet<string>): { people: Person[]; ended: Person[] } => ({
+  people: appends.flatMap((append) => append.events.map((event) => personOf(event.data))).filter((person) => person !== null),
+  ended: appends.flatMap((append) => append.events.filter((event) => endingTypes.has(event.type)).map((event) => personOf(event.data))).filter((person) => person !== null),
+});
 
 const sealed = (event: NewEvent, keys: ReadonlyMap<string, { keyId: string; key: Buffer }>): NewEvent => {
   const person = personOf(event.data);

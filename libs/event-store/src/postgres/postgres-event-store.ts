@@ -141,6 +141,11 @@ export class PostgresEventStore implements EventStore {
     return result;
   }
 
+  /** EventStore.rehearseAppend: the streams it names are not known to exist, and no subscription wakes. */
+  rehearseAppend(appends: StreamAppend[], options?: AppendOptions): Promise<void> {
+    return this.appender.rehearse(appends, options?.statements);
+  }
+
   /** Inline projectors run in every grouped append transaction (appends that only check a revision run none). */
   useInlineProjectors(projectors: readonly InlineProjector[]): void {
     this.appender.projectors = projectors;

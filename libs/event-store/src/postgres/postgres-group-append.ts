@@ -96,6 +96,12 @@ interface RecordedRow extends InsertedRow {
   recorded_at: Date;
 }
 
+/** Whose failure an error of a group with inline projectors is: a projector's, or the store's. */
+interface Stage { at: 'projector' | 'store' }
+
+/** What an inline projector made of a group's recorded events: its statements before the end. */
+interface Finished { name: string; statements: readonly string[]; onCommitted?: () => void }
+
 const streamsOf = (waiting: Waiting): string[] => waiting.appends.map((append) => append.streamId);
 
 export class GroupAppender {
@@ -226,14 +232,11 @@ export class GroupAppender {
 
   private async write(group: Waiting[], inline = true): Promise<void> {
     if (inline && this.projectors.length > 0) return this.writeInline(group);
-    const input = this.inputOf(group);
     let rows: InsertedRow[];
     const client = await this.connect(group);
     if (client === null) return;
     try {
-      const insert = (await this.ownStatementsOn(client)).insert(sqlLiteral(JSON.stringify(input)), 'plain');
-      const results = await new StatementScript().addAll(this.begin).add(insert, 'insert').addAll(callersStatements(this.tables, group))
-        .addAll(commitStatements(this.tables, this.notify)).run(client);
+      const results = await (await this.plainScript(client, group)).addAll(commitStatements(this.tables, this.notify)).run(client);
       rows = results.rows<InsertedRow>('insert');
       client.release();
     } catch (error) {
@@ -241,6 +244,12 @@ export class GroupAppender {
       return;
     }
     await this.settle(group, rows, []);
+  }
+
+  /** A group's transaction without inline projectors, up to its end: BEGIN, the append lock, the insert, the callers' statements. */
+  private async plainScript(client: pg.PoolClient, group: Waiting[]): Promise<StatementScript> {
+    const insert = (await this.ownStatementsOn(client)).insert(sqlLiteral(JSON.stringify(this.inputOf(group))), 'plain');
+    return new StatementScript().addAll(this.begin).add(insert, 'insert').addAll(callersStatements(this.tables, group));
   }
 
   /**
@@ -251,38 +260,81 @@ export class GroupAppender {
   private async writeInline(group: Waiting[]): Promise<void> {
     const client = await this.connect(group);
     if (client === null) return;
-    const byId = new Map<string, NewEvent>();
-    for (const waiting of group) for (const append of waiting.appends) for (const event of append.events) byId.set(event.id, event);
-    let stage: 'projector' | 'store' = 'projector';
+    const stage: Stage = { at: 'projector' };
     try {
-      await this.prepareOnce(client, this.projectorsSetUpOn, this.projectors.flatMap((projector) => projector.setup ?? []));
-      const steps = this.projectors.map((projector) => ({ name: projector.name, step: projector.prepare([...byId.values()]) }));
-      stage = 'store';
-      const own = await this.ownStatementsOn(client);
-      const insert = own.insert(sqlLiteral(JSON.stringify(this.inputOf(group))), 'recorded');
-      const first = new StatementScript().addAll(this.begin);
-      for (const { name, step } of steps) for (const statement of step.statements) first.add(statement.sql, statement.name === undefined ? null : `${name}\u0000${statement.name}`);
-      first.add(own.head, 'head').add(insert, 'insert').addAll(callersStatements(this.tables, group));
-      const results = await first.run(client);
-      const headRow = results.rows<{ head: string | null }>('head')[0];
-      const head = headRow?.head == null ? null : BigInt(headRow.head);
-      const rows = results.rows<RecordedRow>('insert');
-      const recorded = rows.map((row) => recordedOf(row, byId.get(row.id))).sort((a, b) => (a.position < b.position ? -1 : 1));
-      stage = 'projector';
-      const finished: { name: string; statements: readonly string[]; onCommitted?: () => void }[] = [];
-      for (const { name, step } of steps) {
-        const stepRows = (statement: string): InlineRows => results.all(`${name}\u0000${statement}`).flatMap((result) => result.rows as InlineRows);
-        const done = recorded.length === 0 ? null : step.finish(stepRows, head, recorded);
-        if (done !== null) finished.push({ name, ...done });
-      }
+      const { rows, finished } = await this.inlineWork(client, group, stage);
       // A write refused here is the projectors' (the events are in): sent again without them.
       await new StatementScript().addAll(finished.flatMap(({ statements }) => statements)).addAll(commitStatements(this.tables, this.notify)).run(client);
       client.release();
       for (const { onCommitted } of finished) onCommitted?.();
       await this.settle(group, rows, finished.map(({ name }) => name));
     } catch (error) {
-      await this.failed(client, group, error, stage === 'projector');
+      await this.failed(client, group, error, stage.at === 'projector');
     }
+  }
+
+  /**
+   * Round trip 1 of a group with inline projectors, and what each projector makes of the recorded
+   * events: the statements to run before the transaction ends. `stage` says whose failure an error is.
+   */
+  private async inlineWork(client: pg.PoolClient, group: Waiting[], stage: Stage): Promise<{ rows: RecordedRow[]; finished: Finished[] }> {
+    const byId = new Map<string, NewEvent>();
+    for (const waiting of group) for (const append of waiting.appends) for (const event of append.events) byId.set(event.id, event);
+    stage.at = 'projector';
+    await this.prepareOnce(client, this.projectorsSetUpOn, this.projectors.flatMap((projector) => projector.setup ?? []));
+    const steps = this.projectors.map((projector) => ({ name: projector.name, step: projector.prepare([...byId.values()]) }));
+    stage.at = 'store';
+    const own = await this.ownStatementsOn(client);
+    const insert = own.insert(sqlLiteral(JSON.stringify(this.inputOf(group))), 'recorded');
+    const first = new StatementScript().addAll(this.begin);
+    for (const { name, step } of steps) for (const statement of step.statements) first.add(statement.sql, statement.name === undefined ? null : `${name}\u0000${statement.name}`);
+    first.add(own.head, 'head').add(insert, 'insert').addAll(callersStatements(this.tables, group));
+    const results = await first.run(client);
+    const headRow = results.rows<{ head: string | null }>('head')[0];
+    const head = headRow?.head == null ? null : BigInt(headRow.head);
+    const rows = results.rows<RecordedRow>('insert');
+    const recorded = rows.map((row) => recordedOf(row, byId.get(row.id))).sort((a, b) => (a.position < b.position ? -1 : 1));
+    stage.at = 'projector';
+    const finished: Finished[] = [];
+    for (const { name, step } of steps) {
+      const stepRows = (statement: string): InlineRows => results.all(`${name}\u0000${statement}`).flatMap((result) => result.rows as InlineRows);
+      const done = recorded.length === 0 ? null : step.finish(stepRows, head, recorded);
+      if (done !== null) finished.push({ name, ...done });
+    }
+    return { rows, finished };
+  }
+
+  /**
+   * EventStore.rehearseAppend: the transaction `append` would run for this one caller, rolled back,
+   * on each connection the pool may open (those it holds now and new ones, up to its size; the
+   * connections others hold are not waited for). Never grouped with real callers; nothing settles,
+   * no projector's `onCommitted` runs.
+   */
+  async rehearse(appends: StreamAppend[], statements: readonly string[] = []): Promise<void> {
+    const group: Waiting[] = [{ appends, statements, resolve: () => undefined, reject: () => undefined }];
+    const clients: pg.PoolClient[] = [];
+    try {
+      const size = this.pool.options.max ?? 1;
+      do clients.push(await this.pool.connect());
+      while (clients.length < size && this.pool.totalCount < size);
+    } catch (error) {
+      for (const client of clients) client.release();
+      throw error;
+    }
+    const outcomes = await Promise.allSettled(clients.map(async (client) => {
+      try {
+        const script = this.projectors.length > 0
+          ? new StatementScript().addAll((await this.inlineWork(client, group, { at: 'store' })).finished.flatMap(({ statements: own }) => own))
+          : await this.plainScript(client, group);
+        await script.add('ROLLBACK').run(client);
+        client.release();
+      } catch (error) {
+        await client.query('ROLLBACK').then(() => client.release(), (rollbackError: unknown) => client.release(rollbackError instanceof Error ? rollbackError : true));
+        throw error;
+      }
+    }));
+    const failure = outcomes.find((outcome) => outcome.status === 'rejected');
+    if (failure !== undefined) throw failure.reason;
   }
 
   private inputOf(group: Waiting[]): unknown[] {
