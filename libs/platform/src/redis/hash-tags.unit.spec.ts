@@ -1,3 +1,4 @@
+import { loadConfig } from '../config/config.js';
 import { hashTagOf, hashTagged, prefixPattern } from './hash-tags.js';
 
 describe('hash tags', () => {
@@ -19,5 +20,19 @@ describe('hash tags', () => {
   it('escapes glob characters so a prefix matches only itself', () => {
     expect(prefixPattern('{ht-1}:')).toBe('{ht-1}:*');
     expect(prefixPattern('a*b?[c]\\')).toBe('a\\*b\\?\\[c\\]\\\\*');
+  });
+});
+
+describe('the queue prefix of the configuration', () => {
+  it('is hash-tagged by default, and says which untagged prefix earlier releases used', () => {
+    const config = loadConfig({ DATA_DIR: '/var/lib/hiring-test' });
+    expect(config.queuePrefix).toMatch(/^\{ht-[0-9a-f]{10}\}$/);
+    expect(hashTagOf(config.queuePrefix)).toBe(config.redisName);
+    expect(config.legacyQueuePrefix).toBe(config.redisName);
+  });
+
+  it('wraps an operator\'s QUEUE_PREFIX in braces, and uses one with a tag as given (nothing moved then)', () => {
+    expect(loadConfig({ QUEUE_PREFIX: 'acme' })).toMatchObject({ queuePrefix: '{acme}', redisName: 'acme', legacyQueuePrefix: 'acme' });
+    expect(loadConfig({ QUEUE_PREFIX: 'acme-{eu}' })).toMatchObject({ queuePrefix: 'acme-{eu}', redisName: 'acme-{eu}', legacyQueuePrefix: null });
   });
 });
