@@ -38,7 +38,7 @@ describe('erasure of a deleted test candidate, from either route (e2e, PostgreSQ
     await service?.stop();
     await receiver?.close();
     for (const id of workspaces) {
-      const keys = await redis.keys(`idem:${id}:*`);
+      const keys = [...await redis.keys(`idem:${id}:*`), ...await redis.keys(`idem:{${id}}:*`)];
       if (keys.length > 0) await redis.del(...keys);
     }
     redis?.disconnect();

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { hashTagged } from '#platform';
 import { internal } from './support/client.js';
 import { email } from './support/core-helpers.js';
 import { OwnRedis } from './support/faults-processes.js';
@@ -85,7 +86,7 @@ describe('faults: the service\'s Redis stops, and comes back empty', () => {
     expect(receiver.requests).toHaveLength(2);
     const client = new Redis(redis.url);
     try {
-      const schedulers = await eventually(() => client.zcard(`${prefix}:messaging-maintenance:repeat`), (count) => count >= 1, 10_000, 'the purge scheduler');
+      const schedulers = await eventually(() => client.zcard(`${hashTagged(prefix)}:messaging-maintenance:repeat`), (count) => count >= 1, 10_000, 'the purge scheduler');
       expect(schedulers).toBe(1);
     } finally {
       client.disconnect();

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
 import { REDIS_URL, deleteKeys } from '#messaging/test-support/redis.js';
-import { freeLoopbackPort, loadConfig } from '#platform';
+import { freeLoopbackPort, hashTagged, loadConfig } from '#platform';
 import { markInternalOrigin } from './openapi-conformance.js';
 
 /** The environment the e2e suites start the compiled service with (ports, token, quiet logs, fast retries). */
@@ -153,7 +153,8 @@ export const deleteQueueKeys = async (prefix: string, redisUrl = REDIS_URL): Pro
   redis.on('error', () => undefined);
   try {
     await redis.connect();
-    await deleteKeys(redis, prefix);
+    // QUEUE_PREFIX as a test gives it, and as the service uses it (hash-tagged: docs/architecture.md, Redis keys).
+    for (const each of new Set([prefix, hashTagged(prefix)])) await deleteKeys(redis, each);
   } catch {
     // Redis is down or gone: nothing to clean up now.
   } finally {

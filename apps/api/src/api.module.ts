@@ -38,8 +38,9 @@ import { TestsController } from './tests/tests.controller.js';
     // API keys are read, and their changes heard (LISTEN), on the primary.
     { provide: ApiKeyCache, useFactory: (infra: Infrastructure) => new ApiKeyCache(infra.documents), inject: [INFRASTRUCTURE] },
     { provide: RedisIdempotencyStore, useFactory: (redis: Redis) => new RedisIdempotencyStore(redis, { prefix: 'idem:' }), inject: [REDIS] },
-    // Per deployment: services sharing one Redis must not throttle each other's callers.
-    { provide: FailedAuthThrottle, useFactory: (redis: Redis, config: ServiceConfig) => new FailedAuthThrottle(redis, { prefix: `${config.queuePrefix}:authfail:`, limit: config.authFailuresPerMinute }), inject: [REDIS, CONFIG] },
+    // Per deployment: services sharing one Redis must not throttle each other's callers. Untagged: one
+    // counter per address, each in its own slot on a Redis Cluster (docs/architecture.md, Redis keys).
+    { provide: FailedAuthThrottle, useFactory: (redis: Redis, config: ServiceConfig) => new FailedAuthThrottle(redis, { prefix: `${config.redisName}:authfail:`, limit: config.authFailuresPerMinute }), inject: [REDIS, CONFIG] },
   ],
 })
 export class ApiModule {}

@@ -21,3 +21,4 @@ export * from './database/postgres-url.js';
 export * from './database/primary-locator.js';
 export * from './database/wal-lsn.js';
 export * from './redis/redis-target.js';
+export * from './redis/hash-tags.js';

@@ -1,9 +1,17 @@
 import { DisableWebhook, DisableWebhookHandler, systemContext } from '#commands';
+import type { ServiceConfig } from '#platform';
 import { servedFeedWindow } from '#read-models';
 import { type Messaging, startMessagingSide } from '#messaging';
 import type { Infrastructure } from './infrastructure.js';
 import { PersonalDataErasure } from './personal-data-erasure.js';
 import { FOLLOWERS_LEASE, LeaseObserver } from './lease.js';
+
+/**
+ * Where personal data may sit in Redis: the queues (under the tagged prefix and, for jobs left by
+ * releases before it, the untagged one) and the idempotency records (both key forms start `idem:`).
+ */
+export const redisPrefixesToScrub = (config: Pick<ServiceConfig, 'queuePrefix' | 'legacyQueuePrefix'>): string[] =>
+  [`${config.queuePrefix}:`, ...(config.legacyQueuePrefix === null ? [] : [`${config.legacyQueuePrefix}:`]), 'idem:'];
 
 /**
  * Starts the messaging side (libs/messaging builds its parts: startMessagingSide) with the ports
@@ -18,6 +26,7 @@ export const startMessagingFor = async (infra: Infrastructure, options: { runWor
     pool: infra.sidePool,
     redis: infra.redis,
     prefix: infra.config.queuePrefix,
+    legacyPrefix: infra.config.legacyQueuePrefix ?? undefined,
     clock: infra.clock,
     appUrl: infra.config.appUrl,
     smtpUrl: infra.config.smtpUrl,
@@ -34,7 +43,7 @@ export const startMessagingFor = async (infra: Infrastructure, options: { runWor
     dispatcherUnderLease: options.dispatcherUnderLease === true,
     erasure: ({ outbox, log }) => new PersonalDataErasure({
       logStore: infra.audit.logStore, documents: infra.documents, outbox, deliveries: log, redis: infra.redis,
-      personKeys: infra.audit.personKeys, redisPrefixes: [`${infra.config.queuePrefix}:`, 'idem:'], logger: infra.logger.child({ component: 'erasure' }),
+      personKeys: infra.audit.personKeys, redisPrefixes: redisPrefixesToScrub(infra.config), logger: infra.logger.child({ component: 'erasure' }),
     }),
     redisHealth: infra.redisHealth,
     followersLeaseHeld: () => followersLease.isHeld(),

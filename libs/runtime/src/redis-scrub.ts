@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { prefixPattern } from '#platform';
 
 const SCAN_COUNT = 500;
 
@@ -19,7 +20,7 @@ export const scrubRedis = async (redis: Redis, prefixes: readonly string[], need
   for (const prefix of prefixes) {
     let cursor = '0';
     do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', SCAN_COUNT);
+      const [next, keys] = await redis.scan(cursor, 'MATCH', prefixPattern(prefix), 'COUNT', SCAN_COUNT);
       cursor = next;
       for (const key of keys) removed += await scrubKey(redis, key, needle, madeBefore);
     } while (cursor !== '0');

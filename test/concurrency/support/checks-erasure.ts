@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { hashTagged } from '#platform';
 import type pg from 'pg';
 import { REDIS_URL } from '#messaging/test-support/redis.js';
 import type { Findings } from './findings.js';
@@ -73,7 +74,10 @@ export const checkRedisErasure = async (
   if (needles.length === 0) return;
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
   try {
-    for (const pattern of [`${queuePrefix}:*`, ...workspaceIds.map((id) => `idem:${encodeURIComponent(id)}:*`)]) {
+    // Both forms of each: as releases before hash tags wrote them, and tagged (docs/architecture.md, Redis keys).
+    const queues = [`${queuePrefix}:*`, `${hashTagged(queuePrefix)}:*`];
+    const records = workspaceIds.flatMap((id) => [`idem:${encodeURIComponent(id)}:*`, `idem:{${encodeURIComponent(id)}}:*`]);
+    for (const pattern of [...new Set(queues), ...records]) {
       let cursor = '0';
       do {
         const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);

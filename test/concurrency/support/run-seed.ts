@@ -157,7 +157,7 @@ const dumpRun = (root: string, seed: number, deployment: Deployment, knowledge: 
 const forgetIdempotencyRecords = async (workspaceIds: string[], redisUrl = REDIS_URL): Promise<void> => {
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
   try {
-    for (const id of workspaceIds) await deleteKeys(redis, `idem:${encodeURIComponent(id)}`);
+    for (const id of workspaceIds) for (const form of [encodeURIComponent(id), `{${encodeURIComponent(id)}}`]) await deleteKeys(redis, `idem:${form}`);
   } finally {
     redis.disconnect();
   }

@@ -4,8 +4,9 @@ import { LuaScript } from '../redis/lua-script.js';
  * One hash per (workspace, key): `state` (in_progress | completed), `fingerprint`, `mode`, `started`
  * (Redis time in ms), and for a completed record `status` and `body`. Each script reads and writes in
  * one atomic step, so two requests racing on a fresh key cannot both start. KEYS[2] holds the
- * running average duration of completed requests (ms), shared by every key of the deployment: it is
- * what a request still in progress can be expected to take, for Retry-After.
+ * running average duration of completed requests (ms), shared by every key of the workspace: it is
+ * what a request still in progress can be expected to take, for Retry-After. Both keys carry the
+ * workspace's hash tag, so that a Redis Cluster runs the scripts (one slot per script).
  */
 
 const NOW_MS = `local clock = redis.call('TIME')

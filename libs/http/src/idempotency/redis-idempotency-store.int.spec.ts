@@ -36,7 +36,7 @@ describe('RedisIdempotencyStore (real Redis)', () => {
 
   it('starts a fresh key with a marker that expires after the lock time', async () => {
     expect(await store.begin(scope, live)).toEqual({ kind: 'started' });
-    const ttl = await redis.ttl(`${prefix}ws_1:order-42`);
+    const ttl = await redis.ttl(`${prefix}{ws_1}:order-42`);
     expect(ttl).toBeGreaterThan(55);
     expect(ttl).toBeLessThanOrEqual(60);
   });
@@ -63,7 +63,7 @@ describe('RedisIdempotencyStore (real Redis)', () => {
   it('never answers past the expiry of the lock', async () => {
     const shortLock = new RedisIdempotencyStore(redis, { prefix, lockSeconds: 5 });
     const other = { workspaceId: 'ws_1', key: 'short' };
-    await redis.set(`${prefix}duration-ms`, '60000');
+    await redis.set(`${prefix}{ws_1}duration-ms`, '60000');
     await shortLock.begin(other, live);
     await sleep(1200);
     const second = await shortLock.begin(other, live);
@@ -89,7 +89,7 @@ describe('RedisIdempotencyStore (real Redis)', () => {
   it('keeps a completed answer for 24 hours', async () => {
     await store.begin(scope, live);
     await store.complete(scope, live, answer);
-    const ttl = await redis.ttl(`${prefix}ws_1:order-42`);
+    const ttl = await redis.ttl(`${prefix}{ws_1}:order-42`);
     expect(ttl).toBeGreaterThan(86_390);
     expect(ttl).toBeLessThanOrEqual(86_400);
   });
@@ -187,5 +187,46 @@ describe('RedisIdempotencyStore (real Redis)', () => {
   it('refuses invalid options', () => {
     expect(() => new RedisIdempotencyStore(redis, { ttlSeconds: 0 })).toThrow();
     expect(() => new RedisIdempotencyStore(redis, { lockSeconds: 0.5 })).toThrow();
+    expect(() => new RedisIdempotencyStore(redis, { prefix: '{idem}:' })).toThrow(/brace/);
+  });
+
+  describe('records written by a release before hash tags (idem:<workspace>:<key>)', () => {
+    const oldKey = (): string => `${prefix}ws_1:order-42`;
+    const writtenBefore = async (state: 'completed' | 'in_progress'): Promise<void> => {
+      // As that release's COMPLETE (or BEGIN) left it.
+      const fields = state === 'completed' ? ['status', '200', 'body', JSON.stringify(answer.body)] : [];
+      await redis.hset(oldKey(), 'state', state, 'fingerprint', live.fingerprint, 'mode', 'live', 'started', String(Date.now() - 1000), ...fields);
+      await redis.expire(oldKey(), state === 'completed' ? 86_400 : 60);
+    };
+
+    it('replays it, refuses another body as reused, and writes nothing under the tagged key', async () => {
+      await writtenBefore('completed');
+      expect(await store.begin(scope, live)).toEqual({ kind: 'replay', response: answer });
+      expect(await store.begin(scope, otherBody)).toEqual({ kind: 'reused' });
+      expect(await store.begin(scope, sandbox)).toEqual({ kind: 'reused' });
+      expect(await redis.exists(`${prefix}{ws_1}:order-42`)).toBe(0);
+    });
+
+    it('answers in_progress while a process of that release still runs the request', async () => {
+      await writtenBefore('in_progress');
+      const answered = await store.begin(scope, live);
+      expect(answered).toMatchObject({ kind: 'in_progress' });
+      expect(answered.kind === 'in_progress' && answered.retryAfterSeconds).toBeLessThanOrEqual(3);
+    });
+
+    it('forgets it with the tagged one, after which the request runs again', async () => {
+      await writtenBefore('completed');
+      await store.forget(scope, live);
+      expect(await redis.exists(oldKey())).toBe(0);
+      expect(await store.begin(scope, live)).toEqual({ kind: 'started' });
+    });
+
+    it('stops looking for it once a record lifetime has passed since the process started', async () => {
+      const shortLived = new RedisIdempotencyStore(redis, { prefix, ttlSeconds: 1 });
+      await writtenBefore('completed');
+      expect(await shortLived.begin(scope, live)).toEqual({ kind: 'replay', response: answer });
+      await sleep(1100);
+      expect(await shortLived.begin(scope, live)).toEqual({ kind: 'started' });
+    });
   });
 });

@@ -52,11 +52,19 @@ export const expectedWaitSeconds = (lockRemainingMs: number, elapsedMs: number, 
 /**
  * Idempotency records in Redis, shared by every API process. Keys belong to the workspace, so
  * every API key of one workspace sees the same records (API document 4.3, rule 4).
+ *
+ * A record and its workspace's average duration share the workspace's hash tag (`idem:{ws}:key`,
+ * `idem:{ws}duration-ms`): the scripts touch both, which Redis Cluster allows only within one slot,
+ * and the workspaces spread over the slots. Releases before the tag wrote `idem:ws:key` and one
+ * average for everyone; for one record lifetime after a process starts, a request first looks for
+ * its record under that old key, never writing there (docs/architecture.md, Redis keys).
  */
 export class RedisIdempotencyStore {
   private readonly prefix: string;
   private readonly ttlSeconds: number;
   private readonly lockSeconds: number;
+  /** Records written by a release before hash tags have all expired by then (Date.now()). */
+  private readonly legacyReadsUntil: number;
 
   constructor(
     private readonly redis: Redis,
@@ -68,12 +76,16 @@ export class RedisIdempotencyStore {
     for (const [name, value] of [['ttlSeconds', this.ttlSeconds], ['lockSeconds', this.lockSeconds]] as const) {
       if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
     }
+    if (this.prefix.includes('{')) throw new Error('the idempotency prefix must not hold a brace: the workspace is the hash tag');
+    this.legacyReadsUntil = Date.now() + this.ttlSeconds * 1000;
   }
 
   /** Claims the key for this request, or says why the request must not run. */
   async begin(scope: IdempotencyScope, request: IdempotentRequest): Promise<IdempotencyBegin> {
+    const legacy = await this.legacyBegin(scope, request);
+    if (legacy !== null) return legacy;
     const reply = replyArray(
-      await BEGIN.run(this.redis, [this.redisKey(scope), this.durationKey()], [request.fingerprint, request.mode, this.lockSeconds]),
+      await BEGIN.run(this.redis, [this.redisKey(scope), this.durationKey(scope)], [request.fingerprint, request.mode, this.lockSeconds]),
     );
     const kind = replyString(reply[0]);
     switch (kind) {
@@ -93,7 +105,7 @@ export class RedisIdempotencyStore {
   async complete(scope: IdempotencyScope, request: IdempotentRequest, response: StoredResponse): Promise<boolean> {
     const stored = await COMPLETE.run(
       this.redis,
-      [this.redisKey(scope), this.durationKey()],
+      [this.redisKey(scope), this.durationKey(scope)],
       [request.fingerprint, request.mode, response.status, JSON.stringify(response.body) ?? 'null', this.ttlSeconds],
     );
     return replyInteger(stored) === 1;
@@ -111,15 +123,37 @@ export class RedisIdempotencyStore {
   /** Deletes this request's completed record (a replay then runs the request again). */
   async forget(scope: IdempotencyScope, request: IdempotentRequest): Promise<void> {
     await FORGET.run(this.redis, [this.redisKey(scope)], [request.fingerprint, request.mode]);
+    // A replay may have come from the old key: forgetting must reach it too (one key per script).
+    if (Date.now() < this.legacyReadsUntil) await FORGET.run(this.redis, [this.legacyKey(scope)], [request.fingerprint, request.mode]);
   }
 
-  // No colon: a record key always has one after the workspace id, so the two can never meet.
-  private durationKey(): string {
-    return `${this.prefix}duration-ms`;
+  /**
+   * The answer a record under the old key gives, or null when there is none (then the tagged key
+   * decides). Read only: a request that finds nothing there begins under the tagged key.
+   */
+  private async legacyBegin(scope: IdempotencyScope, request: IdempotentRequest): Promise<IdempotencyBegin | null> {
+    if (Date.now() >= this.legacyReadsUntil) return null;
+    const key = this.legacyKey(scope);
+    const [state, fingerprint, mode, body] = await this.redis.hmget(key, 'state', 'fingerprint', 'mode', 'body');
+    if (state === null || state === undefined) return null;
+    if (fingerprint !== request.fingerprint || mode !== request.mode) return { kind: 'reused' };
+    if (state === 'completed') return { kind: 'replay', response: { status: 200, body: JSON.parse(body ?? 'null') as unknown } };
+    // Still running in a process of the earlier release: no duration of its own to go by.
+    return { kind: 'in_progress', retryAfterSeconds: expectedWaitSeconds(await this.redis.pttl(key), -1, -1, this.lockSeconds) };
   }
 
-  // The workspace id is URI-encoded so a colon in it cannot make two scopes share a key.
+  // The workspace is the hash tag; no colon after it, so no record key (which has one) can be this.
+  private durationKey(scope: IdempotencyScope): string {
+    return `${this.prefix}{${encodeURIComponent(scope.workspaceId)}}duration-ms`;
+  }
+
+  // The workspace id is URI-encoded so a colon or a brace in it cannot make two scopes share a key or a tag.
   private redisKey(scope: IdempotencyScope): string {
+    return `${this.prefix}{${encodeURIComponent(scope.workspaceId)}}:${scope.key}`;
+  }
+
+  /** Where releases before hash tags kept the record. */
+  private legacyKey(scope: IdempotencyScope): string {
     return `${this.prefix}${encodeURIComponent(scope.workspaceId)}:${scope.key}`;
   }
 }

@@ -20,7 +20,7 @@ export const schedulePurge = async (queue: Queue, everyMs: number): Promise<void
   await queue.upsertJobScheduler(PURGE_JOB, { every: everyMs }, { name: PURGE_JOB, data: {}, opts: { removeOnComplete: 50, removeOnFail: 50 } });
 };
 
-export const createPurgeWorker = (options: { connection: Redis; prefix: string; log: DeliveryLog; clock: Clock; logger?: Logger }): Worker => {
+export const createPurgeWorker = (options: { connection: Redis; prefix: string; log: DeliveryLog; clock: Clock; logger?: Logger; workerName?: string }): Worker => {
   const worker = new Worker(
     MAINTENANCE_QUEUE,
     async (job) => {
@@ -29,7 +29,7 @@ export const createPurgeWorker = (options: { connection: Redis; prefix: string; 
       if (purged > 0) options.logger?.info({ purged }, 'purged expired webhook deliveries');
       return purged;
     },
-    { connection: options.connection, prefix: options.prefix, concurrency: 1 },
+    { connection: options.connection, prefix: options.prefix, concurrency: 1, ...(options.workerName === undefined ? {} : { name: options.workerName }) },
   );
   worker.on('error', logQueueError(options.logger, 'maintenance worker error'));
   return worker;

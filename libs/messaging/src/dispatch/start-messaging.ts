@@ -17,6 +17,7 @@ import type { DisableWebhook, GetSigningSecrets } from '../webhooks/webhook-sett
 import { createPurgeWorker, schedulePurge } from './delivery-purge.js';
 import { DispatchCheckpoints } from './dispatch-checkpoints.js';
 import { migrateMessagingTables } from '../shared/messaging.migrations.js';
+import { LegacyQueueDrain, QueueBesideLegacy } from '../shared/legacy-queues.js';
 import { logQueueError } from '../shared/redis-errors.js';
 import { DISPATCHER_NAME, Dispatcher, type ErasureReaction } from './dispatcher.js';
 
@@ -29,8 +30,10 @@ export interface StartMessagingOptions {
   outboxInline?: boolean;
   /** Used only as a template: messaging opens its own connections and closes them on stop. */
   redis: Redis;
-  /** BullMQ key prefix. */
+  /** BullMQ key prefix (hash-tagged in the service: docs/architecture.md, Redis keys). */
   prefix?: string;
+  /** The prefix an earlier release used for the same queues: its jobs are run until none is left (LegacyQueueDrain). */
+  legacyPrefix?: string;
   clock: Clock;
   appUrl: string;
   smtpUrl: string | null;
@@ -118,10 +121,18 @@ export const startMessaging = async (options: StartMessagingOptions): Promise<Me
     connections.push(created);
     return created;
   };
+  const closers: (() => Promise<void>)[] = [];
   const queueConnection = connection('queue');
+  const runWorkers = options.runWorkers ?? true;
+  // Made before the queues, which ask it whether a job is left under the old prefix before adding it again.
+  const legacy = options.legacyPrefix === undefined || options.legacyPrefix === prefix ? null : new LegacyQueueDrain({
+    connection: queueConnection, prefix: options.legacyPrefix, logger,
+    // A process without workers only keeps the adds from doubling; the workers of another process run the jobs.
+    startWorker: (name, legacyPrefix, workerName) => (runWorkers ? workerFor(name, legacyPrefix, workerName) : { close: async () => undefined }),
+  });
   const queues = {
-    webhooks: new Queue<WebhookJob>(WEBHOOK_QUEUE, { connection: queueConnection, prefix }),
-    email: new Queue<EmailJob>(EMAIL_QUEUE, { connection: queueConnection, prefix }),
+    webhooks: new QueueBesideLegacy<WebhookJob>(WEBHOOK_QUEUE, { connection: queueConnection, prefix }, legacy),
+    email: new QueueBesideLegacy<EmailJob>(EMAIL_QUEUE, { connection: queueConnection, prefix }, legacy),
     maintenance: new Queue(MAINTENANCE_QUEUE, { connection: queueConnection, prefix }),
   };
   for (const queue of Object.values(queues)) queue.on('error', logQueueError(logger, 'queue error'));
@@ -130,23 +141,29 @@ export const startMessaging = async (options: StartMessagingOptions): Promise<Me
     log: new RecoveryLog(options.pool, schema), deliveries, clock, getSigningSecrets: options.getSigningSecrets,
     feedWindow: options.feedWindow, logger,
   });
-  const runWorkers = options.runWorkers ?? true;
-  const workers: Worker[] = [];
-  const closers: (() => Promise<void>)[] = [];
-  let dispatcher: Dispatcher | null = null;
-  if (runWorkers) {
-    // One worker per queue, each on a connection of its own (the table is keyed by QUEUE_NAMES: a new queue does not compile without its worker).
+  // One worker per queue, each on a connection of its own (the table is keyed by QUEUE_NAMES: a new queue does not compile without its worker).
+  const workerFor = (name: QueueName, workerPrefix: string, workerName?: string): { worker: Worker; close: () => Promise<void> } => {
+    const named = workerName === undefined ? {} : { workerName };
     const startWorker: Record<QueueName, () => { worker: Worker; close: () => Promise<void> }> = {
       [WEBHOOK_QUEUE]: () => closable(createWebhookWorker({
-        connection: connection(), prefix, log, clock, logger, backoffMs: options.backoffMs, allowInsecure: options.allowInsecure,
+        connection: connection(), prefix: workerPrefix, log, clock, logger, backoffMs: options.backoffMs, allowInsecure: options.allowInsecure,
         getSigningSecrets: options.getSigningSecrets, disableWebhook: options.disableWebhook, timeoutMs: options.deliveryTimeoutMs,
-        concurrency: options.webhookConcurrency, recoveries,
+        concurrency: options.webhookConcurrency, recoveries, ...named,
       })),
-      [EMAIL_QUEUE]: () => createEmailWorker({ connection: connection(), prefix, outbox, clock, smtpUrl: options.smtpUrl, backoffMs: options.backoffMs, from: options.emailFrom, logger }),
-      [MAINTENANCE_QUEUE]: () => closable(createPurgeWorker({ connection: connection(), prefix, log, clock, logger })),
+      [EMAIL_QUEUE]: () => createEmailWorker({ connection: connection(), prefix: workerPrefix, outbox, clock, smtpUrl: options.smtpUrl, backoffMs: options.backoffMs, from: options.emailFrom, logger, ...named }),
+      [MAINTENANCE_QUEUE]: () => closable(createPurgeWorker({ connection: connection(), prefix: workerPrefix, log, clock, logger, ...named })),
     };
+    return startWorker[name]();
+  };
+  const workers: Worker[] = [];
+  let dispatcher: Dispatcher | null = null;
+  if (legacy !== null) {
+    legacy.start();
+    closers.push(() => legacy.stop());
+  }
+  if (runWorkers) {
     for (const name of QUEUE_NAMES) {
-      const started = startWorker[name]();
+      const started = workerFor(name, prefix);
       workers.push(started.worker);
       closers.push(started.close);
     }

@@ -50,6 +50,8 @@ export interface EmailWorkerOptions {
   from?: string;
   logger?: Logger;
   concurrency?: number;
+  /** BullMQ's worker name (the legacy drain tells its own workers apart by it). */
+  workerName?: string;
 }
 
 export interface EmailWorker {
@@ -66,6 +68,7 @@ export const createEmailWorker = (options: EmailWorkerOptions): EmailWorker => {
     {
       connection: options.connection,
       prefix: options.prefix,
+      ...(options.workerName === undefined ? {} : { name: options.workerName }),
       concurrency: options.concurrency ?? 5,
       // Recording and sending are safe to repeat (outbox keyed by event, SMTP skipped once accepted).
       ...crashRecoveryOptions,

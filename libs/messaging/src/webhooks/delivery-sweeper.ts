@@ -2,6 +2,7 @@ import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import type { Clock } from '#platform';
 import { type WebhookJob, WEBHOOK_QUEUE, keepJobs, retryDelayMs, retryJobOptions, webhookJobId } from '../shared/queues.js';
+import { QueueBesideLegacy } from '../shared/legacy-queues.js';
 import type { DeliveryLog } from './delivery-log.js';
 
 export interface DeliverySweeperOptions {
@@ -42,6 +43,8 @@ export class DeliverySweeper {
     for (const delivery of pending) {
       const jobId = webhookJobId(delivery.id);
       if (await queue.getJob(jobId)) continue;
+      // Left by an earlier release under the old prefix, and run from there (LegacyQueueDrain).
+      if (queue instanceof QueueBesideLegacy && (await queue.legacyJob(jobId)) !== undefined) continue;
       const dueAt = delivery.attempts === 0 ? now : Date.parse(delivery.updatedAt) + retryDelayMs(delivery.attempts, backoffMs);
       const job: WebhookJob = delivery.recoveryId === undefined ? { deliveryId: delivery.id } : { deliveryId: delivery.id, recoveryId: delivery.recoveryId };
       await queue.add(WEBHOOK_QUEUE, job, { jobId, delay: Math.max(0, dueAt - now), ...retryJobOptions, ...keepJobs });

@@ -130,6 +130,8 @@ export interface WebhookWorkerOptions extends WebhookDeliveryDeps {
   /** A connection with `maxRetriesPerRequest: null`, owned by the caller. */
   connection: Redis;
   prefix: string;
+  /** BullMQ's worker name (the legacy drain tells its own workers apart by it). */
+  workerName?: string;
   /** Unit of the retry schedule (WEBHOOK_BACKOFF_MS). */
   backoffMs: number;
   /** Jobs run at once (WEBHOOK_CONCURRENCY by default). */
@@ -171,6 +173,7 @@ export const createWebhookWorker = (options: WebhookWorkerOptions): Worker<Webho
     {
       connection: options.connection,
       prefix: options.prefix,
+      ...(options.workerName === undefined ? {} : { name: options.workerName }),
       concurrency: options.concurrency ?? WEBHOOK_CONCURRENCY,
       // An attempt is safe to run again (it re-reads its row and sends the same bytes), so a job caught in a
       // crash (kill -9 while its POST is in flight) is taken up again after every crash, not failed after the

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { type Deployment, deploymentOf, isPostgresUrl } from './deployment.js';
 import { WRITABLE_TARGETS, parsePostgresUrl } from '../database/postgres-url.js';
+import { hashTagged } from '../redis/hash-tags.js';
 import { type RedisTarget, parseSentinels } from '../redis/redis-target.js';
 
 /** Every setting of product-decisions.md ("Addresses and configuration"), read once at start. */
@@ -55,14 +56,31 @@ export interface ServiceConfig {
   /**
    * BullMQ key prefix. Deployments sharing one Redis must not share queues (a worker would pick up
    * jobs about another deployment's deliveries): by default it is derived from where the log lives.
+   * Hash-tagged (`{ht-<hash>}`, or QUEUE_PREFIX in braces unless it carries a `{...}` already), so
+   * that every key of the queues shares one Redis Cluster slot (docs/architecture.md, Redis keys).
    */
   queuePrefix: string;
+  /**
+   * The deployment's name in Redis as configured (`ht-<hash>` or QUEUE_PREFIX as given): the
+   * prefix of single-key counters, which need no slot of their own (failed-authentication counts).
+   */
+  redisName: string;
+  /**
+   * The untagged prefix releases before hash tags used for the same queues: its jobs are drained,
+   * nothing is written there. Null when QUEUE_PREFIX already carried a tag (nothing moved).
+   */
+  legacyQueuePrefix: string | null;
   /**
    * Read models and the e-mail outbox updated inside the append transaction where the log and
    * they share a database (PGlite, PostgreSQL); `INLINE_PROJECTIONS=false` leaves it all to the followers.
    */
   inlineProjections: boolean;
 }
+
+const queuePrefixes = (name: string): Pick<ServiceConfig, 'queuePrefix' | 'redisName' | 'legacyQueuePrefix'> => {
+  const queuePrefix = hashTagged(name);
+  return { queuePrefix, redisName: name, legacyQueuePrefix: queuePrefix === name ? null : name };
+};
 
 const flag = (value: string | undefined): boolean => value === 'true' || value === '1';
 
@@ -177,6 +195,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     authFailuresPerMinute: Math.max(1, positiveInt(env.AUTH_FAILURES_PER_MINUTE, 100, 'AUTH_FAILURES_PER_MINUTE')),
     httpRequestTimeoutMs: Math.max(1000, positiveInt(env.HTTP_REQUEST_TIMEOUT_MS, 30_000, 'HTTP_REQUEST_TIMEOUT_MS')),
     inlineProjections: env.INLINE_PROJECTIONS !== 'false' && env.INLINE_PROJECTIONS !== '0',
-    queuePrefix: env.QUEUE_PREFIX || `ht-${createHash('sha256').update(env.EVENT_STORE_URL || resolve(env.DATA_DIR || './data')).digest('hex').slice(0, 10)}`,
+    ...queuePrefixes(env.QUEUE_PREFIX || `ht-${createHash('sha256').update(env.EVENT_STORE_URL || resolve(env.DATA_DIR || './data')).digest('hex').slice(0, 10)}`),
   };
 };
