@@ -1,19 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { jest } from '@jest/globals';
-import pg from 'pg';
 import { pino } from 'pino';
 import { assessmentStream } from '#domain';
 import { type InlineProjector, LogVerifier, type NewEvent, type StreamAppend, sqlLiteral } from '#event-store';
 import { EventWriter, rehearseInvitation } from '#commands';
 import { loadConfig, systemClock } from '#platform';
-import { openStores, type Stores } from './create-infrastructure.js';
+import type { Stores } from './create-infrastructure.js';
+import { openScratchStores } from './testing/scratch-stores.js';
 
 jest.setTimeout(60_000);
 
-const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const logger = pino({ level: 'silent' });
 const metadata = { correlationId: 'rehearsal', causationId: null, actor: 'system', requestId: 'rehearsal', time: new Date().toISOString() };
 
@@ -57,26 +53,7 @@ describe.each(['embedded', 'postgres'] as const)('a rehearsed append keeps nothi
   };
 
   beforeAll(async () => {
-    if (kind === 'postgres') {
-      const name = `rehearsal_${Date.now().toString(36)}`;
-      const admin = new pg.Client({ connectionString: ADMIN_URL });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE ${name}`);
-      await admin.end();
-      const url = new URL(ADMIN_URL);
-      url.pathname = `/${name}`;
-      stores = await openStores(loadConfig({ EVENT_STORE_URL: url.toString(), SERVICE_SECRET: 'rehearsal-secret', LOG_LEVEL: 'silent' }), logger);
-      cleanUp = async () => {
-        const dropper = new pg.Client({ connectionString: ADMIN_URL });
-        await dropper.connect();
-        await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await dropper.end();
-      };
-    } else {
-      const dataDir = mkdtempSync(join(tmpdir(), 'rehearsal-'));
-      stores = await openStores(loadConfig({ DATA_DIR: dataDir, SERVICE_SECRET: 'rehearsal-secret', LOG_LEVEL: 'silent' }), logger);
-      cleanUp = async () => rmSync(dataDir, { recursive: true, force: true });
-    }
+    ({ stores, remove: cleanUp } = await openScratchStores(kind, 'rehearsal', logger));
     await stores.sqlPool.query('CREATE TABLE rehearsal_probe (event_id text PRIMARY KEY)');
     expect(stores.inline).not.toBeNull();
     stores.inline?.add(probe);

@@ -1,18 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { jest } from '@jest/globals';
-import pg from 'pg';
 import { pino } from 'pino';
 import { type WorkspaceEvent, evolveWorkspace, initialWorkspaceState, upcastData, workspaceStream } from '#domain';
 import type { RecordedEvent } from '#event-store';
-import { loadConfig } from '#platform';
 import { allProjections, rebuildReadModels } from '#read-models';
-import { openStores, type Stores } from './create-infrastructure.js';
+import type { Stores } from './create-infrastructure.js';
+import { openScratchStores } from './testing/scratch-stores.js';
 
 jest.setTimeout(60_000);
 
-const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const logger = pino({ level: 'silent' });
 const time = (minute: number) => new Date(Date.UTC(2026, 10, 1, 9, minute)).toISOString();
 const metadata = (minute: number, schemaVersion?: number) => ({
@@ -44,26 +39,7 @@ describe.each(['embedded', 'postgres'] as const)('events of two schema versions 
   const stream = workspaceStream(workspaceId);
 
   beforeAll(async () => {
-    if (kind === 'postgres') {
-      const name = `upcast_${Date.now().toString(36)}`;
-      const admin = new pg.Client({ connectionString: ADMIN_URL });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE ${name}`);
-      await admin.end();
-      const url = new URL(ADMIN_URL);
-      url.pathname = `/${name}`;
-      stores = await openStores(loadConfig({ EVENT_STORE_URL: url.toString(), SERVICE_SECRET: 'upcasting-secret', LOG_LEVEL: 'silent' }), logger);
-      cleanUp = async () => {
-        const dropper = new pg.Client({ connectionString: ADMIN_URL });
-        await dropper.connect();
-        await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await dropper.end();
-      };
-    } else {
-      const dataDir = mkdtempSync(join(tmpdir(), 'upcasting-'));
-      stores = await openStores(loadConfig({ DATA_DIR: dataDir, SERVICE_SECRET: 'upcasting-secret', LOG_LEVEL: 'silent' }), logger);
-      cleanUp = async () => rmSync(dataDir, { recursive: true, force: true });
-    }
+    ({ stores, remove: cleanUp } = await openScratchStores(kind, 'upcasting', logger));
     // As the previous release wrote them: no schema version recorded, `count`.
     await stores.audit.logStore.appendToStream(stream, [
       { id: crypto.randomUUID(), type: 'WorkspaceCreated', data: { workspaceId, name: 'Upcasting', freeAllowance: 0, createdAt: time(0) }, metadata: metadata(0) },
