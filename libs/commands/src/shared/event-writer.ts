@@ -148,9 +148,10 @@ export class EventWriter {
     } catch (error) {
       return [...(await this.afterFailedAppend(error, decided.map(({ job }) => job), key)), ...later];
     }
-    for (const { streamId, fold, revision, state } of batch.committed()) this.cache.committed(streamId, fold as StreamFold<unknown, never>, revision, state);
-    // The lane decides its next batch while this one waits for the read side.
-    void this.answerWhenVisible(result, appends, decided);
+    // The lane decides its next batch while this one waits for the read side. A snapshot the append
+    // makes due is encoded once these decisions are answered (tens of ms for a long fold).
+    const answered = this.answerWhenVisible(result, appends, decided);
+    for (const { streamId, fold, revision, state } of batch.committed()) this.cache.committed(streamId, fold as StreamFold<unknown, never>, revision, state, answered);
     return later;
   }
 

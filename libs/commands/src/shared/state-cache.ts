@@ -70,12 +70,15 @@ export class StateCache {
     return { state, revision };
   }
 
-  /** An append onto the revision the state was read at committed: the state is the log's at `revision`. */
-  committed<State>(streamId: string, fold: StreamFold<State, never>, revision: number, state: State): void {
+  /**
+   * An append onto the revision the state was read at committed: the state is the log's at `revision`.
+   * `answered`: settles once the decisions of the append are answered (a snapshot due is taken after).
+   */
+  committed<State>(streamId: string, fold: StreamFold<State, never>, revision: number, state: State, answered: Promise<unknown> = Promise.resolve()): void {
     const known = this.entries.get(streamId);
     const snapshotRevision = known?.fold === fold.name ? known.snapshotRevision : -1;
     const at = { revision, state, snapshotRevision };
-    at.snapshotRevision = this.snapshots.takeIfDue(streamId, fold, at);
+    at.snapshotRevision = this.snapshots.takeIfDue(streamId, fold, at, answered);
     this.remember(streamId, fold.name, at);
   }
 
