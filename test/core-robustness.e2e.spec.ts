@@ -1,3 +1,5 @@
+import { connect } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { jest } from '@jest/globals';
 import { type HttpAnswer, api, internal, request } from './support/client.js';
 import { type Workspace, createAssessment, email, expectError, invite, rawPost } from './support/core-helpers.js';
@@ -87,6 +89,37 @@ describe('robustness: no hostile input gets a 5xx', () => {
         const text = await bad.text();
         expect({ route: route.label, status: bad.status, body: JSON.parse(text) }).toEqual({ route: route.label, status: 400, body: { error: { code: 'invalid_json', message: expect.any(String) } } });
       }
+    });
+
+    it('a body over 1 MB still being sent when the 413 comes: the client finishes sending and the connection closes without a reset', async () => {
+      const url = new URL(service.baseUrl);
+      const length = 1_100_000;
+      const head = `POST /v1/assessments HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+      const socket = connect(Number(url.port), url.hostname);
+      let received = '';
+      let ended = false;
+      const errors: string[] = [];
+      socket.on('data', (chunk: Buffer) => { received += chunk.toString('utf8'); });
+      socket.on('end', () => { ended = true; });
+      socket.on('error', (error) => errors.push(error.message));
+      const until = async (what: () => boolean, label: string): Promise<void> => {
+        for (const deadline = Date.now() + 10_000; !what(); await sleep(10)) if (Date.now() > deadline) throw new Error(`waited for ${label}: ${received.slice(0, 200)} ${errors.join(', ')}`);
+      };
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      socket.write(head + 'x'.repeat(64 * 1024));
+      // The refusal comes from the Content-Length, before the body is read.
+      await until(() => received.includes('payload_too_large'), 'the 413');
+      expect(received.startsWith('HTTP/1.1 413 ')).toBe(true);
+      // The rest of the body, sent after the answer came, in pieces: no reset meets it.
+      for (let sent = 64 * 1024; sent < length; sent += 128 * 1024) {
+        await new Promise<void>((resolve, reject) => socket.write('x'.repeat(Math.min(128 * 1024, length - sent)), (error) => (error ? reject(error) : resolve())));
+        await sleep(20);
+      }
+      socket.end();
+      await until(() => ended || socket.destroyed, 'the server to close its side');
+      await sleep(50);
+      expect(errors).toEqual([]);
+      socket.destroy();
     });
 
     it('a body over 1 MB: 413 in the error shape, authenticated or not, public or internal', async () => {

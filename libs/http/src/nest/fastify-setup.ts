@@ -8,6 +8,26 @@ import { ERROR_MESSAGES } from '../errors/error-codes.js';
 import { queryExcess } from '../query/query-limits.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+/** After a 413, the connection stays open to read (and drop) the rest of the refused body this long at most. */
+const LINGER_AFTER_REFUSED_BODY_MS = 10_000;
+
+/**
+ * Lingering close (as nginx's): the answer is sent, the rest of the body is read and dropped, and our
+ * side of the connection is ended once it is in (or destroyed when the bound passes), instead of the
+ * connection being destroyed at once: a reset there would meet a client still sending the body.
+ */
+const lingerAfterRefusedBody = (request: IncomingMessage): void => {
+  const socket = request.socket as Socket & { destroySoon?: () => void };
+  if (request.complete || socket.destroyed) return;
+  // Our side is ended only once the whole body is in: a client sees the end (FIN) as the connection
+  // closing, and one that has not finished sending stops there too (Node's sockets do).
+  socket.destroySoon = () => (request.complete ? socket.end() : request.once('end', () => socket.end()));
+  const timer = setTimeout(() => socket.destroy(), LINGER_AFTER_REFUSED_BODY_MS);
+  timer.unref();
+  socket.once('end', () => socket.destroy());
+  socket.once('close', () => clearTimeout(timer));
+  request.resume();
+};
 
 /**
  * Longest id a request may name: a path parameter as sent (longer: 404, the router holds none) or an
@@ -120,6 +140,13 @@ export const configureFastify = (instance: FastifyInstance): void => {
   instance.addHook('preValidation', async (request) => {
     const params = request.params as Record<string, unknown> | null | undefined;
     if (params && Object.values(params).some((value) => typeof value === 'string' && value.includes('\u0000'))) throw apiError('not_found');
+  });
+  // A body over the limit is refused from its Content-Length before it is read, and the connection
+  // closed with the 413 (Fastify: the client may send more): destroyed at once, it met a client still
+  // sending the body with a reset instead of the answer (fetch: EPIPE, seen in CI). Closed lingering.
+  instance.addHook('onSend', async (request, reply, payload) => {
+    if (reply.statusCode === 413) lingerAfterRefusedBody(request.raw);
+    return payload;
   });
   // A query string beyond the limits on one request's work (query-limits.ts) is refused before any
   // route, guard or pipe reads it: one pass over its characters, whatever the route.
