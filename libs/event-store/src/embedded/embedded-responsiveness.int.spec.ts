@@ -14,12 +14,13 @@ const HEAVY_QUERY = 'SELECT count(*) AS n FROM generate_series(1, 1500) a CROSS 
 const TICK_MS = 5;
 /**
  * The share of the time this thread's event loop may be busy while the store works. A store working on
- * this thread keeps it busy the whole time (1.0); in its worker thread it left 0.3 to 0.35 for the
- * appends and under 0.02 for the query, with or without three processes spinning on the two cores. Busy time, unlike a timer's lateness, does not grow
- * when other processes take the cores: a thread waiting for its turn while idle counts as idle (a CI
- * run once saw a timer 300 ms late, the query in its worker thread, with every Jest worker busy).
+ * this thread keeps it busy the whole time (1.0); in its worker thread it left under 0.02 during the
+ * query. Busy time grows with the machine's load only where this thread has work of its own (time it
+ * waits for a core while running counts as busy), unlike a timer's lateness, which any other process
+ * grows (a CI run saw a timer 300 ms late, the query in its worker thread, every Jest worker busy).
  */
 const MAX_BUSY_SHARE = 0.6;
+const APPENDS_MAX_BUSY_SHARE = 0.9;
 
 function event(index: number): NewEvent {
   const id = randomUUID();
@@ -80,6 +81,9 @@ describe('embedded PGlite keeps the main thread responsive', () => {
     const { busyShare } = await measure(() => Promise.all(appends.map((append) => append())));
 
     expect(await embedded.store.readAll({ after: null, maxCount: 1000 })).toHaveLength(400);
-    expect(busyShare).toBeLessThan(MAX_BUSY_SHARE);
+    // This thread has work of its own here (400 appends made and answered): 0.3-0.35 on an idle
+    // machine, 0.62 once in CI, where time a busy thread waits for a core counts as busy. A store on
+    // this thread keeps it at 1.0 (the control above shows such work above 0.9).
+    expect(busyShare).toBeLessThan(APPENDS_MAX_BUSY_SHARE);
   }, 30_000);
 });
