@@ -27,3 +27,5 @@ export { IdempotencyInterceptor, type IdempotencyOwner } from './idempotency/ide
 export { fixOpenApi30Schemas } from './openapi/openapi-31.js';
 export { mountPublicDocs } from './openapi/docs-routes.js';
 export { RESULT_FIELDS, VIEW_SCHEMAS, resultList } from './openapi/view-schemas.js';
+/** The builders of the documents' schemas, one set for the public and the internal document. */
+export * as schemaParts from './openapi/view-schemas.js';

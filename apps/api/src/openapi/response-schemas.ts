@@ -1,5 +1,5 @@
 import { MAX_TESTS_PER_ASSESSMENT, TEST_FORMATS, TEST_TYPES, WEBHOOK_EVENT_NAMES } from '#domain';
-import { RESULT_FIELDS, VIEW_SCHEMAS, resultList } from '#http';
+import { RESULT_FIELDS, VIEW_SCHEMAS, resultList, schemaParts } from '#http';
 
 /*
  * The answers of the public API as JSON Schema 2020-12 (OpenAPI 3.1 components). Request shapes
@@ -8,14 +8,7 @@ import { RESULT_FIELDS, VIEW_SCHEMAS, resultList } from '#http';
  */
 
 type Schema = Record<string, unknown>;
-
-const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
-const text = (description?: string): Schema => ({ type: 'string', ...(description ? { description } : {}) });
-const time = (description: string): Schema => ({ type: 'string', format: 'date-time', description });
-const nullable = (type: string, description: string, extra: Schema = {}): Schema => ({ type: [type, 'null'], description, ...extra });
-const object = (properties: Record<string, Schema>, description?: string): Schema => ({
-  type: 'object', required: Object.keys(properties), properties, ...(description ? { description } : {}),
-});
+const { ref, text, time, nullable, object } = schemaParts;
 
 /**
  * A value whose complete set the contract does not give ("not shown"): text, with today's values as

@@ -8,13 +8,13 @@ import { MAX_TESTS_PER_ASSESSMENT } from '#domain';
  * port is validated against its document.
  */
 
-type Schema = Record<string, unknown>;
+export type Schema = Record<string, unknown>;
 
-const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
-const text = (description?: string): Schema => ({ type: 'string', ...(description ? { description } : {}) });
-const time = (description: string): Schema => ({ type: 'string', format: 'date-time', description });
-const nullable = (type: string, description: string, extra: Schema = {}): Schema => ({ type: [type, 'null'], description, ...extra });
-const object = (properties: Record<string, Schema>, description?: string): Schema => ({
+export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+export const text = (description?: string): Schema => ({ type: 'string', ...(description ? { description } : {}) });
+export const time = (description: string): Schema => ({ type: 'string', format: 'date-time', description });
+export const nullable = (type: string, description: string, extra: Schema = {}): Schema => ({ type: [type, 'null'], description, ...extra });
+export const object = (properties: Record<string, Schema>, description?: string): Schema => ({
   type: 'object', required: Object.keys(properties), properties, ...(description ? { description } : {}),
 });
 
