@@ -1,4 +1,4 @@
-// Writes apps/simulator/src/openapi/internal-examples.ts from real answers of the internal application,
+// Writes apps/simulator/src/openapi/internal-examples.json from real answers of the internal application,
 // so the examples of docs/internal-openapi.json are answers the service really gave. It starts the
 // built service on its own (a fresh DATA_DIR, free ports, its own queue prefix, the simulated clock,
 // APP_URL https://app.example.com) and a local webhook receiver, walks every internal route, and
@@ -151,11 +151,8 @@ try {
     resultId: answers.completeTest.data.resultId, deliveryId: unlocked.id, streamId,
   };
   const examples = JSON.stringify({ answers, requests, parameters }, null, 2).replaceAll(localHook, HOOK_URL);
-  const text = `/* Real answers of the internal application, written by scripts/capture-internal-examples.mjs: do not edit by hand. */
-export const INTERNAL_EXAMPLES = ${examples};
-`;
-  writeFileSync('apps/simulator/src/openapi/internal-examples.ts', text);
-  process.stdout.write('wrote apps/simulator/src/openapi/internal-examples.ts\n');
+  writeFileSync('apps/simulator/src/openapi/internal-examples.json', `${examples}\n`);
+  process.stdout.write('wrote apps/simulator/src/openapi/internal-examples.json\n');
 } finally {
   await stop();
 }

@@ -1,4 +1,4 @@
-// Writes apps/api/src/openapi/examples.ts from real answers of a running service, so the examples
+// Writes apps/api/src/openapi/examples.json from real answers of a running service, so the examples
 // of docs/openapi.json are answers the service really gave. Usage, on a fresh service of its own
 // (the examples show its only workspace and its app links on app.example.com):
 //   npm run build:all && DATA_DIR=$(mktemp -d) PORT=3000 INTERNAL_PORT=3100 INTERNAL_TOKEN=… APP_URL=https://app.example.com \
@@ -68,8 +68,5 @@ examples.invitationsList = await api('GET', `/v1/assessments/${assessmentId}/inv
 examples.tests.data = examples.tests.data.slice(0, 2);
 examples.tests.meta.total = examples.tests.data.length;
 
-const text = `/* Real answers of the service, written by scripts/capture-openapi-examples.mjs: do not edit by hand. */
-export const EXAMPLES: Record<string, unknown> = ${JSON.stringify(examples, null, 2)};
-`;
-writeFileSync('apps/api/src/openapi/examples.ts', text);
-process.stdout.write('wrote apps/api/src/openapi/examples.ts\n');
+writeFileSync('apps/api/src/openapi/examples.json', `${JSON.stringify(examples, null, 2)}\n`);
+process.stdout.write('wrote apps/api/src/openapi/examples.json\n');
