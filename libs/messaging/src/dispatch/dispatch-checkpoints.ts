@@ -1,6 +1,5 @@
 import type { Pool } from 'pg';
 import { qualified } from '../shared/sql.js';
-import { migrateMessagingTables } from '../shared/messaging.migrations.js';
 import { type CheckpointFence, FencedOutError, fenceHolds } from './checkpoint-fence.js';
 
 export const CHECKPOINTS_TABLE = 'dispatch_checkpoints';
@@ -12,13 +11,8 @@ export const CHECKPOINTS_TABLE = 'dispatch_checkpoints';
 export class DispatchCheckpoints {
   private readonly table: string;
 
-  constructor(private readonly pool: Pool, private readonly schema: string) {
+  constructor(private readonly pool: Pool, schema: string) {
     this.table = qualified(schema, CHECKPOINTS_TABLE);
-  }
-
-  /** The messaging migrations (shared/messaging.migrations.ts) make and change this table and the leases. */
-  async ensureSchema(): Promise<void> {
-    await migrateMessagingTables(this.pool, this.schema);
   }
 
   async read(name: string): Promise<bigint | null> {

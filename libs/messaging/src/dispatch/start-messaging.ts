@@ -95,8 +95,6 @@ export interface Messaging {
 /** A queue command (add, counts) on a Redis that does not answer fails after this (docs/operations.md, "High availability"). */
 const QUEUE_COMMAND_TIMEOUT_MS = 5000;
 
-const closable = (worker: Worker): { worker: Worker; close: () => Promise<void> } => ({ worker, close: () => worker.close() });
-
 /** Creates the tables, starts the workers, then the dispatcher (so the first jobs find a worker). */
 export const startMessaging = async (options: StartMessagingOptions): Promise<Messaging> => {
   const schema = options.schema ?? 'messaging';
@@ -121,7 +119,7 @@ export const startMessaging = async (options: StartMessagingOptions): Promise<Me
     connections.push(created);
     return created;
   };
-  const closers: (() => Promise<void>)[] = [];
+  const closers: (() => Promise<unknown>)[] = [];
   const queueConnection = connection('queue');
   const runWorkers = options.runWorkers ?? true;
   // Made before the queues, which ask it whether a job is left under the old prefix before adding it again.
@@ -142,16 +140,16 @@ export const startMessaging = async (options: StartMessagingOptions): Promise<Me
     feedWindow: options.feedWindow, logger,
   });
   // One worker per queue, each on a connection of its own (the table is keyed by QUEUE_NAMES: a new queue does not compile without its worker).
-  const workerFor = (name: QueueName, workerPrefix: string, workerName?: string): { worker: Worker; close: () => Promise<void> } => {
+  const workerFor = (name: QueueName, workerPrefix: string, workerName?: string): Worker => {
     const named = workerName === undefined ? {} : { workerName };
-    const startWorker: Record<QueueName, () => { worker: Worker; close: () => Promise<void> }> = {
-      [WEBHOOK_QUEUE]: () => closable(createWebhookWorker({
+    const startWorker: Record<QueueName, () => Worker> = {
+      [WEBHOOK_QUEUE]: () => createWebhookWorker({
         connection: connection(), prefix: workerPrefix, log, clock, logger, backoffMs: options.backoffMs, allowInsecure: options.allowInsecure,
         getSigningSecrets: options.getSigningSecrets, disableWebhook: options.disableWebhook, timeoutMs: options.deliveryTimeoutMs,
         concurrency: options.webhookConcurrency, recoveries, ...named,
-      })),
+      }),
       [EMAIL_QUEUE]: () => createEmailWorker({ connection: connection(), prefix: workerPrefix, outbox, clock, smtpUrl: options.smtpUrl, backoffMs: options.backoffMs, from: options.emailFrom, logger, ...named }),
-      [MAINTENANCE_QUEUE]: () => closable(createPurgeWorker({ connection: connection(), prefix: workerPrefix, log, clock, logger, ...named })),
+      [MAINTENANCE_QUEUE]: () => createPurgeWorker({ connection: connection(), prefix: workerPrefix, log, clock, logger, ...named }),
     };
     return startWorker[name]();
   };
@@ -162,11 +160,8 @@ export const startMessaging = async (options: StartMessagingOptions): Promise<Me
     closers.push(() => legacy.stop());
   }
   if (runWorkers) {
-    for (const name of QUEUE_NAMES) {
-      const started = workerFor(name, prefix);
-      workers.push(started.worker);
-      closers.push(started.close);
-    }
+    for (const name of QUEUE_NAMES) workers.push(workerFor(name, prefix));
+    closers.push(() => Promise.all(workers.map((worker) => worker.close())));
     // Not awaited: with Redis unreachable the service still starts (degraded: what needs Redis answers
     // 500 and the health route says so); the workers connect, and the purge is scheduled, once it answers.
     // Jobs enqueued before then wait in Redis for the workers.

@@ -6,7 +6,7 @@ import { logQueueError } from '../shared/redis-errors.js';
 import type { Clock } from '#platform';
 import { reportJobOutcomes } from '#platform/instrumentation/channels.js';
 import { EMAIL_QUEUE, crashRecoveryOptions, retryDelayMs, type EmailJob } from '../shared/queues.js';
-import { renderInvitationEmail } from './invitation-email.js';
+import { invitationEmail } from './email-jobs.js';
 import type { EmailOutbox, StoredEmail } from './outbox.js';
 
 export const DEFAULT_FROM = 'Hiring Test <no-reply@hiring-test.invalid>';
@@ -24,8 +24,7 @@ export interface EmailDeps {
  * An SMTP failure throws, so the job is retried on the webhook schedule; the outbox row stays as it is.
  */
 export const sendInvitationEmail = async (deps: EmailDeps, job: EmailJob): Promise<StoredEmail> => {
-  const rendered = renderInvitationEmail(job);
-  const email = await deps.outbox.record({ eventId: job.eventId, to: job.to, sentAt: await deps.clock.now(), ...rendered });
+  const email = await deps.outbox.record(invitationEmail(job, await deps.clock.now()));
   if (!deps.transport || email.smtpAcceptedAt !== null) return email;
   await deps.transport.sendMail({
     from: deps.from ?? DEFAULT_FROM,
@@ -54,12 +53,7 @@ export interface EmailWorkerOptions {
   workerName?: string;
 }
 
-export interface EmailWorker {
-  worker: Worker<EmailJob, string>;
-  close(): Promise<void>;
-}
-
-export const createEmailWorker = (options: EmailWorkerOptions): EmailWorker => {
+export const createEmailWorker = (options: EmailWorkerOptions): Worker<EmailJob, string> => {
   const transport = options.smtpUrl ? createTransport(options.smtpUrl) : null;
   const deps: EmailDeps = { outbox: options.outbox, clock: options.clock, transport, from: options.from };
   const worker = new Worker<EmailJob, string>(
@@ -77,12 +71,7 @@ export const createEmailWorker = (options: EmailWorkerOptions): EmailWorker => {
   );
   worker.on('failed', (job, error) => options.logger?.warn({ err: error, jobId: job?.id, attemptsMade: job?.attemptsMade }, 'e-mail attempt failed'));
   worker.on('error', logQueueError(options.logger, 'e-mail worker error'));
+  worker.on('closed', () => transport?.close());
   reportJobOutcomes(worker);
-  return {
-    worker,
-    close: async () => {
-      await worker.close();
-      transport?.close();
-    },
-  };
+  return worker;
 };

@@ -1,7 +1,6 @@
 import type { Pool } from 'pg';
 import type { WebhookEventName } from '#domain';
 import { isoTime, qualified } from '../shared/sql.js';
-import { migrateMessagingTables } from '../shared/messaging.migrations.js';
 import { type AttemptWrite, attemptWrites, deliveryReads } from './delivery-log.batches.js';
 import { DELIVERIES_TABLE, DELIVERY_COLUMNS, addressHealthSql, pendingDeliveriesSql } from './delivery-log.sql.js';
 import { type Row, deliveryOf } from './delivery-rows.js';
@@ -122,11 +121,6 @@ export class DeliveryLog {
     );
   }
 
-  /** The messaging migrations (shared/messaging.migrations.ts) make and change the table. */
-  async ensureSchema(): Promise<void> {
-    await migrateMessagingTables(this.pool, this.schema);
-  }
-
   /** Insert-if-absent on the delivery id: a dispatcher that runs an event twice creates one row. */
   async insertIfAbsent(input: NewDelivery): Promise<{ created: boolean; delivery: StoredDelivery }> {
     const status = input.status ?? 'pending';
@@ -173,13 +167,9 @@ export class DeliveryLog {
     };
   }
 
-  /** Newest first (ties in insertion order, newest first). */
-  async listDeliveries(workspaceId: string, options: { limit?: number } = {}): Promise<WebhookDelivery[]> {
-    const result = await this.pool.query(
-      `SELECT ${DELIVERY_COLUMNS} FROM ${this.table} WHERE workspace_id = $1 ORDER BY created_at DESC, seq DESC LIMIT $2`,
-      [workspaceId, options.limit ?? 1000],
-    );
-    return (result.rows as Row[]).map((row) => publicDelivery(deliveryOf(row)));
+  /** The first 1,000 in pageDeliveries' order: newest first (ties in insertion order, newest first). */
+  async listDeliveries(workspaceId: string): Promise<WebhookDelivery[]> {
+    return (await this.pageDeliveries(workspaceId, { limit: 1000 })).rows;
   }
 
   /**

@@ -145,7 +145,8 @@ export const createWebhookWorker = (options: WebhookWorkerOptions): Worker<Webho
     async (job: Job<WebhookJob>) => {
       const started = performance.now();
       const startTime = Date.now();
-      const traced = (outcome: string) => {
+      const report = (outcome: DeliveryOutcome | 'retry' | 'error'): void => {
+        reportWebhookAttempt(started, outcome);
         if (job.data.requestId !== undefined) reportStage('webhook', [job.data.requestId], startTime, { 'hiring.webhook.outcome': outcome, 'hiring.webhook.attempt': job.attemptsMade + 1 });
       };
       // Only once the attempt has ended, failed attempts included (they go on with their own retries), and
@@ -160,13 +161,10 @@ export const createWebhookWorker = (options: WebhookWorkerOptions): Worker<Webho
             throw error;
           });
         await passTurn();
-        reportWebhookAttempt(started, outcome);
-        traced(outcome);
+        report(outcome);
         return outcome;
       } catch (error) {
-        const outcome = error instanceof DeliveryAttemptFailed ? 'retry' : 'error';
-        reportWebhookAttempt(started, outcome);
-        traced(outcome);
+        report(error instanceof DeliveryAttemptFailed ? 'retry' : 'error');
         throw error;
       }
     },

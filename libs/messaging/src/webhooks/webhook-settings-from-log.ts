@@ -1,9 +1,9 @@
 import {
-  evolveWorkspace, initialWorkspaceState, isKnownEventType, workspaceStream, type WorkspaceEvent, type WorkspaceState,
+  envelopeEventName, evolveWorkspace, initialWorkspaceState, isKnownEventType, workspaceStream, type WorkspaceEvent, type WorkspaceState,
 } from '#domain';
 import type { EventStore, RecordedEvent } from '#event-store';
 import type { Clock, SecretBox } from '#platform';
-import { asWebhookSourceEvent, webhookEventName } from './webhook-events.js';
+import { asWebhookSourceEvent } from './webhook-events.js';
 import type { GetSigningSecrets, WebhookSettings } from './webhook-settings.js';
 
 const ROTATION_OVERLAP_MS = 24 * 3600_000;
@@ -142,7 +142,7 @@ export const webhookSettingsFromLog = (deps: { eventStore: Pick<EventStore, 'rea
       const sources = events.map((event) => asWebhookSourceEvent(event as RecordedEvent)).filter((source) => source !== null);
       for (const source of sources) {
         const state = await workspaces.recent(source.data.workspaceId, WEBHOOK_CHECK_MAX_AGE_MS);
-        if (state.status === 'active' && state.webhook?.events.includes(webhookEventName(source)) === true) return true;
+        if (state.status === 'active' && state.webhook?.events.includes(envelopeEventName(source)) === true) return true;
       }
       return false;
     },
