@@ -88,11 +88,9 @@ export const publicDelivery = ({ body: _body, ...delivery }: StoredDelivery): We
 /**
  * The webhook delivery log in PostgreSQL. Every method is one statement on the pool, never a held
  * client, so it also runs on an embedded PGlite behind a pool of a single connection.
- *
  * The worker's two statements per attempt (read the row, record the attempt) are coalesced across
- * concurrent jobs: one prepared statement for all the reads, one for all the writes that arrive while
- * the previous one is in flight. At a worker concurrency of 100 that is a few statements for dozens of
- * deliveries instead of two per delivery, which is most of the database's cost per delivery.
+ * concurrent jobs (delivery-log.batches.ts): at a concurrency of 100, a few statements for dozens of
+ * deliveries instead of two each, which was most of the database's cost per delivery.
  */
 export class DeliveryLog {
   private readonly table: string;
@@ -167,17 +165,16 @@ export class DeliveryLog {
     };
   }
 
-  /** The first 1,000 in pageDeliveries' order: newest first (ties in insertion order, newest first). */
+  /** The first page of 1,000 (pageDeliveries). */
   async listDeliveries(workspaceId: string): Promise<WebhookDelivery[]> {
     return (await this.pageDeliveries(workspaceId, { limit: 1000 })).rows;
   }
 
   /**
-   * One page of the log, in listDeliveries' order: the rows after `after` (a row's place, from the
-   * previous page's `next`), and the place of the last row when more follow (null at the end). A
-   * place is (createdAt, seq): creation times tie under a frozen clock, the insertion order does not.
-   * The sequence is read as text under a name of its own: an output named `seq` would be what
-   * ORDER BY sorts by, as text ("10" before "9").
+   * One page of the log, newest first: the rows after `after` (the previous page's `next`), and the
+   * place of the last row when more follow. A place is (createdAt, seq): creation times tie under a
+   * frozen clock, the insertion order does not. `seq` is read as text under a name of its own: an
+   * output named `seq` would be what ORDER BY sorts by, as text ("10" before "9").
    */
   async pageDeliveries(workspaceId: string, options: { limit: number; after?: DeliveryPlace }): Promise<DeliveryPage> {
     const after = options.after ?? null;

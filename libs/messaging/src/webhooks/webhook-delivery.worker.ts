@@ -10,8 +10,9 @@ import { addressForLogs, postWebhook } from './post-webhook.js';
 import { signWebhook } from './signing.js';
 import type { DisableWebhook, GetSigningSecrets } from './webhook-settings.js';
 
-export const DELIVERY_TIMEOUT_MS = 10_000;
-export const FAILING_AFTER_MS = 5 * 24 * 3600 * 1000;
+const DELIVERY_TIMEOUT_MS = 10_000;
+/** The 5-day rule, in domain time. */
+const FAILING_AFTER_MS = 5 * 24 * 3600 * 1000;
 
 export interface WebhookDeliveryDeps {
   log: DeliveryLog;
@@ -21,8 +22,6 @@ export interface WebhookDeliveryDeps {
   allowInsecure: boolean;
   /** A 2xx must arrive within this; 10 s in the product, shorter in tests. */
   timeoutMs?: number;
-  /** The 5-day rule, in domain time. */
-  failingAfterMs?: number;
   logger?: Logger;
 }
 
@@ -111,7 +110,7 @@ export const attemptDelivery = async (deps: WebhookDeliveryDeps, deliveryId: str
   }
   const health = await deps.log.addressHealth(delivery.workspaceId, delivery.url, settings.enabledAt ?? null);
   const failingFor = health.failingSince === null ? 0 : Date.parse(at) - Date.parse(health.failingSince);
-  if (failingFor >= (deps.failingAfterMs ?? FAILING_AFTER_MS)) {
+  if (failingFor >= FAILING_AFTER_MS) {
     await deps.log.failWithoutAttempt(delivery.id, at, ENDPOINT_DISABLED);
     await disableQuietly(deps, delivery, 'failing');
     return 'failing';

@@ -37,10 +37,9 @@ export interface WebhookRecoveriesDeps {
   getSigningSecrets: GetSigningSecrets;
   feedWindow: FeedWindow;
   logger?: Logger;
-  /** How long an answer waits for Redis to take the first job (the rows are committed before). */
-  enqueueWaitMs?: number;
 }
 
+/** How long an answer waits for Redis to take the first job (the rows are committed before). */
 const ENQUEUE_WAIT_MS = 2_000;
 
 const recoveredEvent = (body: string): RecoveredEvent => {
@@ -94,7 +93,7 @@ export class WebhookRecoveries implements RecoveryTurns {
       this.deps.logger?.warn({ err: error, recoveryId }, 'a webhook recovery is stored but its first job could not be added; the sweeper adds it');
     });
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([queued, new Promise<void>((resolve) => { timer = setTimeout(resolve, this.deps.enqueueWaitMs ?? ENQUEUE_WAIT_MS); })]);
+    await Promise.race([queued, new Promise<void>((resolve) => { timer = setTimeout(resolve, ENQUEUE_WAIT_MS); })]);
     clearTimeout(timer);
   }
 }

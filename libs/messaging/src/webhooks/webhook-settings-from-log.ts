@@ -45,17 +45,13 @@ export class WorkspaceStates {
     const streamId = workspaceStream(workspaceId);
     const kept = this.folded.get(workspaceId);
     const events = await this.store.readStream(streamId, kept === undefined ? undefined : { fromRevision: kept.revision + 1 });
-    const last = events.at(-1);
-    if (kept !== undefined && last === undefined) {
-      this.keep(workspaceId, { ...kept, checkedAt: performance.now() });
-      return kept.state;
-    }
     let state = kept?.state ?? initialWorkspaceState();
     for (const event of events) state = evolveWorkspace(state, readable(streamId, event));
+    const revision = events.at(-1)?.revision ?? kept?.revision;
     // Two reads of one workspace may overlap: the one that saw fewer events must not replace the other.
     const newest = this.folded.get(workspaceId);
-    if (last !== undefined && (newest === undefined || newest.revision <= last.revision)) {
-      this.keep(workspaceId, { state, revision: last.revision, checkedAt: performance.now() });
+    if (revision !== undefined && (newest === undefined || newest.revision <= revision)) {
+      this.keep(workspaceId, { state, revision, checkedAt: performance.now() });
     }
     return state;
   }
