@@ -8,6 +8,7 @@ import { MAX_ATTEMPTS, WEBHOOK_CONCURRENCY, WEBHOOK_QUEUE, crashRecoveryOptions,
 import { ENDPOINT_DISABLED, type AttemptRecord, type DeliveryLog, type StoredDelivery } from './delivery-log.js';
 import { addressForLogs, postWebhook } from './post-webhook.js';
 import { signWebhook } from './signing.js';
+import type { WebhookRecoveries } from './webhook-recovery.js';
 import type { DisableWebhook, GetSigningSecrets } from './webhook-settings.js';
 
 const DELIVERY_TIMEOUT_MS = 10_000;
@@ -119,12 +120,6 @@ export const attemptDelivery = async (deps: WebhookDeliveryDeps, deliveryId: str
   throw new DeliveryAttemptFailed(delivery.id, outcome.error);
 };
 
-/** Webhook recoveries' sequences (webhook-recovery.ts). */
-export interface RecoveryTurns {
-  /** The delivery's attempt has ended (any outcome): it gives up its turn and the next of its recovery is enqueued. */
-  passTurn(deliveryId: string, recoveryId: string): Promise<void>;
-}
-
 export interface WebhookWorkerOptions extends WebhookDeliveryDeps {
   /** A connection with `maxRetriesPerRequest: null`, owned by the caller. */
   connection: Redis;
@@ -135,7 +130,8 @@ export interface WebhookWorkerOptions extends WebhookDeliveryDeps {
   backoffMs: number;
   /** Jobs run at once (WEBHOOK_CONCURRENCY by default). */
   concurrency?: number;
-  recoveries?: RecoveryTurns;
+  /** Webhook recoveries' sequences: a recovered delivery passes its turn once its attempt has ended. */
+  recoveries?: WebhookRecoveries;
 }
 
 export const createWebhookWorker = (options: WebhookWorkerOptions): Worker<WebhookJob, DeliveryOutcome> => {

@@ -5,7 +5,6 @@ import { newRecoveryId, resendDeliveryId } from './delivery-ids.js';
 import type { WebhookEnvelope } from './envelopes.js';
 import type { RecoveredEvent, RecoveryLog } from './recovery-log.js';
 import type { WebhookDeliveries } from './webhook-deliveries.js';
-import type { RecoveryTurns } from './webhook-delivery.worker.js';
 import type { GetSigningSecrets } from './webhook-settings.js';
 
 /** Both ends included, domain time (`…T…sssZ`), checked by the caller (at most 30 days back, since <= until). */
@@ -60,7 +59,7 @@ const recoveredEvent = (body: string): RecoveredEvent => {
  * can arrive after rows that follow it: order is promised while the receiver answers 2xx; the
  * envelope ids and `createdAt` let a receiver de-duplicate and order what came late.
  */
-export class WebhookRecoveries implements RecoveryTurns {
+export class WebhookRecoveries {
   constructor(private readonly deps: WebhookRecoveriesDeps) {}
 
   /** Null when the workspace has no webhook. The feed window is held in memory: one workspace, 30 days at most. */
@@ -79,6 +78,7 @@ export class WebhookRecoveries implements RecoveryTurns {
     return { count: events.length, addressDisabled: !settings.enabled };
   }
 
+  /** The delivery's attempt has ended (any outcome): it gives up its turn and the next of its recovery is enqueued. */
   async passTurn(deliveryId: string, recoveryId: string): Promise<void> {
     const head = await this.deps.log.passTurn(deliveryId, recoveryId);
     if (head !== null) await this.deps.deliveries.enqueue({ deliveryId: head, recoveryId });
