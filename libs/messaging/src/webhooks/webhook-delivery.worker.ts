@@ -15,7 +15,18 @@ const DELIVERY_TIMEOUT_MS = 10_000;
 /** The 5-day rule, in domain time. */
 const FAILING_AFTER_MS = 5 * 24 * 3600 * 1000;
 
-export interface WebhookDeliveryDeps {
+export interface WebhookWorkerOptions {
+  /** A connection with `maxRetriesPerRequest: null`, owned by the caller. */
+  connection: Redis;
+  prefix: string;
+  /** BullMQ's worker name (the legacy drain tells its own workers apart by it). */
+  workerName?: string;
+  /** Unit of the retry schedule (WEBHOOK_BACKOFF_MS). */
+  backoffMs: number;
+  /** Jobs run at once (WEBHOOK_CONCURRENCY by default). */
+  concurrency?: number;
+  /** Webhook recoveries' sequences: a recovered delivery passes its turn once its attempt has ended. */
+  recoveries?: WebhookRecoveries;
   log: DeliveryLog;
   clock: Clock;
   getSigningSecrets: GetSigningSecrets;
@@ -48,7 +59,7 @@ const headersFor = (delivery: StoredDelivery, secrets: readonly string[]): Recor
   };
 };
 
-const disableQuietly = async (deps: WebhookDeliveryDeps, delivery: StoredDelivery, reason: 'gone' | 'failing'): Promise<void> => {
+const disableQuietly = async (deps: WebhookWorkerOptions, delivery: StoredDelivery, reason: 'gone' | 'failing'): Promise<void> => {
   try {
     await deps.disableWebhook(delivery.workspaceId, delivery.url, reason);
   } catch (error) {
@@ -66,7 +77,7 @@ export const INTERRUPTED_ATTEMPT = 'interrupted: the worker stopped during this 
  * the same id. Each such attempt is written to the log once (the ones already there are counted),
  * before the next, so the delivery log shows every attempt the receiver may have seen.
  */
-const recordInterrupted = async (deps: WebhookDeliveryDeps, delivery: StoredDelivery, interrupted: number, at: string): Promise<StoredDelivery> => {
+const recordInterrupted = async (deps: WebhookWorkerOptions, delivery: StoredDelivery, interrupted: number, at: string): Promise<StoredDelivery> => {
   const logged = delivery.attemptLog.filter((attempt) => attempt.error === INTERRUPTED_ATTEMPT).length;
   if (interrupted <= logged) return delivery;
   for (let i = logged; i < interrupted; i += 1) {
@@ -80,7 +91,7 @@ const recordInterrupted = async (deps: WebhookDeliveryDeps, delivery: StoredDeli
  * One attempt of one delivery. `jobIsOnLastTry` lets BullMQ's own count end the delivery even when
  * the log and the queue disagree (an attempt lost in a crash).
  */
-export const attemptDelivery = async (deps: WebhookDeliveryDeps, deliveryId: string, jobIsOnLastTry = false, interruptedBefore = 0): Promise<DeliveryOutcome> => {
+export const attemptDelivery = async (deps: WebhookWorkerOptions, deliveryId: string, jobIsOnLastTry = false, interruptedBefore = 0): Promise<DeliveryOutcome> => {
   const found = await deps.log.get(deliveryId);
   // A delivery that already ended is never sent again, even if its job runs twice.
   if (!found || found.status !== 'pending') return 'skipped';
@@ -119,20 +130,6 @@ export const attemptDelivery = async (deps: WebhookDeliveryDeps, deliveryId: str
   if (lastTry) return 'failed';
   throw new DeliveryAttemptFailed(delivery.id, outcome.error);
 };
-
-export interface WebhookWorkerOptions extends WebhookDeliveryDeps {
-  /** A connection with `maxRetriesPerRequest: null`, owned by the caller. */
-  connection: Redis;
-  prefix: string;
-  /** BullMQ's worker name (the legacy drain tells its own workers apart by it). */
-  workerName?: string;
-  /** Unit of the retry schedule (WEBHOOK_BACKOFF_MS). */
-  backoffMs: number;
-  /** Jobs run at once (WEBHOOK_CONCURRENCY by default). */
-  concurrency?: number;
-  /** Webhook recoveries' sequences: a recovered delivery passes its turn once its attempt has ended. */
-  recoveries?: WebhookRecoveries;
-}
 
 export const createWebhookWorker = (options: WebhookWorkerOptions): Worker<WebhookJob, DeliveryOutcome> => {
   const worker = new Worker<WebhookJob, DeliveryOutcome>(
