@@ -5,8 +5,8 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { WEBHOOK_EVENT_NAMES } from '#domain';
 import {
-  DeliveryLog, WEBHOOK_CONCURRENCY, WEBHOOK_QUEUE, WebhookDeliveries, createWebhookWorker, keepJobs, type DeliveryOutcome, type WebhookEnvelope,
-  type WebhookJob, type WebhookSettings,
+  DeliveryLog, WEBHOOK_CONCURRENCY, WEBHOOK_QUEUE, WebhookDeliveries, createWebhookWorker, keepJobs, migrateMessagingTables, type DeliveryOutcome,
+  type WebhookEnvelope, type WebhookJob, type WebhookSettings,
 } from '#messaging';
 import { systemClock } from '#platform';
 import { type CpuShares, type CpuWatch, describeCpu, startCpuMeter, watchPid, watchPostgresBackends, watchRedis } from './support/cpu.js';
@@ -85,7 +85,7 @@ export async function benchWebhooks(): Promise<{ rows: BenchRow[]; details: stri
   const closers: (() => Promise<unknown>)[] = [];
   try {
     const log = new DeliveryLog(pool, schema);
-    await log.ensureSchema();
+    await migrateMessagingTables(pool, schema);
     const workspaceId = `ws_bench_${randomSuffix()}`;
     const settings: WebhookSettings = { url: receiver.url, events: [...WEBHOOK_EVENT_NAMES], enabled: true, secrets: ['whsec_bench_current'], enabledAt: null };
     const getSigningSecrets = async (): Promise<WebhookSettings> => settings;

@@ -6,11 +6,7 @@ import type { Clock } from '#platform';
 import { MAINTENANCE_QUEUE, PURGE_JOB } from '../shared/queues.js';
 import type { DeliveryLog } from '../webhooks/delivery-log.js';
 
-export const DELIVERY_RETENTION_MS = 30 * 24 * 3600 * 1000;
-
-/** Deletes deliveries older than 30 days of domain time (the simulated clock moves this line too). */
-export const purgeExpiredDeliveries = async (log: DeliveryLog, clock: Clock): Promise<number> =>
-  log.purgeOlderThan(new Date(Date.parse(await clock.now()) - DELIVERY_RETENTION_MS));
+const DELIVERY_RETENTION_MS = 30 * 24 * 3600 * 1000;
 
 /**
  * A job scheduler rather than a timer: one schedule however many processes start, and it survives
@@ -25,7 +21,8 @@ export const createPurgeWorker = (options: { connection: Redis; prefix: string; 
     MAINTENANCE_QUEUE,
     async (job) => {
       if (job.name !== PURGE_JOB) return 0;
-      const purged = await purgeExpiredDeliveries(options.log, options.clock);
+      // Older than 30 days of domain time (the simulated clock moves this line too).
+      const purged = await options.log.purgeOlderThan(new Date(Date.parse(await options.clock.now()) - DELIVERY_RETENTION_MS));
       if (purged > 0) options.logger?.info({ purged }, 'purged expired webhook deliveries');
       return purged;
     },

@@ -1,6 +1,5 @@
 import type { Pool } from 'pg';
 import { qualified } from '../shared/sql.js';
-import { migrateMessagingTables } from '../shared/messaging.migrations.js';
 import { type CheckpointFence, FencedOutError, fenceHolds } from './checkpoint-fence.js';
 
 export const CHECKPOINTS_TABLE = 'dispatch_checkpoints';
@@ -12,13 +11,8 @@ export const CHECKPOINTS_TABLE = 'dispatch_checkpoints';
 export class DispatchCheckpoints {
   private readonly table: string;
 
-  constructor(private readonly pool: Pool, private readonly schema: string) {
+  constructor(private readonly pool: Pool, schema: string) {
     this.table = qualified(schema, CHECKPOINTS_TABLE);
-  }
-
-  /** The messaging migrations (shared/messaging.migrations.ts) make and change this table and the leases. */
-  async ensureSchema(): Promise<void> {
-    await migrateMessagingTables(this.pool, this.schema);
   }
 
   async read(name: string): Promise<bigint | null> {
@@ -33,22 +27,14 @@ export class DispatchCheckpoints {
    * cut off from the database) has its write refused with FencedOutError, in the same statement.
    */
   async save(name: string, position: bigint, fence: CheckpointFence | null = null): Promise<void> {
-    if (fence === null) {
-      await this.pool.query(
-        `INSERT INTO ${this.table} (name, position) VALUES ($1, $2::bigint)
-         ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position WHERE ${this.table}.position < EXCLUDED.position`,
-        [name, position.toString()],
-      );
-      return;
-    }
     const result = await this.pool.query(
-      `WITH held AS (SELECT ${fenceHolds('$3', '$4', '$5')} AS held),
+      `WITH held AS (SELECT ${fence === null ? 'true' : fenceHolds('$3', '$4', '$5')} AS held),
        saved AS (INSERT INTO ${this.table} (name, position) SELECT $1, $2::bigint FROM held WHERE held.held
          ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position WHERE ${this.table}.position < EXCLUDED.position RETURNING 1)
        SELECT held FROM held`,
-      [name, position.toString(), fence.lease, fence.holder, fence.fence],
+      fence === null ? [name, position.toString()] : [name, position.toString(), fence.lease, fence.holder, fence.fence],
     );
-    if ((result.rows[0] as { held: boolean } | undefined)?.held !== true) throw new FencedOutError(fence);
+    if (fence !== null && (result.rows[0] as { held: boolean } | undefined)?.held !== true) throw new FencedOutError(fence);
   }
 
   /**

@@ -21,6 +21,7 @@ import { WebhookDeliveries } from '../webhooks/webhook-deliveries.js';
 import type { WebhookSettings } from '../webhooks/webhook-settings.js';
 import { DispatchCheckpoints } from './dispatch-checkpoints.js';
 import { Dispatcher } from './dispatcher.js';
+import { migrateMessagingTables } from '../shared/messaging.migrations.js';
 
 // An embedded PGlite starts in seconds on a loaded machine (the default hook timeout is 5 s).
 jest.setTimeout(60_000);
@@ -59,8 +60,7 @@ describe.each([['PostgreSQL', onPostgres], ['embedded PGlite', onEmbedded]])('di
     if (backend.schema === 'messaging') await backend.pool.query('CREATE SCHEMA IF NOT EXISTS messaging');
     log = new DeliveryLog(backend.pool, backend.schema);
     checkpoints = new DispatchCheckpoints(backend.pool, backend.schema);
-    await log.ensureSchema();
-    await checkpoints.ensureSchema();
+    await migrateMessagingTables(backend.pool, backend.schema);
     redis = connectRedis();
     prefix = uniquePrefix('dispatch-unknown');
     queues = { webhooks: new Queue(WEBHOOK_QUEUE, { connection: redis, prefix }), email: new Queue(EMAIL_QUEUE, { connection: redis, prefix }) };

@@ -2,16 +2,15 @@ import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
 import { type DatabaseOutage, UnknownEventTypes, isRedisConnectionError } from '#platform';
 import { tracing } from '#platform/instrumentation/channels.js';
-import { isKnownEventType } from '#domain';
+import { envelopeEventName, isKnownEventType } from '#domain';
 import type { EventStore, RecordedEvent, Subscription } from '#event-store';
-import { enqueueInvitationEmail, enqueueInvitationEmails, invitationEmailJob } from '../emails/email-jobs.js';
-import { renderInvitationEmail } from '../emails/invitation-email.js';
+import { enqueueInvitationEmails, invitationEmail, invitationEmailJob } from '../emails/email-jobs.js';
 import type { EmailOutbox } from '../emails/outbox.js';
 import type { EmailJob } from '../shared/queues.js';
 import { RepeatedProblem } from '../shared/redis-errors.js';
 import { buildWebhookEnvelope } from '../webhooks/envelopes.js';
 import type { WebhookDeliveries } from '../webhooks/webhook-deliveries.js';
-import { asWebhookSourceEvent, webhookEventName, type WebhookSourceEvent } from '../webhooks/webhook-events.js';
+import { asWebhookSourceEvent, type WebhookSourceEvent } from '../webhooks/webhook-events.js';
 import type { GetSigningSecrets, WebhookSettings } from '../webhooks/webhook-settings.js';
 import type { DispatchCheckpoints } from './dispatch-checkpoints.js';
 import { type CheckpointFence, FencedOutError } from './checkpoint-fence.js';
@@ -21,15 +20,11 @@ export interface DispatcherOptions {
   checkpoints: DispatchCheckpoints;
   deliveries: WebhookDeliveries;
   emailQueue: Queue<EmailJob>;
-  /**
-   * When given, the e-mail is recorded in the outbox as the event is dispatched (the worker then only
-   * sends it): the outbox is part of what a write waits for, so it reads back at once.
-   */
+  /** Records each e-mail as its event is dispatched, so a write that waits for it reads it back at once. */
   outbox?: EmailOutbox;
   /**
-   * Enqueue a BullMQ job per invitation e-mail. Default true. With an outbox and no SMTP server to
-   * hand the e-mail to, the outbox row IS the e-mail and a job would only record it again (64 Redis
-   * commands per invitation, measured): the wiring turns jobs off then.
+   * A BullMQ job per invitation e-mail (default true). Without SMTP the outbox row IS the e-mail and a
+   * job would only record it again (64 Redis commands per invitation, measured): the wiring turns them off.
    */
   emailJobs?: boolean;
   getSigningSecrets: GetSigningSecrets;
@@ -38,27 +33,22 @@ export interface DispatcherOptions {
   /** Checkpoint name; one per dispatcher. */
   name?: string;
   /**
-   * E-mails are recorded in the append transaction (createInlineOutbox): the dispatcher then only
-   * catches up, at the store's poll interval and in batches, and at once while a write waits for it
-   * (a webhook is due).
+   * E-mails are recorded in the append transaction (createInlineOutbox): the dispatcher only catches
+   * up, at the store's poll interval, and at once while a write waits for it (a webhook is due).
    */
   catchUpOnly?: boolean;
-  /** Pause before following the store again after a failure. */
-  retryDelayMs?: number;
-  /** A failure that is the database being unreachable is not logged here (the outage is, once): it follows again once the database answers. */
+  /** An unreachable database is not logged here (the outage is, once): following resumes once it answers. */
   database?: DatabaseOutage;
   /**
-   * Reactions to events that end a person (a deleted test candidate): run in the log's order, after
-   * every side effect of the events before it was recorded, so that the copies it removes (outbox
-   * rows, delivery logs, Redis) are all there. Idempotent: a crash repeats it, and it fails the event
-   * (retried from the checkpoint) rather than skip it.
+   * Reactions to events that end a person, run in the log's order after every side effect of the
+   * events before it, so the copies it removes (outbox rows, delivery logs, Redis) are all there.
+   * Idempotent: a crash repeats it, and a failure fails the event (retried) rather than skip it.
    */
   erasure?: ErasureReaction;
   /**
-   * The event types this version knows (default isKnownEventType; a test plays an older version). Any other was written by a newer
-   * version during a rolling deploy: skipped (the checkpoint moves on), counted, warned about once per
-   * type, and recorded beside the checkpoint; a dispatcher that knows the type dispatches the recorded
-   * events when it starts (pickUpSkipped).
+   * The event types this version knows (default isKnownEventType; a test plays an older version).
+   * Another type (a newer version wrote it during a rolling deploy) is skipped, warned about once and
+   * recorded beside the checkpoint; a dispatcher that knows it dispatches it at start (pickUpSkipped).
    */
   knownEventType?: (type: string) => boolean;
 }
@@ -76,11 +66,13 @@ const PICK_UP_BATCH = 500;
 const MAX_INLINE_HINTS = 50_000;
 /** How long a catch-up-only dispatcher may take at stop to reach the head of the log. */
 const STOP_CATCH_UP_MS = 3_000;
+const RETRY_DELAY_MS = 1_000;
 
 /** The checkpoint name of the dispatcher; one dispatcher follows the log per deployment. */
 export const DISPATCHER_NAME = 'messaging';
 
 type Waiter = { position: bigint; resolve: () => void };
+type Invitation = Extract<WebhookSourceEvent, { type: 'CandidateInvited' }>;
 
 /**
  * Turns recorded events into e-mail and webhook jobs, one event at a time, in global order. Every side
@@ -98,23 +90,19 @@ export class Dispatcher {
   private saving: Promise<void> = Promise.resolve();
   private waiters: Waiter[] = [];
   /**
-   * Invitation events whose e-mail a read batch already recorded (outbox rows and jobs in bulk).
-   * Kept current: an id goes in when its batch recorded it and out when the event is handled, right
-   * after, in the same follow(). Another process writes nothing it holds. Bound: one read batch's
-   * invitations (follow() empties it, so a stopped subscription leaves nothing behind).
+   * Invitation events whose e-mail their read batch already recorded (emailBatch); an id leaves when
+   * its event is handled, in the same follow(). No other process writes it. Bound: one read batch
+   * (follow() empties it, so a stopped subscription leaves nothing behind).
    */
   private readonly emailed = new Set<string>();
-  /**
-   * Invitation events whose e-mail the append transaction recorded in this process (recordedInline).
-   * Apart from `emailed`, which every follow() empties: a hint may come before the dispatcher follows.
-   */
+  /** Invitation events whose e-mail this process's append transaction recorded (recordedInline); kept across follow(). */
   private readonly recordedWithAppend = new Set<string>();
   /** The webhook settings of the workspaces of the read batch in hand, each read once (see settingsFor). */
   private batchSettings: Map<string, Promise<WebhookSettings | null>> | null = null;
   private readonly name: string;
   private fence: CheckpointFence | null = null;
   private readonly unknownEvents: UnknownEventTypes;
-  /** Events whose side effects need Redis (an erasure's scrub) wait for it: said once per outage, not with a stack per retry. */
+  /** An erasure's scrub waits for Redis: said once per outage, not with a stack per retry. */
   private readonly redisDown: RepeatedProblem;
 
   constructor(private readonly options: DispatcherOptions) {
@@ -127,7 +115,6 @@ export class Dispatcher {
     return (this.options.knownEventType ?? isKnownEventType)(type);
   }
 
-  /** Position of the last event fully dispatched (checkpoint saved). */
   /**
    * `fence`: the lease this dispatcher runs under (a worker of a cluster); its checkpoint is saved
    * only while that lease is held. Without it (one process), the checkpoint only moves forward.
@@ -150,10 +137,9 @@ export class Dispatcher {
   }
 
   /**
-   * A catch-up-only dispatcher trails the log by up to a poll interval (what it does then is already
-   * recorded inline). At stop it first catches up, for a few seconds at most, so the next start does
-   * not open with that backlog (a restart after a burst of 100-people invitations spent its first
-   * request's time re-dispatching 500 of them). Whatever is left is dispatched at the next start.
+   * A catch-up-only dispatcher trails the log by up to a poll interval. At stop it catches up, for a
+   * few seconds at most, so the next start does not open with that backlog (after a burst of
+   * invitations, a restart's first request waited for 500 of them); the rest waits for that start.
    */
   private async catchUpBeforeStop(): Promise<void> {
     try {
@@ -182,10 +168,9 @@ export class Dispatcher {
   private kick: (() => void) | null = null;
 
   /**
-   * The append transaction of these invitation events recorded their e-mails (createInlineOutbox):
-   * with no job to hand them to (no SMTP), following them has nothing left to do for their e-mails,
-   * and the dispatcher neither renders them nor opens their addresses and names again. A hint only:
-   * dropped (past MAX_INLINE_HINTS, at a restart), the e-mail is rendered and recorded if absent, as before.
+   * The append transaction recorded these invitations' e-mails (createInlineOutbox): with no job to
+   * hand them to (no SMTP), the dispatcher need not render them again. A hint only: once dropped
+   * (past MAX_INLINE_HINTS, at a restart), the e-mail is rendered and recorded if absent.
    */
   recordedInline(eventIds: readonly string[]): void {
     if (this.sendsJobs) return;
@@ -199,10 +184,10 @@ export class Dispatcher {
     if (erasure !== undefined && erasure.endingTypes.includes(event.type)) await erasure.erase(event);
     const source = asWebhookSourceEvent(event);
     if (!source) return;
-    if (source.type === 'CandidateInvited') await this.enqueueInvitationEmail(source, event.metadata.time);
+    if (source.type === 'CandidateInvited') await this.enqueueInvitationEmail(source);
     // The address and selection as they stand when the event is dispatched.
     const settings = await this.settingsFor(source.data.workspaceId);
-    if (!settings || !settings.events.includes(webhookEventName(source))) return;
+    if (!settings || !settings.events.includes(envelopeEventName(source))) return;
     const envelope = await buildWebhookEnvelope(this.options.eventStore, source, this.options.appUrl);
     if (!envelope) {
       this.options.logger?.warn({ eventId: event.id, type: event.type }, 'event has no webhook payload; skipped');
@@ -227,22 +212,20 @@ export class Dispatcher {
     return settings;
   }
 
-  private emailJob(event: Extract<WebhookSourceEvent, { type: 'CandidateInvited' }>): EmailJob {
-    return invitationEmailJob(event.id, event.data, this.options.appUrl);
-  }
-
   private get sendsJobs(): boolean {
     return this.options.emailJobs !== false || !this.options.outbox;
   }
 
-  private async enqueueInvitationEmail(event: Extract<WebhookSourceEvent, { type: 'CandidateInvited' }>, time: string): Promise<void> {
+  private async enqueueInvitationEmail(event: Invitation): Promise<void> {
     if (this.emailed.delete(event.id) || this.recordedWithAppend.delete(event.id)) return;
-    const job = this.emailJob(event);
-    const email = { eventId: event.id, to: job.to, sentAt: time, ...renderInvitationEmail(job) };
-    // Without a job to hand it to, the row is all: one insert-if-absent (it is usually there already, made inline).
-    if (!this.sendsJobs) return this.options.outbox?.recordMany([email]);
-    await this.options.outbox?.record(email);
-    await enqueueInvitationEmail(this.options.emailQueue, job);
+    await this.recordEmails([event]);
+  }
+
+  /** Outbox rows (insert-if-absent) and jobs, both with ids derived from the events; without SMTP, the row is all. */
+  private async recordEmails(invitations: readonly Invitation[]): Promise<void> {
+    const jobs = invitations.map((event) => ({ event, job: invitationEmailJob(event.id, event.data, this.options.appUrl) }));
+    await this.options.outbox?.recordMany(jobs.map(({ event, job }) => invitationEmail(job, event.metadata.time)));
+    if (this.sendsJobs) await enqueueInvitationEmails(this.options.emailQueue, jobs.map(({ job }) => job));
   }
 
   /**
@@ -253,11 +236,8 @@ export class Dispatcher {
   private async emailBatch(events: readonly RecordedEvent[]): Promise<void> {
     const invitations = events.filter((event) => this.knows(event.type)).map(asWebhookSourceEvent).filter((source) => source?.type === 'CandidateInvited').filter((source) => !this.recordedWithAppend.has(source.id));
     if (invitations.length < 2) return;
-    const recorded = new Map(events.map((event) => [event.id, event.metadata.time]));
-    const jobs = invitations.map((source) => this.emailJob(source));
-    await this.options.outbox?.recordMany(jobs.map((job) => ({ eventId: job.eventId, to: job.to, sentAt: recorded.get(job.eventId) ?? '', ...renderInvitationEmail(job) })));
-    if (this.sendsJobs) await enqueueInvitationEmails(this.options.emailQueue, jobs);
-    for (const job of jobs) this.emailed.add(job.eventId);
+    await this.recordEmails(invitations);
+    for (const event of invitations) this.emailed.add(event.id);
   }
 
   private async follow(): Promise<void> {
@@ -288,25 +268,23 @@ export class Dispatcher {
     });
   }
 
-  private async handle(event: RecordedEvent): Promise<void> {
-    const work = (async () => {
-      if (this.knows(event.type)) await this.dispatch(event);
-      else {
-        this.unknownEvents.skipped(event);
-        // Recorded before the checkpoint can pass it: a crash in between repeats the event, not loses it.
-        await this.options.checkpoints.recordSkipped(this.name, event.type, event.position);
-      }
-      this.handled = event.position;
-      this.unsaved += 1;
-      this.releaseWaiters();
-      if (this.unsaved >= SAVE_EVERY) await this.saveCheckpoint();
-    })();
+  private handle(event: RecordedEvent): Promise<void> {
+    const work = this.handleOne(event).finally(() => { this.inFlight = null; });
     this.inFlight = work;
-    try {
-      await work;
-    } finally {
-      this.inFlight = null;
+    return work;
+  }
+
+  private async handleOne(event: RecordedEvent): Promise<void> {
+    if (this.knows(event.type)) await this.dispatch(event);
+    else {
+      this.unknownEvents.skipped(event);
+      // Recorded before the checkpoint can pass it: a crash in between repeats the event, not loses it.
+      await this.options.checkpoints.recordSkipped(this.name, event.type, event.position);
     }
+    this.handled = event.position;
+    this.unsaved += 1;
+    this.releaseWaiters();
+    if (this.unsaved >= SAVE_EVERY) await this.saveCheckpoint();
   }
 
   /**
@@ -384,6 +362,6 @@ export class Dispatcher {
       if (this.stopped) return;
       const ready = outage && database ? database.untilUp() : Promise.resolve();
       void ready.then(() => (this.stopped ? undefined : this.follow())).catch((failure: unknown) => this.restartAfter(failure));
-    }, this.options.retryDelayMs ?? 1000);
+    }, RETRY_DELAY_MS);
   }
 }

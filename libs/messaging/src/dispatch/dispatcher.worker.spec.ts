@@ -14,6 +14,7 @@ import { WebhookDeliveries } from '../webhooks/webhook-deliveries.js';
 import type { WebhookSettings } from '../webhooks/webhook-settings.js';
 import { DispatchCheckpoints } from './dispatch-checkpoints.js';
 import { Dispatcher } from './dispatcher.js';
+import { migrateMessagingTables } from '../shared/messaging.migrations.js';
 
 const time = (minute: number): string => new Date(Date.UTC(2026, 10, 2, 9, minute)).toISOString();
 
@@ -32,8 +33,7 @@ describe('dispatcher', () => {
     store = await openEventStore(db);
     log = new DeliveryLog(db.pool, db.schema);
     checkpoints = new DispatchCheckpoints(db.pool, db.schema);
-    await log.ensureSchema();
-    await checkpoints.ensureSchema();
+    await migrateMessagingTables(db.pool, db.schema);
     redis = connectRedis();
     prefix = uniquePrefix('dispatch');
     queues = { webhooks: new Queue(WEBHOOK_QUEUE, { connection: redis, prefix }), email: new Queue(EMAIL_QUEUE, { connection: redis, prefix }) };
@@ -162,7 +162,7 @@ describe('dispatcher', () => {
 
   it('leaves the e-mails the append transaction recorded (no SMTP): neither rendered nor recorded again', async () => {
     const outbox = new EmailOutbox(db.pool, db.schema);
-    await outbox.ensureSchema();
+    await migrateMessagingTables(db.pool, db.schema);
     const recorded: string[] = [];
     const recordMany = outbox.recordMany.bind(outbox);
     outbox.recordMany = async (inputs) => {

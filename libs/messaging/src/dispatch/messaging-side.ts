@@ -6,10 +6,9 @@ import { webhookSettingsFromLog } from '../webhooks/webhook-settings-from-log.js
 import { startMessaging, type Messaging, type StartMessagingOptions } from './start-messaging.js';
 
 /*
- * The messaging side builds its own parts: queues, workers and the dispatcher (startMessaging), the
- * webhook settings it reads from the log, the inline outbox, and what a write waits for. The
- * composition root hands in the ports it does not own (a command to disable an address, the events
- * feed, the erasure, the lease) and registers the waiter.
+ * The messaging side builds its own parts (startMessaging, the webhook settings from the log, the
+ * inline outbox, what a write waits for); the composition root hands in the ports it does not own
+ * (disabling an address, the events feed, the erasure, the lease) and registers the waiter.
  */
 
 /** A write as messaging sees it when asked to wait for it (the write side's CommittedWrite). */
@@ -59,13 +58,10 @@ export const startMessagingSide = async (deps: MessagingSideDeps): Promise<{ mes
     outbox: messaging.outbox, appUrl: deps.appUrl,
     ...(dispatcher === null ? {} : { onRecorded: (eventIds: readonly string[]) => dispatcher.recordedInline(eventIds) }),
   }));
-  // A write waits for the dispatcher only while Redis is up: without it the dispatcher cannot enqueue
-  // and would hold every write for the whole timeout. The side effects are recorded from the log and
-  // catch up once Redis is back; the write answers as soon as the read models show it.
-  // A dispatcher of this process that always runs is waited for directly. Otherwise (API processes,
-  // the internal app, a worker that may not hold the lease) its stored checkpoint is polled, and only
-  // while some worker holds the followers' lease: with every worker stopped nothing would move, and
-  // the answer does not wait for it (the side effects are recorded from the log once a worker runs).
+  // A write waits for the dispatcher only while Redis is up (without it every write would wait out
+  // the timeout; the side effects catch up from the log once it is back). A dispatcher of this process
+  // that always runs is waited for directly; otherwise its stored checkpoint is polled, and only while
+  // some worker holds the followers' lease (with none, nothing would move until a worker runs).
   const alwaysHere = dispatcher !== null && deps.dispatcherUnderLease !== true;
   const dispatched = alwaysHere
     ? (position: bigint, timeoutMs: number) => dispatcher.waitForPosition(position, timeoutMs).then(() => true, () => false)

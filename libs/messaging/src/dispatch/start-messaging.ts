@@ -44,13 +44,9 @@ export interface StartMessagingOptions {
   /** The events feed, which webhook recoveries deliver again. */
   feedWindow: FeedWindow;
   logger: Logger;
-  deliveryTimeoutMs?: number;
   /** Webhook jobs one worker runs at once (WEBHOOK_CONCURRENCY, 100, by default). */
   webhookConcurrency?: number;
   purgeEveryMs?: number;
-  /** How often pending deliveries are compared with the queue besides every reconnection (5 min). */
-  sweepEveryMs?: number;
-  emailFrom?: string;
   /** False in processes that only read the log and enqueue resends (the internal app of a multi-process set-up). */
   runWorkers?: boolean;
   /** The dispatcher's reaction to a deleted person (DispatcherOptions.erasure), given the outbox and delivery log. */
@@ -64,12 +60,7 @@ export interface StartMessagingOptions {
   dispatcherUnderLease?: boolean;
 }
 
-export interface QueueCounts {
-  waiting: number;
-  active: number;
-  delayed: number;
-  failed: number;
-}
+export type QueueCounts = Record<'waiting' | 'active' | 'delayed' | 'failed', number>;
 
 export interface Messaging {
   stop(): Promise<void>;
@@ -95,8 +86,6 @@ export interface Messaging {
 /** A queue command (add, counts) on a Redis that does not answer fails after this (docs/operations.md, "High availability"). */
 const QUEUE_COMMAND_TIMEOUT_MS = 5000;
 
-const closable = (worker: Worker): { worker: Worker; close: () => Promise<void> } => ({ worker, close: () => worker.close() });
-
 /** Creates the tables, starts the workers, then the dispatcher (so the first jobs find a worker). */
 export const startMessaging = async (options: StartMessagingOptions): Promise<Messaging> => {
   const schema = options.schema ?? 'messaging';
@@ -110,18 +99,16 @@ export const startMessaging = async (options: StartMessagingOptions): Promise<Me
   // BullMQ workers need connections that retry forever; one per user keeps blocking calls apart.
   const connections: Redis[] = [];
   const connection = (use: 'queue' | 'worker' = 'worker'): Redis => {
-    // Unlike the request path's connection, these wait out an outage (offline queue) and reconnect
-    // forever. Workers block on Redis by design (BZPOPMIN, up to 10 s): no command timeout there;
-    // BullMQ's own watchdog resets a blocking call that outlives its timeout, and behind Sentinel
-    // every connection follows a failover at once (failoverDetector, copied by duplicate). The
-    // queue's connection never blocks: a master that stops answering fails its commands after 5 s
-    // (the dispatcher waits for Redis, then enqueues again) instead of holding them forever.
+    // These wait out an outage (offline queue) and reconnect forever. Workers block by design
+    // (BZPOPMIN, up to 10 s): no command timeout, BullMQ's watchdog resets a call that outlives its
+    // own; behind Sentinel each follows a failover (failoverDetector, copied by duplicate). The queue's
+    // never blocks: a silent master fails its commands after 5 s (the dispatcher waits, then enqueues again).
     const created: Redis = options.redis.duplicate({ maxRetriesPerRequest: null, enableOfflineQueue: true, commandTimeout: use === 'queue' ? QUEUE_COMMAND_TIMEOUT_MS : undefined });
     created.on('error', () => undefined);
     connections.push(created);
     return created;
   };
-  const closers: (() => Promise<void>)[] = [];
+  const closers: (() => Promise<unknown>)[] = [];
   const queueConnection = connection('queue');
   const runWorkers = options.runWorkers ?? true;
   // Made before the queues, which ask it whether a job is left under the old prefix before adding it again.
@@ -142,16 +129,16 @@ export const startMessaging = async (options: StartMessagingOptions): Promise<Me
     feedWindow: options.feedWindow, logger,
   });
   // One worker per queue, each on a connection of its own (the table is keyed by QUEUE_NAMES: a new queue does not compile without its worker).
-  const workerFor = (name: QueueName, workerPrefix: string, workerName?: string): { worker: Worker; close: () => Promise<void> } => {
+  const workerFor = (name: QueueName, workerPrefix: string, workerName?: string): Worker => {
     const named = workerName === undefined ? {} : { workerName };
-    const startWorker: Record<QueueName, () => { worker: Worker; close: () => Promise<void> }> = {
-      [WEBHOOK_QUEUE]: () => closable(createWebhookWorker({
+    const startWorker: Record<QueueName, () => Worker> = {
+      [WEBHOOK_QUEUE]: () => createWebhookWorker({
         connection: connection(), prefix: workerPrefix, log, clock, logger, backoffMs: options.backoffMs, allowInsecure: options.allowInsecure,
-        getSigningSecrets: options.getSigningSecrets, disableWebhook: options.disableWebhook, timeoutMs: options.deliveryTimeoutMs,
-        concurrency: options.webhookConcurrency, recoveries, ...named,
-      })),
-      [EMAIL_QUEUE]: () => createEmailWorker({ connection: connection(), prefix: workerPrefix, outbox, clock, smtpUrl: options.smtpUrl, backoffMs: options.backoffMs, from: options.emailFrom, logger, ...named }),
-      [MAINTENANCE_QUEUE]: () => closable(createPurgeWorker({ connection: connection(), prefix: workerPrefix, log, clock, logger, ...named })),
+        getSigningSecrets: options.getSigningSecrets, disableWebhook: options.disableWebhook, concurrency: options.webhookConcurrency,
+        recoveries, ...named,
+      }),
+      [EMAIL_QUEUE]: () => createEmailWorker({ connection: connection(), prefix: workerPrefix, outbox, clock, smtpUrl: options.smtpUrl, backoffMs: options.backoffMs, logger, ...named }),
+      [MAINTENANCE_QUEUE]: () => createPurgeWorker({ connection: connection(), prefix: workerPrefix, log, clock, logger, ...named }),
     };
     return startWorker[name]();
   };
@@ -162,19 +149,14 @@ export const startMessaging = async (options: StartMessagingOptions): Promise<Me
     closers.push(() => legacy.stop());
   }
   if (runWorkers) {
-    for (const name of QUEUE_NAMES) {
-      const started = workerFor(name, prefix);
-      workers.push(started.worker);
-      closers.push(started.close);
-    }
-    // Not awaited: with Redis unreachable the service still starts (degraded: what needs Redis answers
-    // 500 and the health route says so); the workers connect, and the purge is scheduled, once it answers.
-    // Jobs enqueued before then wait in Redis for the workers.
+    for (const name of QUEUE_NAMES) workers.push(workerFor(name, prefix));
+    closers.push(() => Promise.all(workers.map((worker) => worker.close())));
+    // Not awaited: with Redis unreachable the service still starts degraded (what needs Redis answers
+    // 500, the health route says so); workers connect and the purge is scheduled once it answers.
     void Promise.all(workers.map((worker) => worker.waitUntilReady()))
       .catch((error: unknown) => logger.error({ err: error }, 'queue workers could not start'));
-    // Every time the queue connection is (re)established: Redis may have come back empty, so the
-    // repeatable purge is registered again (an upsert: no duplicate) and the delivery rows in SQL are
-    // compared with the queue. Also every few minutes, for data lost without a reconnection (FLUSHALL).
+    // At every (re)connection Redis may have come back empty: the purge is registered again (an upsert)
+    // and the delivery rows are compared with the queue; also every few minutes (a FLUSHALL without one).
     const sweeper = new DeliverySweeper({ log, queue: queues.webhooks, clock, backoffMs: options.backoffMs, logger });
     const repair = (): void => {
       void schedulePurge(queues.maintenance, options.purgeEveryMs ?? 3600_000)
@@ -183,7 +165,7 @@ export const startMessaging = async (options: StartMessagingOptions): Promise<Me
     };
     queueConnection.on('ready', repair);
     if (queueConnection.status === 'ready') repair();
-    const sweepTimer = setInterval(repair, options.sweepEveryMs ?? 300_000);
+    const sweepTimer = setInterval(repair, 300_000);
     sweepTimer.unref();
     closers.push(async () => {
       clearInterval(sweepTimer);

@@ -6,9 +6,11 @@ import { TestClock, waitFor } from '../test-support/clock.js';
 import { createTestDatabase, type TestDatabase } from '../test-support/postgres.js';
 import { connectRedis, deleteKeys, uniquePrefix } from '../test-support/redis.js';
 import { startSmtpServer, type TestSmtpServer } from '../test-support/smtp.js';
-import { enqueueInvitationEmail } from './email-jobs.js';
-import { createEmailWorker, type EmailWorker } from './email.worker.js';
+import { enqueueInvitationEmails } from './email-jobs.js';
+import type { Worker } from 'bullmq';
+import { createEmailWorker } from './email.worker.js';
 import { EmailOutbox } from './outbox.js';
+import { migrateMessagingTables } from '../shared/messaging.migrations.js';
 
 /** Quoted-printable soft line breaks and escapes, so the test reads the text as a mail client would. */
 const decodeQuotedPrintable = (raw: string): string =>
@@ -21,12 +23,12 @@ describe('invitation e-mail worker', () => {
   let prefix: string;
   let queue: Queue<EmailJob>;
   let smtp: TestSmtpServer | null = null;
-  let worker: EmailWorker | null = null;
+  let worker: Worker | null = null;
 
   beforeAll(async () => {
     db = await createTestDatabase('email_worker');
     outbox = new EmailOutbox(db.pool, db.schema);
-    await outbox.ensureSchema();
+    await migrateMessagingTables(db.pool, db.schema);
     redis = connectRedis();
   });
   beforeEach(() => {
@@ -48,11 +50,11 @@ describe('invitation e-mail worker', () => {
 
   // Each worker gets its own connection: BullMQ blocks on it while it waits for jobs.
   const workerConnections: Redis[] = [];
-  const startWorker = async (smtpUrl: string | null): Promise<EmailWorker> => {
+  const startWorker = async (smtpUrl: string | null): Promise<Worker> => {
     const connection = connectRedis();
     workerConnections.push(connection);
     worker = createEmailWorker({ connection, prefix, outbox, clock: new TestClock(), smtpUrl, backoffMs: 20 });
-    await worker.worker.waitUntilReady();
+    await worker.waitUntilReady();
     return worker;
   };
 
@@ -64,8 +66,8 @@ describe('invitation e-mail worker', () => {
   it('records the e-mail in the outbox and sends it over SMTP once, however often the event is enqueued', async () => {
     smtp = await startSmtpServer();
     const job = invitation(`ada-${randomUUID().slice(0, 6)}@example.com`);
-    await enqueueInvitationEmail(queue, job);
-    await enqueueInvitationEmail(queue, job);
+    await enqueueInvitationEmails(queue, [job]);
+    await enqueueInvitationEmails(queue, [job]);
     await startWorker(smtp.url);
     const emails = await waitFor(async () => ((await outbox.listEmails(job.to)).length > 0 ? outbox.listEmails(job.to) : null), 10_000, 'the outbox');
     await waitFor(async () => smtp?.messages.length === 1, 10_000, 'the SMTP message');
@@ -82,7 +84,7 @@ describe('invitation e-mail worker', () => {
     smtp = await startSmtpServer({ rejectFirst: 2 });
     const job = invitation(`grace-${randomUUID().slice(0, 6)}@example.com`);
     await startWorker(smtp.url);
-    await enqueueInvitationEmail(queue, job);
+    await enqueueInvitationEmails(queue, [job]);
     await waitFor(async () => smtp?.messages.length === 1, 10_000, 'the SMTP message');
     expect(smtp.rejected).toBe(2);
     expect(await outbox.listEmails(job.to)).toHaveLength(1);
@@ -91,7 +93,7 @@ describe('invitation e-mail worker', () => {
   it('without SMTP the e-mail is kept in the outbox only', async () => {
     const job = invitation(`alan-${randomUUID().slice(0, 6)}@example.com`);
     await startWorker(null);
-    await enqueueInvitationEmail(queue, job);
+    await enqueueInvitationEmails(queue, [job]);
     const [email] = await waitFor(async () => ((await outbox.listEmails(job.to)).length > 0 ? outbox.listEmails(job.to) : null), 10_000, 'the outbox');
     expect(email).toMatchObject({ to: job.to, sentAt: await new TestClock().now() });
     expect(email?.subject).toContain('Backend <engineer>');

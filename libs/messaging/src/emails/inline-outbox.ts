@@ -1,7 +1,6 @@
 import type { CandidateInvited } from '#domain';
 import type { InlineProjector, InlineStep, RecordedEvent } from '#event-store';
-import { invitationEmailJob } from './email-jobs.js';
-import { renderInvitationEmail } from './invitation-email.js';
+import { invitationEmail, invitationEmailJob } from './email-jobs.js';
 import type { EmailOutbox } from './outbox.js';
 
 export const INLINE_OUTBOX = 'email-outbox';
@@ -24,10 +23,8 @@ export const createInlineOutbox = ({ outbox, appUrl, onRecorded }: {
   prepare: (): InlineStep => ({
     statements: [],
     finish: (_rows, _head, recorded: readonly RecordedEvent[]) => {
-      const emails = recorded.filter((event) => event.type === 'CandidateInvited').map((event) => {
-        const job = invitationEmailJob(event.id, event.data as CandidateInvited['data'], appUrl);
-        return { eventId: event.id, to: job.to, sentAt: event.metadata.time, ...renderInvitationEmail(job) };
-      });
+      const emails = recorded.filter((event) => event.type === 'CandidateInvited')
+        .map((event) => invitationEmail(invitationEmailJob(event.id, event.data as CandidateInvited['data'], appUrl), event.metadata.time));
       const statement = outbox.recordManySql(emails);
       if (statement === null) return { statements: [] };
       return { statements: [statement], ...(onRecorded === undefined ? {} : { onCommitted: () => onRecorded(emails.map((email) => email.eventId)) }) };

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import type { Pool } from 'pg';
 import { type PreparedStatement, preparedStatement, sqlLiteral } from '#event-store';
 import { isoTime, qualified } from '../shared/sql.js';
-import { migrateMessagingTables } from '../shared/messaging.migrations.js';
 import type { RenderedEmail } from './invitation-email.js';
 
 export interface OutboxEmail {
@@ -38,6 +37,14 @@ const emailOf = (row: Row): StoredEmail => ({
   smtpAcceptedAt: row.smtp_accepted_at ? isoTime(row.smtp_accepted_at) : null,
 });
 
+export type NewEmail = { eventId: string; to: string; sentAt: string } & RenderedEmail;
+
+/** An e-mail's values as SQL literals, in the order of the outbox's insert. */
+const literalRow = (input: NewEmail): string =>
+  [emailId(input.eventId), input.eventId, input.to, input.subject, input.text, input.html, input.sentAt].map(sqlLiteral).join(', ');
+
+const listed = ({ id, to, subject, text, sentAt }: StoredEmail): OutboxEmail => ({ id, to, subject, text, sentAt });
+
 const COLUMNS = 'id, recipient, subject, body_text, body_html, sent_at, event_id, smtp_accepted_at';
 
 /** The outbox of the internal application: every e-mail the service sends, SMTP or not. One statement per call (two when `record` meets an existing row). */
@@ -46,7 +53,7 @@ export class EmailOutbox {
   /** recordManySql's statement for a single e-mail, prepared once per connection (recordOneSetup). */
   private readonly recordOne: PreparedStatement;
 
-  constructor(private readonly pool: Pool, private readonly schema: string) {
+  constructor(private readonly pool: Pool, schema: string) {
     this.table = qualified(schema, OUTBOX_TABLE);
     this.recordOne = preparedStatement('email_outbox_record_one', `INSERT INTO ${this.table} (id, event_id, recipient, subject, body_text, body_html, sent_at)
       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (event_id) DO NOTHING`, ['text', 'text', 'text', 'text', 'text', 'text', 'timestamptz']);
@@ -58,13 +65,8 @@ export class EmailOutbox {
     await this.pool.query(`UPDATE ${this.table} SET recipient = $2, body_text = $2, body_html = $2 WHERE event_id = ANY($1)`, [[...eventIds], erased]);
   }
 
-  /** The messaging migrations (shared/messaging.migrations.ts) make and change the table. */
-  async ensureSchema(): Promise<void> {
-    await migrateMessagingTables(this.pool, this.schema);
-  }
-
   /** Idempotent on the event id: the first record wins, a second run returns it unchanged. */
-  async record(input: { eventId: string; to: string; sentAt: string } & RenderedEmail): Promise<StoredEmail> {
+  async record(input: NewEmail): Promise<StoredEmail> {
     const inserted = await this.pool.query(
       `INSERT INTO ${this.table} (id, event_id, recipient, subject, body_text, body_html, sent_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (event_id) DO NOTHING RETURNING ${COLUMNS}`,
@@ -79,27 +81,22 @@ export class EmailOutbox {
   }
 
   /** Many at once, one statement: idempotent on the event id like `record` (the first record wins). */
-  async recordMany(inputs: readonly ({ eventId: string; to: string; sentAt: string } & RenderedEmail)[]): Promise<void> {
-    if (inputs.length === 0) return;
-    const column = <T>(pick: (input: (typeof inputs)[number]) => T): T[] => inputs.map(pick);
-    await this.pool.query(
-      `INSERT INTO ${this.table} (id, event_id, recipient, subject, body_text, body_html, sent_at)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
-       ON CONFLICT (event_id) DO NOTHING`,
-      [column((input) => emailId(input.eventId)), column((input) => input.eventId), column((input) => input.to), column((input) => input.subject),
-        column((input) => input.text), column((input) => input.html), column((input) => input.sentAt)],
-    );
+  async recordMany(inputs: readonly NewEmail[]): Promise<void> {
+    if (inputs.length > 0) await this.pool.query(this.insertSql(inputs.map(literalRow)));
   }
 
   /**
    * `recordMany` as one literal statement, for a caller that runs it inside a transaction of its
    * own (the inline outbox, in the append transaction); null when there is nothing to record.
    */
-  recordManySql(inputs: readonly ({ eventId: string; to: string; sentAt: string } & RenderedEmail)[]): string | null {
-    if (inputs.length === 0) return null;
-    const values = inputs.map((input) => [emailId(input.eventId), input.eventId, input.to, input.subject, input.text, input.html, input.sentAt].map(sqlLiteral).join(', '));
+  recordManySql(inputs: readonly NewEmail[]): string | null {
+    const values = inputs.map(literalRow);
+    if (values.length === 0) return null;
     // One e-mail (the usual append): the statement recordOneSetup prepared on the connection.
-    if (values.length === 1) return `EXECUTE ${this.recordOne.name}(${values[0] ?? ''})`;
+    return values.length === 1 ? `EXECUTE ${this.recordOne.name}(${values[0] ?? ''})` : this.insertSql(values);
+  }
+
+  private insertSql(values: readonly string[]): string {
     return `INSERT INTO ${this.table} (id, event_id, recipient, subject, body_text, body_html, sent_at) VALUES ${values.map((row) => `(${row})`).join(', ')} ON CONFLICT (event_id) DO NOTHING`;
   }
 
@@ -115,15 +112,15 @@ export class EmailOutbox {
   /** The latest e-mails to anyone, newest first: the internal pages' outbox before it is filtered by address. */
   async listRecent(limit: number): Promise<OutboxEmail[]> {
     const result = await this.pool.query(`SELECT ${COLUMNS} FROM ${this.table} ORDER BY seq DESC LIMIT $1`, [limit]);
-    return (result.rows as Row[]).map(emailOf).map(({ id, to, subject, text, sentAt }) => ({ id, to, subject, text, sentAt }));
+    return (result.rows as Row[]).map(emailOf).map(listed);
   }
 
   /** Newest first. Addresses are stored as the domain wrote them (trimmed, lower case). */
-  async listEmails(to: string, options: { limit?: number } = {}): Promise<OutboxEmail[]> {
+  async listEmails(to: string): Promise<OutboxEmail[]> {
     const result = await this.pool.query(
-      `SELECT ${COLUMNS} FROM ${this.table} WHERE recipient = $1 ORDER BY sent_at DESC, seq DESC LIMIT $2`,
-      [to.trim().toLowerCase(), options.limit ?? 1000],
+      `SELECT ${COLUMNS} FROM ${this.table} WHERE recipient = $1 ORDER BY sent_at DESC, seq DESC LIMIT 1000`,
+      [to.trim().toLowerCase()],
     );
-    return (result.rows as Row[]).map(emailOf).map(({ id, to: recipient, subject, text, sentAt }) => ({ id, to: recipient, subject, text, sentAt }));
+    return (result.rows as Row[]).map(emailOf).map(listed);
   }
 }

@@ -21,7 +21,6 @@ export interface LegacyQueueDrainOptions {
   /** The queue's own worker on `prefix`, named `workerName` (so that it is told apart from an old release's). */
   startWorker(name: QueueName, prefix: string, workerName: string): StartedWorker;
   logger: Logger;
-  checkEveryMs?: number;
 }
 
 /**
@@ -49,7 +48,7 @@ export class LegacyQueueDrain {
 
   /** Looks now and every few seconds until every queue is drained (the workers it starts need the rest of messaging made). */
   start(): void {
-    this.timer = setInterval(() => void this.check(), this.options.checkEveryMs ?? 5_000);
+    this.timer = setInterval(() => void this.check(), 5_000);
     this.timer.unref();
     void this.check();
   }

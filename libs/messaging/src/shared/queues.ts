@@ -33,19 +33,15 @@ export const RETRY_MULTIPLIERS = [1, 5, 30, 120, 300, 600, 1200, 1440] as const;
 /** The first try plus one per retry delay. */
 export const MAX_ATTEMPTS = RETRY_MULTIPLIERS.length + 1;
 
-/**
- * BullMQ's custom backoff: called with the number of failed attempts so far (1 after the first).
- * Past the schedule it repeats the last delay; the attempts option keeps that from happening.
- */
+/** BullMQ's custom backoff, given the failed attempts so far (1 after the first); past the schedule, the last delay. */
 export const retryDelayMs = (failedAttempts: number, backoffMs: number): number => {
   const index = Math.min(Math.max(failedAttempts, 1), RETRY_MULTIPLIERS.length) - 1;
   return (RETRY_MULTIPLIERS[index] ?? 1) * backoffMs;
 };
 
 /**
- * Jobs one webhook worker runs at once. An attempt mostly waits (its row, the receiver, the attempt
- * written back), so a worker keeps many in flight; the delivery log coalesces their statements.
- * At 10, one worker delivered ~700/s to a nearby receiver while its CPU was mostly idle.
+ * Jobs one webhook worker runs at once: an attempt mostly waits (its row, the receiver), and the
+ * delivery log coalesces their statements. At 10, a worker delivered ~700/s with its CPU mostly idle.
  */
 export const WEBHOOK_CONCURRENCY = 100;
 
@@ -55,8 +51,8 @@ export const retryJobOptions = { attempts: MAX_ATTEMPTS, backoff: { type: 'sched
 export const keepJobs = { removeOnComplete: { age: 7 * 24 * 3600, count: 10_000 }, removeOnFail: { age: 30 * 24 * 3600 } } as const;
 
 /**
- * How fast a job held by a crashed worker is taken up again: the lock lapses after LOCK_DURATION_MS
- * (renewed every half of it while the job runs, so a 10 s webhook attempt keeps it), and stalled jobs
- * are looked for every STALLED_INTERVAL_MS. BullMQ's defaults (30 s each) made recovery take a minute.
+ * How fast a job held by a crashed worker is taken up again: its lock lapses after 15 s (renewed every
+ * half of it while the job runs, so a 10 s webhook attempt keeps it) and stalled jobs are looked for
+ * every 5 s. BullMQ's defaults (30 s each) made recovery take a minute.
  */
 export const crashRecoveryOptions = { lockDuration: 15_000, stalledInterval: 5_000, maxStalledCount: MAX_ATTEMPTS } as const;

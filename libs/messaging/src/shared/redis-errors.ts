@@ -4,8 +4,6 @@ import { isRedisConnectionError } from '#platform';
 /** BullMQ's words for a job whose keys or lock Redis no longer holds: Redis restarted empty or was flushed. */
 const LOST_JOB = /^Missing (key|lock) for (parent )?job /;
 
-export const isLostJobError = (error: unknown): boolean => error instanceof Error && LOST_JOB.test(error.message);
-
 /** Repeats of one problem are counted for this long after its line, then said in one more line. */
 const REPEATS_WINDOW_MS = 30_000;
 
@@ -44,7 +42,7 @@ export const logQueueError = (logger: Logger | undefined, message: string) => {
   const lostJobs = new RepeatedProblem(logger, `${message}: a job's keys were gone from Redis (restarted empty or flushed); its outcome is not recorded in the queue`);
   return (error: Error): void => {
     if (isRedisConnectionError(error)) return;
-    if (isLostJobError(error)) lostJobs.report({ reason: error.message });
+    if (LOST_JOB.test(error.message)) lostJobs.report({ reason: error.message });
     else logger?.error({ err: error }, message);
   };
 };

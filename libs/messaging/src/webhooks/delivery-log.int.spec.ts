@@ -3,6 +3,7 @@ import { jest } from '@jest/globals';
 import { startTestPglite } from '../test-support/pglite.js';
 import { createTestDatabase, type TestDatabase } from '../test-support/postgres.js';
 import { DeliveryLog, type AttemptRecord, type StoredDelivery } from './delivery-log.js';
+import { migrateMessagingTables } from '../shared/messaging.migrations.js';
 
 const at = (second: number): string => new Date(Date.UTC(2026, 10, 2, 9, 0, second)).toISOString();
 const attempt = (second: number, responseStatus: number | null, error: string | null): AttemptRecord =>
@@ -19,7 +20,7 @@ describe.each([
   beforeAll(async () => {
     db = await open();
     log = new DeliveryLog(db.pool, db.schema);
-    await log.ensureSchema();
+    await migrateMessagingTables(db.pool, db.schema);
   }, 30_000);
   afterAll(async () => db.drop());
   afterEach(() => jest.restoreAllMocks());

@@ -1,7 +1,6 @@
 import type { Pool } from 'pg';
 import type { WebhookEventName } from '#domain';
 import { isoTime, qualified } from '../shared/sql.js';
-import { migrateMessagingTables } from '../shared/messaging.migrations.js';
 import { type AttemptWrite, attemptWrites, deliveryReads } from './delivery-log.batches.js';
 import { DELIVERIES_TABLE, DELIVERY_COLUMNS, addressHealthSql, pendingDeliveriesSql } from './delivery-log.sql.js';
 import { type Row, deliveryOf } from './delivery-rows.js';
@@ -89,11 +88,9 @@ export const publicDelivery = ({ body: _body, ...delivery }: StoredDelivery): We
 /**
  * The webhook delivery log in PostgreSQL. Every method is one statement on the pool, never a held
  * client, so it also runs on an embedded PGlite behind a pool of a single connection.
- *
  * The worker's two statements per attempt (read the row, record the attempt) are coalesced across
- * concurrent jobs: one prepared statement for all the reads, one for all the writes that arrive while
- * the previous one is in flight. At a worker concurrency of 100 that is a few statements for dozens of
- * deliveries instead of two per delivery, which is most of the database's cost per delivery.
+ * concurrent jobs (delivery-log.batches.ts): at a concurrency of 100, a few statements for dozens of
+ * deliveries instead of two each, which was most of the database's cost per delivery.
  */
 export class DeliveryLog {
   private readonly table: string;
@@ -120,11 +117,6 @@ export class DeliveryLog {
       `UPDATE ${this.table} SET envelope = (${expression})::json WHERE workspace_id = $1 AND event_id = ANY($2)`,
       [workspaceId, [...eventIds], quoted(erased), ...kept.map(quoted)],
     );
-  }
-
-  /** The messaging migrations (shared/messaging.migrations.ts) make and change the table. */
-  async ensureSchema(): Promise<void> {
-    await migrateMessagingTables(this.pool, this.schema);
   }
 
   /** Insert-if-absent on the delivery id: a dispatcher that runs an event twice creates one row. */
@@ -173,21 +165,16 @@ export class DeliveryLog {
     };
   }
 
-  /** Newest first (ties in insertion order, newest first). */
-  async listDeliveries(workspaceId: string, options: { limit?: number } = {}): Promise<WebhookDelivery[]> {
-    const result = await this.pool.query(
-      `SELECT ${DELIVERY_COLUMNS} FROM ${this.table} WHERE workspace_id = $1 ORDER BY created_at DESC, seq DESC LIMIT $2`,
-      [workspaceId, options.limit ?? 1000],
-    );
-    return (result.rows as Row[]).map((row) => publicDelivery(deliveryOf(row)));
+  /** The first page of 1,000 (pageDeliveries). */
+  async listDeliveries(workspaceId: string): Promise<WebhookDelivery[]> {
+    return (await this.pageDeliveries(workspaceId, { limit: 1000 })).rows;
   }
 
   /**
-   * One page of the log, in listDeliveries' order: the rows after `after` (a row's place, from the
-   * previous page's `next`), and the place of the last row when more follow (null at the end). A
-   * place is (createdAt, seq): creation times tie under a frozen clock, the insertion order does not.
-   * The sequence is read as text under a name of its own: an output named `seq` would be what
-   * ORDER BY sorts by, as text ("10" before "9").
+   * One page of the log, newest first: the rows after `after` (the previous page's `next`), and the
+   * place of the last row when more follow. A place is (createdAt, seq): creation times tie under a
+   * frozen clock, the insertion order does not. `seq` is read as text under a name of its own: an
+   * output named `seq` would be what ORDER BY sorts by, as text ("10" before "9").
    */
   async pageDeliveries(workspaceId: string, options: { limit: number; after?: DeliveryPlace }): Promise<DeliveryPage> {
     const after = options.after ?? null;

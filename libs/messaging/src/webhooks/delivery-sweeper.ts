@@ -11,8 +11,6 @@ export interface DeliverySweeperOptions {
   clock: Clock;
   backoffMs: number;
   logger: Logger;
-  /** How many pending deliveries one sweep looks at. */
-  batchSize?: number;
 }
 
 /**
@@ -37,7 +35,7 @@ export class DeliverySweeper {
 
   private async sweepOnce(): Promise<number> {
     const { log, queue, clock, backoffMs, logger } = this.options;
-    const pending = await log.listPending(this.options.batchSize ?? 1000);
+    const pending = await log.listPending(1000);
     const now = Date.parse(await clock.now());
     let restored = 0;
     for (const delivery of pending) {

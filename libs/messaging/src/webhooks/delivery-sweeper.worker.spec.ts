@@ -8,6 +8,7 @@ import { createTestDatabase, type TestDatabase } from '../test-support/postgres.
 import { connectRedis, deleteKeys, uniquePrefix } from '../test-support/redis.js';
 import { DeliveryLog } from './delivery-log.js';
 import { DeliverySweeper } from './delivery-sweeper.js';
+import { migrateMessagingTables } from '../shared/messaging.migrations.js';
 
 const BACKOFF_MS = 60_000;
 
@@ -22,7 +23,7 @@ describe('DeliverySweeper (real Redis, PostgreSQL)', () => {
   beforeAll(async () => {
     db = await createTestDatabase('sweeper');
     log = new DeliveryLog(db.pool, db.schema);
-    await log.ensureSchema();
+    await migrateMessagingTables(db.pool, db.schema);
     redis = connectRedis();
     prefix = uniquePrefix('sweeper');
     queue = new Queue<WebhookJob>(WEBHOOK_QUEUE, { connection: redis, prefix });

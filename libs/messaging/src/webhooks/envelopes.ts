@@ -33,7 +33,7 @@ const CANDIDATE_EVENT_TYPES = new Set<string>([
 ]);
 
 /** The candidate as it stood right after the event at `revision`: later unlocks never leak into older payloads. */
-export const candidateStateAt = async (store: Pick<EventStore, 'readStream'>, candidateId: string, revision: number): Promise<CandidateState> => {
+const candidateStateAt = async (store: Pick<EventStore, 'readStream'>, candidateId: string, revision: number): Promise<CandidateState> => {
   const events: RecordedEvent[] = await store.readStream(candidateStream(candidateId));
   return events
     .filter((event) => event.revision <= revision && CANDIDATE_EVENT_TYPES.has(event.type))

@@ -18,12 +18,7 @@ export const signWebhook = ({ body, secrets, timestamp }: SignWebhookInput): str
   return [`t=${timestamp}`, ...secrets.map((secret) => `v1=${hmacHex(secret, timestamp, body)}`)].join(',');
 };
 
-export interface ParsedSignature {
-  timestamp: number;
-  signatures: string[];
-}
-
-export const parseSignatureHeader = (header: string): ParsedSignature | null => {
+export const parseSignatureHeader = (header: string): { timestamp: number; signatures: string[] } | null => {
   let timestamp: number | null = null;
   const signatures: string[] = [];
   for (const part of header.split(',')) {

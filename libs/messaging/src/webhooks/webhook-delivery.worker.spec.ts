@@ -5,6 +5,7 @@ import { createWebhookHarness, envelopeFor, type WebhookHarness } from '../test-
 import { waitFor } from '../test-support/clock.js';
 import { DeliveryLog } from './delivery-log.js';
 import { verifyWebhookSignature } from './signing.js';
+import { migrateMessagingTables } from '../shared/messaging.migrations.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -17,7 +18,7 @@ describe('webhook delivery worker', () => {
   beforeAll(async () => {
     db = await createTestDatabase('webhook_worker');
     log = new DeliveryLog(db.pool, db.schema);
-    await log.ensureSchema();
+    await migrateMessagingTables(db.pool, db.schema);
   });
   afterEach(async () => {
     await harness?.close();

@@ -8,12 +8,25 @@ import { MAX_ATTEMPTS, WEBHOOK_CONCURRENCY, WEBHOOK_QUEUE, crashRecoveryOptions,
 import { ENDPOINT_DISABLED, type AttemptRecord, type DeliveryLog, type StoredDelivery } from './delivery-log.js';
 import { addressForLogs, postWebhook } from './post-webhook.js';
 import { signWebhook } from './signing.js';
+import type { WebhookRecoveries } from './webhook-recovery.js';
 import type { DisableWebhook, GetSigningSecrets } from './webhook-settings.js';
 
-export const DELIVERY_TIMEOUT_MS = 10_000;
-export const FAILING_AFTER_MS = 5 * 24 * 3600 * 1000;
+const DELIVERY_TIMEOUT_MS = 10_000;
+/** The 5-day rule, in domain time. */
+const FAILING_AFTER_MS = 5 * 24 * 3600 * 1000;
 
-export interface WebhookDeliveryDeps {
+export interface WebhookWorkerOptions {
+  /** A connection with `maxRetriesPerRequest: null`, owned by the caller. */
+  connection: Redis;
+  prefix: string;
+  /** BullMQ's worker name (the legacy drain tells its own workers apart by it). */
+  workerName?: string;
+  /** Unit of the retry schedule (WEBHOOK_BACKOFF_MS). */
+  backoffMs: number;
+  /** Jobs run at once (WEBHOOK_CONCURRENCY by default). */
+  concurrency?: number;
+  /** Webhook recoveries' sequences: a recovered delivery passes its turn once its attempt has ended. */
+  recoveries?: WebhookRecoveries;
   log: DeliveryLog;
   clock: Clock;
   getSigningSecrets: GetSigningSecrets;
@@ -21,8 +34,6 @@ export interface WebhookDeliveryDeps {
   allowInsecure: boolean;
   /** A 2xx must arrive within this; 10 s in the product, shorter in tests. */
   timeoutMs?: number;
-  /** The 5-day rule, in domain time. */
-  failingAfterMs?: number;
   logger?: Logger;
 }
 
@@ -48,7 +59,7 @@ const headersFor = (delivery: StoredDelivery, secrets: readonly string[]): Recor
   };
 };
 
-const disableQuietly = async (deps: WebhookDeliveryDeps, delivery: StoredDelivery, reason: 'gone' | 'failing'): Promise<void> => {
+const disableQuietly = async (deps: WebhookWorkerOptions, delivery: StoredDelivery, reason: 'gone' | 'failing'): Promise<void> => {
   try {
     await deps.disableWebhook(delivery.workspaceId, delivery.url, reason);
   } catch (error) {
@@ -66,7 +77,7 @@ export const INTERRUPTED_ATTEMPT = 'interrupted: the worker stopped during this 
  * the same id. Each such attempt is written to the log once (the ones already there are counted),
  * before the next, so the delivery log shows every attempt the receiver may have seen.
  */
-const recordInterrupted = async (deps: WebhookDeliveryDeps, delivery: StoredDelivery, interrupted: number, at: string): Promise<StoredDelivery> => {
+const recordInterrupted = async (deps: WebhookWorkerOptions, delivery: StoredDelivery, interrupted: number, at: string): Promise<StoredDelivery> => {
   const logged = delivery.attemptLog.filter((attempt) => attempt.error === INTERRUPTED_ATTEMPT).length;
   if (interrupted <= logged) return delivery;
   for (let i = logged; i < interrupted; i += 1) {
@@ -80,7 +91,7 @@ const recordInterrupted = async (deps: WebhookDeliveryDeps, delivery: StoredDeli
  * One attempt of one delivery. `jobIsOnLastTry` lets BullMQ's own count end the delivery even when
  * the log and the queue disagree (an attempt lost in a crash).
  */
-export const attemptDelivery = async (deps: WebhookDeliveryDeps, deliveryId: string, jobIsOnLastTry = false, interruptedBefore = 0): Promise<DeliveryOutcome> => {
+export const attemptDelivery = async (deps: WebhookWorkerOptions, deliveryId: string, jobIsOnLastTry = false, interruptedBefore = 0): Promise<DeliveryOutcome> => {
   const found = await deps.log.get(deliveryId);
   // A delivery that already ended is never sent again, even if its job runs twice.
   if (!found || found.status !== 'pending') return 'skipped';
@@ -111,7 +122,7 @@ export const attemptDelivery = async (deps: WebhookDeliveryDeps, deliveryId: str
   }
   const health = await deps.log.addressHealth(delivery.workspaceId, delivery.url, settings.enabledAt ?? null);
   const failingFor = health.failingSince === null ? 0 : Date.parse(at) - Date.parse(health.failingSince);
-  if (failingFor >= (deps.failingAfterMs ?? FAILING_AFTER_MS)) {
+  if (failingFor >= FAILING_AFTER_MS) {
     await deps.log.failWithoutAttempt(delivery.id, at, ENDPOINT_DISABLED);
     await disableQuietly(deps, delivery, 'failing');
     return 'failing';
@@ -120,32 +131,14 @@ export const attemptDelivery = async (deps: WebhookDeliveryDeps, deliveryId: str
   throw new DeliveryAttemptFailed(delivery.id, outcome.error);
 };
 
-/** Webhook recoveries' sequences (webhook-recovery.ts). */
-export interface RecoveryTurns {
-  /** The delivery's attempt has ended (any outcome): it gives up its turn and the next of its recovery is enqueued. */
-  passTurn(deliveryId: string, recoveryId: string): Promise<void>;
-}
-
-export interface WebhookWorkerOptions extends WebhookDeliveryDeps {
-  /** A connection with `maxRetriesPerRequest: null`, owned by the caller. */
-  connection: Redis;
-  prefix: string;
-  /** BullMQ's worker name (the legacy drain tells its own workers apart by it). */
-  workerName?: string;
-  /** Unit of the retry schedule (WEBHOOK_BACKOFF_MS). */
-  backoffMs: number;
-  /** Jobs run at once (WEBHOOK_CONCURRENCY by default). */
-  concurrency?: number;
-  recoveries?: RecoveryTurns;
-}
-
 export const createWebhookWorker = (options: WebhookWorkerOptions): Worker<WebhookJob, DeliveryOutcome> => {
   const worker = new Worker<WebhookJob, DeliveryOutcome>(
     WEBHOOK_QUEUE,
     async (job: Job<WebhookJob>) => {
       const started = performance.now();
       const startTime = Date.now();
-      const traced = (outcome: string) => {
+      const report = (outcome: DeliveryOutcome | 'retry' | 'error'): void => {
+        reportWebhookAttempt(started, outcome);
         if (job.data.requestId !== undefined) reportStage('webhook', [job.data.requestId], startTime, { 'hiring.webhook.outcome': outcome, 'hiring.webhook.attempt': job.attemptsMade + 1 });
       };
       // Only once the attempt has ended, failed attempts included (they go on with their own retries), and
@@ -160,13 +153,10 @@ export const createWebhookWorker = (options: WebhookWorkerOptions): Worker<Webho
             throw error;
           });
         await passTurn();
-        reportWebhookAttempt(started, outcome);
-        traced(outcome);
+        report(outcome);
         return outcome;
       } catch (error) {
-        const outcome = error instanceof DeliveryAttemptFailed ? 'retry' : 'error';
-        reportWebhookAttempt(started, outcome);
-        traced(outcome);
+        report(error instanceof DeliveryAttemptFailed ? 'retry' : 'error');
         throw error;
       }
     },

@@ -1,4 +1,4 @@
-import { envelopeEventName, isEnvelopeSource, type DomainEvent, type EnvelopeSourceType, type WebhookEventName } from '#domain';
+import { isEnvelopeSource, type DomainEvent, type EnvelopeSourceType } from '#domain';
 import type { RecordedEvent } from '#event-store';
 
 type ToRecorded<E> = E extends { type: infer T extends string; data: infer D extends object } ? RecordedEvent<T, D> : never;
@@ -9,9 +9,6 @@ export type WebhookSourceEvent = ToRecorded<Extract<DomainEvent, { type: Envelop
 /** The store hands over untyped events; only the domain appends, so the type name is enough to trust the data. */
 export const asWebhookSourceEvent = (event: RecordedEvent): WebhookSourceEvent | null =>
   isEnvelopeSource(event) ? (event as WebhookSourceEvent) : null;
-
-/** The event's name in envelopes: the domain's one mapping, which the events feed uses too. */
-export const webhookEventName = (event: WebhookSourceEvent): WebhookEventName => envelopeEventName(event);
 
 /** Events whose payload shows results: they need the candidate as it stood at the event. */
 export const needsCandidateState = (event: WebhookSourceEvent): event is Extract<WebhookSourceEvent, { type: 'TestCompleted' | 'AssessmentCompleted' | 'ResultUnlocked' }> =>

@@ -5,7 +5,6 @@ import { newRecoveryId, resendDeliveryId } from './delivery-ids.js';
 import type { WebhookEnvelope } from './envelopes.js';
 import type { RecoveredEvent, RecoveryLog } from './recovery-log.js';
 import type { WebhookDeliveries } from './webhook-deliveries.js';
-import type { RecoveryTurns } from './webhook-delivery.worker.js';
 import type { GetSigningSecrets } from './webhook-settings.js';
 
 /** Both ends included, domain time (`…T…sssZ`), checked by the caller (at most 30 days back, since <= until). */
@@ -37,10 +36,9 @@ export interface WebhookRecoveriesDeps {
   getSigningSecrets: GetSigningSecrets;
   feedWindow: FeedWindow;
   logger?: Logger;
-  /** How long an answer waits for Redis to take the first job (the rows are committed before). */
-  enqueueWaitMs?: number;
 }
 
+/** How long an answer waits for Redis to take the first job (the rows are committed before). */
 const ENQUEUE_WAIT_MS = 2_000;
 
 const recoveredEvent = (body: string): RecoveredEvent => {
@@ -61,7 +59,7 @@ const recoveredEvent = (body: string): RecoveredEvent => {
  * can arrive after rows that follow it: order is promised while the receiver answers 2xx; the
  * envelope ids and `createdAt` let a receiver de-duplicate and order what came late.
  */
-export class WebhookRecoveries implements RecoveryTurns {
+export class WebhookRecoveries {
   constructor(private readonly deps: WebhookRecoveriesDeps) {}
 
   /** Null when the workspace has no webhook. The feed window is held in memory: one workspace, 30 days at most. */
@@ -80,6 +78,7 @@ export class WebhookRecoveries implements RecoveryTurns {
     return { count: events.length, addressDisabled: !settings.enabled };
   }
 
+  /** The delivery's attempt has ended (any outcome): it gives up its turn and the next of its recovery is enqueued. */
   async passTurn(deliveryId: string, recoveryId: string): Promise<void> {
     const head = await this.deps.log.passTurn(deliveryId, recoveryId);
     if (head !== null) await this.deps.deliveries.enqueue({ deliveryId: head, recoveryId });
@@ -94,7 +93,7 @@ export class WebhookRecoveries implements RecoveryTurns {
       this.deps.logger?.warn({ err: error, recoveryId }, 'a webhook recovery is stored but its first job could not be added; the sweeper adds it');
     });
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([queued, new Promise<void>((resolve) => { timer = setTimeout(resolve, this.deps.enqueueWaitMs ?? ENQUEUE_WAIT_MS); })]);
+    await Promise.race([queued, new Promise<void>((resolve) => { timer = setTimeout(resolve, ENQUEUE_WAIT_MS); })]);
     clearTimeout(timer);
   }
 }

@@ -10,6 +10,7 @@ import type { WebhookEnvelope } from './envelopes.js';
 import { RecoveryLog } from './recovery-log.js';
 import { verifyWebhookSignature } from './signing.js';
 import type { FeedWindow } from './webhook-recovery.js';
+import { migrateMessagingTables } from '../shared/messaging.migrations.js';
 
 const WINDOW = { since: '2026-11-01T00:00:00.000Z', until: '2026-11-03T00:00:00.000Z' };
 
@@ -39,7 +40,7 @@ describe('webhook recovery: one delivery after another, on the normal worker (re
     db = await createTestDatabase('webhook_recovery');
     log = new DeliveryLog(db.pool, db.schema);
     recoveryLog = new RecoveryLog(db.pool, db.schema);
-    await log.ensureSchema();
+    await migrateMessagingTables(db.pool, db.schema);
   });
   afterEach(async () => {
     await harness?.close();

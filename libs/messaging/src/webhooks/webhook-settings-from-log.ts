@@ -1,9 +1,9 @@
 import {
-  evolveWorkspace, initialWorkspaceState, isKnownEventType, workspaceStream, type WorkspaceEvent, type WorkspaceState,
+  envelopeEventName, evolveWorkspace, initialWorkspaceState, isKnownEventType, workspaceStream, type WorkspaceEvent, type WorkspaceState,
 } from '#domain';
 import type { EventStore, RecordedEvent } from '#event-store';
 import type { Clock, SecretBox } from '#platform';
-import { asWebhookSourceEvent, webhookEventName } from './webhook-events.js';
+import { asWebhookSourceEvent } from './webhook-events.js';
 import type { GetSigningSecrets, WebhookSettings } from './webhook-settings.js';
 
 const ROTATION_OVERLAP_MS = 24 * 3600_000;
@@ -45,17 +45,13 @@ export class WorkspaceStates {
     const streamId = workspaceStream(workspaceId);
     const kept = this.folded.get(workspaceId);
     const events = await this.store.readStream(streamId, kept === undefined ? undefined : { fromRevision: kept.revision + 1 });
-    const last = events.at(-1);
-    if (kept !== undefined && last === undefined) {
-      this.keep(workspaceId, { ...kept, checkedAt: performance.now() });
-      return kept.state;
-    }
     let state = kept?.state ?? initialWorkspaceState();
     for (const event of events) state = evolveWorkspace(state, readable(streamId, event));
+    const revision = events.at(-1)?.revision ?? kept?.revision;
     // Two reads of one workspace may overlap: the one that saw fewer events must not replace the other.
     const newest = this.folded.get(workspaceId);
-    if (last !== undefined && (newest === undefined || newest.revision <= last.revision)) {
-      this.keep(workspaceId, { state, revision: last.revision, checkedAt: performance.now() });
+    if (revision !== undefined && (newest === undefined || newest.revision <= revision)) {
+      this.keep(workspaceId, { state, revision, checkedAt: performance.now() });
     }
     return state;
   }
@@ -142,7 +138,7 @@ export const webhookSettingsFromLog = (deps: { eventStore: Pick<EventStore, 'rea
       const sources = events.map((event) => asWebhookSourceEvent(event as RecordedEvent)).filter((source) => source !== null);
       for (const source of sources) {
         const state = await workspaces.recent(source.data.workspaceId, WEBHOOK_CHECK_MAX_AGE_MS);
-        if (state.status === 'active' && state.webhook?.events.includes(webhookEventName(source)) === true) return true;
+        if (state.status === 'active' && state.webhook?.events.includes(envelopeEventName(source)) === true) return true;
       }
       return false;
     },
