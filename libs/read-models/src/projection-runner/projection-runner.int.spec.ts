@@ -66,7 +66,7 @@ describe('ProjectionRunner', () => {
 
   it('lets another process wait through the checkpoint table', async () => {
     await harness.startRunner();
-    const waiter = new CheckpointWaiter({ documentStore: harness.documentStore, projectionNames: allProjections.map(({ name }) => name) });
+    const waiter = new CheckpointWaiter(harness.documentStore, allProjections.map(({ name }) => name));
     const position = await harness.append([workspaceCreated('w1', at(0))]);
     expect(await waiter.waitForPosition(position, 5_000)).toBe(true);
     expect(await waiter.waitForPosition(position + 1_000n, 50)).toBe(false);
