@@ -40,7 +40,6 @@ export * from './invitations/invitations.queries.js';
 export * from './assessment-invitations/assessment-invitations.projection.js';
 export * from './assessment-invitations/assessment-invitations.queries.js';
 export * from './assessment-invitations/invitation-row.view.js';
-export * from './events/webhook-envelope.js';
 export * from './events/events.projection.js';
 export * from './events/events.queries.js';
 export * from './as-of/document-as-of.js';

@@ -46,23 +46,10 @@ export interface ReadModelsDeps {
   database: DatabaseOutage;
 }
 
-export interface ReadModels {
-  /** The catch-up projections (with the feed's hourly prune); `followsInline` where the inline projector runs. */
-  newRunner(options: { followsInline: boolean }): ProjectionRunner;
-  /** Read-your-writes through a runner of this process. */
-  waiterOn(runner: ProjectionRunner): ReadModelsWaiter;
-  /** Read-your-writes through the checkpoints that another process's runner stores. */
-  storedCheckpointsWaiter(): ReadModelsWaiter;
-  /** The id look-ups the write side makes on the read models. */
-  lookups: {
-    workspaceOfApiKey(apiKeyId: string): Promise<string | null>;
-    candidateOfResult(resultId: string): Promise<string | null>;
-    assessmentsOfWorkspace(workspaceId: string): Promise<string[]>;
-  };
-}
+export type ReadModels = ReturnType<typeof readModels>;
 
 /** The read side's parts on a prepared document store. */
-export const readModels = (deps: ReadModelsDeps): ReadModels => {
+export const readModels = (deps: ReadModelsDeps) => {
   const { documents, logger, clock } = deps;
   const unlessInline = (reader: ReadModelsWaiter): ReadModelsWaiter => ({
     waitForPosition: (position, timeoutMs, write) =>
@@ -77,15 +64,20 @@ export const readModels = (deps: ReadModelsDeps): ReadModels => {
     },
   };
   return {
-    newRunner: ({ followsInline }) => new ProjectionRunner({
+    /** The catch-up projections (with the feed's hourly prune); `followsInline` where the inline projector runs. */
+    newRunner: ({ followsInline }: { followsInline: boolean }): ProjectionRunner => new ProjectionRunner({
       eventStore: deps.eventStore, documentStore: documents, projections: allProjections, logger, followsInline, database: deps.database, housekeeping,
     }),
-    waiterOn: (runner) => unlessInline(runner),
-    storedCheckpointsWaiter: () => unlessInline(new CheckpointWaiter({ documentStore: documents, projectionNames: allProjectionNames })),
+    /** Read-your-writes through a runner of this process. */
+    waiterOn: (runner: ProjectionRunner): ReadModelsWaiter => unlessInline(runner),
+    /** Read-your-writes through the checkpoints that another process's runner stores. */
+    storedCheckpointsWaiter: (): ReadModelsWaiter => unlessInline(new CheckpointWaiter(documents, allProjectionNames)),
+    /** The id look-ups the write side makes on the read models. */
     lookups: {
-      workspaceOfApiKey: async (apiKeyId) => (await getApiKey(documents, apiKeyId))?.workspaceId ?? null,
-      candidateOfResult: async (resultId) => (await documents.get<ResultDocument>('results', resultId))?.candidateId ?? null,
-      assessmentsOfWorkspace: (workspaceId) => listAssessmentIds(documents, workspaceId),
+      workspaceOfApiKey: async (apiKeyId: string): Promise<string | null> => (await getApiKey(documents, apiKeyId))?.workspaceId ?? null,
+      candidateOfResult: async (resultId: string): Promise<string | null> =>
+        (await documents.get<ResultDocument>('results', resultId))?.candidateId ?? null,
+      assessmentsOfWorkspace: (workspaceId: string): Promise<string[]> => listAssessmentIds(documents, workspaceId),
     },
   };
 };

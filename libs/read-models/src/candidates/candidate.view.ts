@@ -1,4 +1,5 @@
-import { allUnlocked, reportUrl, toResultView, type ResultView } from '../shared/result-view.js';
+import { reportUrl, toResultView, type ResultView } from '#domain';
+import { allUnlocked } from '../shared/result-view.js';
 import { APP_URL_MARK, markedLinkJson } from '../shared/served-json.js';
 import type { CandidateDocument, CandidateProgress } from './candidates.projection.js';
 

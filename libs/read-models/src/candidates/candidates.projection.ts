@@ -1,7 +1,7 @@
-import type { Mode, TestRef } from '#domain';
+import type { Mode, StoredResult, TestRef } from '#domain';
 import { ordered, type Projection } from '../shared/projection.js';
 import { servedCandidateJson } from './candidate.view.js';
-import { laterOf, unlockResult, type StoredResult } from '../shared/result-view.js';
+import { laterOf, unlockResult } from '../shared/result-view.js';
 
 export type CandidateProgress = 'not_started' | 'in_progress' | 'completed';
 

@@ -1,5 +1,5 @@
-import type { CompletionView } from '#domain';
-import { allUnlocked, assessmentRefView, candidateRefView, reportUrl, toResultView } from '../shared/result-view.js';
+import { candidateRefView, reportUrl, toResultView, type CompletionView } from '#domain';
+import { allUnlocked, assessmentRefView } from '../shared/result-view.js';
 import type { FinishedCompletion } from './completions.queries.js';
 
 /** API 2.7 Completion, the `assessmentCompleted` webhook data too: the domain's shape. */

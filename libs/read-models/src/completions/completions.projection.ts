@@ -1,6 +1,6 @@
-import { completionUpdatedAt, type AssessmentRef, type CandidateRef, type Mode } from '#domain';
+import { completionUpdatedAt, type AssessmentRef, type CandidateRef, type Mode, type StoredResult } from '#domain';
 import { ordered, type Projection } from '../shared/projection.js';
-import { unlockResult, type StoredResult } from '../shared/result-view.js';
+import { unlockResult } from '../shared/result-view.js';
 
 /** One candidate on one assessment; listed once `completedAt` is set. */
 export interface CompletionDocument {

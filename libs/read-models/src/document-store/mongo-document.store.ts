@@ -1,7 +1,7 @@
 import { Long, MongoClient, type AnyBulkWriteOperation, type ClientSession, type Db } from 'mongodb';
 import {
   assertCheckpointsUnchanged, rebuildCollectionName,
-  type DocumentChange, type DocumentStore, type ServedRow, type WrittenDocument,
+  type DocumentChange, type DocumentQuery, type DocumentStore, type ServedRow, type WrittenDocument,
 } from '../shared/document-store.port.js';
 import { mongoFilter, mongoIndex, mongoSort, type StoredDocument } from './mongo-filters.js';
 
@@ -48,6 +48,11 @@ export const createMongoDocumentStore = ({ url, database }: MongoDocumentStoreOp
   };
   const checkpoints = db.collection<CheckpointDocument>(CHECKPOINTS);
   const rm = (collection: string) => db.collection<StoredDocument>(collectionName(collection));
+  const byIds = async (collection: string, ids: readonly string[]): Promise<StoredDocument[]> =>
+    ids.length === 0 ? [] : rm(collection).find({ _id: { $in: [...ids] } }).toArray();
+  const findStored = (collection: string, query: DocumentQuery): Promise<StoredDocument[]> =>
+    rm(collection).find(mongoFilter(query.where, query.orderBy, query.after)).sort(mongoSort(query)).skip(query.offset ?? 0).limit(query.limit).toArray();
+  const exists = async (name: string): Promise<boolean> => (await db.listCollections({ name }, { nameOnly: true }).toArray()).length > 0;
 
   const readCheckpoints = async (names: readonly string[], session?: ClientSession): Promise<Map<string, bigint | null>> => {
     const found = await checkpoints.find({ _id: { $in: [...names] } }, { session }).toArray();
@@ -79,16 +84,11 @@ export const createMongoDocumentStore = ({ url, database }: MongoDocumentStoreOp
     }
   };
 
-  const dropIfExists = async (name: string): Promise<void> => {
-    const existing = await db.listCollections({ name }, { nameOnly: true }).toArray();
-    if (existing.length > 0) await db.collection(name).drop();
-  };
-
   return {
     async prepare(collections, options): Promise<void> {
       for (const collection of collections) {
         const name = collectionName(collection.name);
-        if (options?.fresh === true) await dropIfExists(name);
+        if (options?.fresh === true && (await exists(name))) await db.collection(name).drop();
         if (collection.indexes.length > 0) await db.collection(name).createIndexes(collection.indexes.map(mongoIndex));
       }
     },
@@ -113,24 +113,16 @@ export const createMongoDocumentStore = ({ url, database }: MongoDocumentStoreOp
     },
 
     async getMany<Doc extends object>(collection: string, ids: readonly string[]): Promise<Map<string, Doc>> {
-      if (ids.length === 0) return new Map();
-      const found = await rm(collection).find({ _id: { $in: [...ids] } }).toArray();
-      return new Map(found.map((doc) => [doc._id, withoutKey<Doc>(doc)]));
+      return new Map((await byIds(collection, ids)).map((doc) => [doc._id, withoutKey<Doc>(doc)]));
     },
 
     async getForUpdate(collection, ids): Promise<Map<string, WrittenDocument>> {
-      if (ids.length === 0) return new Map();
-      const found = await rm(collection).find({ _id: { $in: [...ids] } }).toArray();
-      return new Map(found.map((stored) => [stored._id, { doc: withoutKey<object>(stored), position: toBigInt(stored._position ?? 0) }]));
+      const stored = await byIds(collection, ids);
+      return new Map(stored.map((row) => [row._id, { doc: withoutKey<object>(row), position: toBigInt(row._position ?? 0) }]));
     },
 
-    async find<Doc extends object>(collection: string, query: Parameters<DocumentStore['find']>[1]): Promise<Doc[]> {
-      const cursor = rm(collection)
-        .find(mongoFilter(query.where, query.orderBy, query.after))
-        .sort(mongoSort(query))
-        .skip(query.offset ?? 0)
-        .limit(query.limit);
-      return (await cursor.toArray()).map((doc) => withoutKey<Doc>(doc));
+    async find<Doc extends object>(collection: string, query: DocumentQuery): Promise<Doc[]> {
+      return (await findStored(collection, query)).map((doc) => withoutKey<Doc>(doc));
     },
 
     /**
@@ -138,12 +130,7 @@ export const createMongoDocumentStore = ({ url, database }: MongoDocumentStoreOp
      * document as the text PostgreSQL would give (`id` is the key).
      */
     async findServed(collection, query, render): Promise<ServedRow[]> {
-      const cursor = rm(collection)
-        .find(mongoFilter(query.where, query.orderBy, query.after))
-        .sort(mongoSort(query))
-        .skip(query.offset ?? 0)
-        .limit(query.limit);
-      return (await cursor.toArray()).map((stored) => {
+      return (await findStored(collection, query)).map((stored) => {
         const doc = withoutKey<Record<string, unknown>>(stored);
         const keys = query.orderBy.map(({ field }) => {
           const value = field === 'id' ? stored._id : doc[field];
@@ -158,10 +145,6 @@ export const createMongoDocumentStore = ({ url, database }: MongoDocumentStoreOp
 
     count: (collection, where) => rm(collection).countDocuments(mongoFilter(where)),
 
-    async checkpoint(projectionName): Promise<bigint | null> {
-      return (await readCheckpoints([projectionName])).get(projectionName) ?? null;
-    },
-
     checkpoints: (projectionNames) => readCheckpoints(projectionNames),
 
     /**
@@ -173,9 +156,8 @@ export const createMongoDocumentStore = ({ url, database }: MongoDocumentStoreOp
       await writeChanges(changes, checkpoint ?? 0n);
       for (const collection of collections) {
         const rebuilt = collectionName(rebuildCollectionName(collection.name));
-        const existing = await db.listCollections({ name: rebuilt }, { nameOnly: true }).toArray();
         // An empty rebuilt read model may never have been created by a write.
-        if (existing.length === 0) await db.createCollection(rebuilt);
+        if (!(await exists(rebuilt))) await db.createCollection(rebuilt);
         await db.renameCollection(rebuilt, collectionName(collection.name), { dropTarget: true });
       }
       const names = collections.map(({ name }) => name);

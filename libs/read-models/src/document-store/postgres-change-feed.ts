@@ -18,7 +18,9 @@ export class ChangeFeed {
   constructor(pool: Pool, listen: boolean) {
     // Whatever changed while nobody listened is unknown: on every (re)start and loss everyone starts afresh.
     // A failed LISTEN is only retried: until then readers go to the store, so nothing is lost by waiting.
-    const everyone = (): void => this.everyone();
+    const everyone = (): void => {
+      for (const watcher of this.watchers) watcher.onChange();
+    };
     this.listener = listen
       ? new NotificationListener(pool, CHANGES_CHANNEL, { onNotification: (topic) => this.announce([topic]), onListening: everyone, onLost: everyone })
       : null;
@@ -51,10 +53,6 @@ export class ChangeFeed {
 
   async stop(): Promise<void> {
     await this.listener?.stop();
-  }
-
-  private everyone(): void {
-    for (const watcher of this.watchers) watcher.onChange();
   }
 }
 

@@ -98,7 +98,7 @@ export const createPostgresDocumentStore = ({ pool, schema, deployment, cacheSer
   const feed = changeFeedFor(pool, listens);
   // Every write is announced in this process, whatever the collection (watchers pick their topics);
   // other processes hear of the collections declared with `announceChanges` (their triggers' NOTIFY).
-  const announcedTopics = (collections: Iterable<string>): string[] => [...new Set([...collections].map((collection) => changeTopic(schema, collection)))];
+  const announce = (collections: Iterable<string>): void => feed.announce(Array.from(collections, (collection) => changeTopic(schema, collection)));
   const pages = (cacheServedPages ?? deployment === 'single-process') ? new ServedPageCache() : null;
   const pageWatches = new Map<string, ChangeWatch>();
   const watchPages = (collection: string, cache: ServedPageCache): void => {
@@ -190,7 +190,7 @@ export const createPostgresDocumentStore = ({ pool, schema, deployment, cacheSer
     }
     // Before the commit: on one connection (embedded) nobody can read until it is done, so a cache
     // emptied now is never refilled with the old rows; after the commit too, for everyone else.
-    feed.announce(announcedTopics(latest.keys()));
+    announce(latest.keys());
     for (const [collection, docs] of latest) await writeRows(client, table(collection), docs, servedBy.get(collection), position);
   };
 
@@ -206,13 +206,22 @@ export const createPostgresDocumentStore = ({ pool, schema, deployment, cacheSer
     return new Map(names.map((name) => [name, found.get(name) ?? null]));
   };
 
+  /** Upserts the checkpoints of `names` at `position`; `update` is the position a stored one gets. */
+  const writeCheckpoints = async (client: PoolClient, names: readonly string[], position: bigint, update: string): Promise<void> => {
+    await client.query(
+      `INSERT INTO ${checkpoints} (name, position) SELECT unnest($1::text[]), $2::bigint ON CONFLICT (name) DO UPDATE SET position = ${update}`,
+      [names, position.toString()],
+    );
+  };
+
   return {
+    ...reads,
+
     async prepare(collections: readonly CollectionDefinition[], options?: { fresh?: boolean }): Promise<void> {
-      for (const collection of collections) {
-        if (collection.served !== undefined) servedBy.set(collection.name, collection.served);
-      }
+      for (const { name, served } of collections) if (served !== undefined) servedBy.set(name, served);
+      const names = collections.map(({ name }) => name);
       // Tables may be dropped or altered: nothing read before holds.
-      feed.announce(announcedTopics(collections.map(({ name }) => name)));
+      announce(names);
       // A rebuild's twins, made by its fresh `prepare` and loaded since, only get their indexes,
       // built side by side (nobody else uses them): their tables' DDL again, in a locked and
       // synchronously committed transaction, held up the switch-over for nothing. Every other
@@ -221,7 +230,7 @@ export const createPostgresDocumentStore = ({ pool, schema, deployment, cacheSer
       if (rebuilt) {
         try {
           await buildIndexes(collections.flatMap((collection) => indexDdl(schema, collection)));
-          feed.announce(announcedTopics(collections.map(({ name }) => name)));
+          announce(names);
           return;
         } catch (error) {
           // Twins no fresh `prepare` made (42P01: no such table) are made below, as any collection.
@@ -242,7 +251,7 @@ export const createPostgresDocumentStore = ({ pool, schema, deployment, cacheSer
         ]),
         'COMMIT',
       ].join(';\n'));
-      feed.announce(announcedTopics(collections.map(({ name }) => name)));
+      announce(names);
     },
 
     async applyBatch(projectionNames, changes, checkpoint, options?: ApplyBatchOptions): Promise<void> {
@@ -250,19 +259,10 @@ export const createPostgresDocumentStore = ({ pool, schema, deployment, cacheSer
         const expected = options?.expectedCheckpoints;
         if (expected !== undefined) assertCheckpointsUnchanged(expected, await readCheckpoints(client, [...expected.keys()]));
         await writeChanges(client, changes, checkpoint);
-        if (projectionNames.length === 0) return;
-        await client.query(
-          `INSERT INTO ${checkpoints} (name, position) SELECT unnest($1::text[]), $2::bigint
-           ON CONFLICT (name) DO UPDATE SET position = GREATEST(${checkpoints}.position, EXCLUDED.position)`,
-          [projectionNames, checkpoint.toString()],
-        );
+        if (projectionNames.length > 0) await writeCheckpoints(client, projectionNames, checkpoint, `GREATEST(${checkpoints}.position, EXCLUDED.position)`);
       });
-      feed.announce(announcedTopics(changes.map(({ collection }) => collection)));
+      announce(changes.map(({ collection }) => collection));
     },
-
-    get: (collection, id) => reads.get(collection, id),
-
-    getMany: (collection, ids) => reads.getMany(collection, ids),
 
     async getForUpdate(collection: string, ids: readonly string[]): Promise<Map<string, WrittenDocument>> {
       if (ids.length === 0) return new Map();
@@ -272,8 +272,6 @@ export const createPostgresDocumentStore = ({ pool, schema, deployment, cacheSer
       );
       return new Map(rows.map((row) => [row.id, { doc: row.doc, position: BigInt(row.position) }]));
     },
-
-    find: (collection, query) => reads.find(collection, query),
 
     async findServed(collection: string, query: DocumentQuery, render: RenderServed): Promise<ServedRow[]> {
       if (pages === null) return reads.findServed(collection, query, render);
@@ -291,17 +289,12 @@ export const createPostgresDocumentStore = ({ pool, schema, deployment, cacheSer
 
     watchChanges: (collection, onChange) => feed.watch(changeTopic(schema, collection), onChange),
 
-    announce: (collections) => feed.announce(announcedTopics(collections)),
-
-    count: (collection, where) => reads.count(collection, where),
-
-    async checkpoint(projectionName: string): Promise<bigint | null> {
-      return (await readCheckpoints(pool, [projectionName])).get(projectionName) ?? null;
-    },
+    announce,
 
     checkpoints: (projectionNames) => readCheckpoints(pool, projectionNames),
 
     async promoteRebuild({ collections, changes, checkpoint }: PromoteRebuildInput): Promise<void> {
+      const names = collections.map(({ name }) => name);
       await inTransaction(async (client) => {
         await writeChanges(client, changes, checkpoint ?? 0n);
         // Every swap in one round trip (a simple query may hold many statements; none takes parameters).
@@ -316,9 +309,8 @@ export const createPostgresDocumentStore = ({ pool, schema, deployment, cacheSer
           ];
         });
         if (swaps.length > 0) await client.query(swaps.join(';\n'));
-        const names = collections.map(({ name }) => name);
         // Before the commit too, as for a batch: on one connection nobody reads in between.
-        feed.announce(announcedTopics(names));
+        announce(names);
         // Renaming a table fires no trigger: the swap is announced here, delivered at commit.
         for (const { name, announceChanges } of collections) if (announceChanges === true) await client.query(announceSql, [changeTopic(schema, name)]);
         if (checkpoint === null) {
@@ -326,13 +318,9 @@ export const createPostgresDocumentStore = ({ pool, schema, deployment, cacheSer
           return;
         }
         // Set, not raised: the live runner finds its checkpoint moved, drops its batch and resumes from here.
-        await client.query(
-          `INSERT INTO ${checkpoints} (name, position) SELECT unnest($1::text[]), $2::bigint
-           ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position`,
-          [names, checkpoint.toString()],
-        );
+        await writeCheckpoints(client, names, checkpoint, 'EXCLUDED.position');
       });
-      feed.announce(announcedTopics(collections.map(({ name }) => name)));
+      announce(names);
     },
 
     async loadRebuilt(changes: readonly DocumentChange[], position: bigint): Promise<void> {

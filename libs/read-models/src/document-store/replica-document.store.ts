@@ -120,7 +120,6 @@ export class ReplicaDocumentStore implements DocumentStore {
   getForUpdate: DocumentStore['getForUpdate'] = (collection, ids) => this.options.primary.getForUpdate(collection, ids);
   watchChanges: DocumentStore['watchChanges'] = (collection, onChange) => this.options.primary.watchChanges(collection, onChange);
   announce: NonNullable<DocumentStore['announce']> = (collections) => this.options.primary.announce?.(collections);
-  checkpoint: DocumentStore['checkpoint'] = (name) => this.options.primary.checkpoint(name);
   checkpoints: DocumentStore['checkpoints'] = (names) => this.options.primary.checkpoints(names);
   promoteRebuild: DocumentStore['promoteRebuild'] = (input) => this.options.primary.promoteRebuild(input);
   // The pools are the caller's; the primary store is closed by whoever opened it.

@@ -55,6 +55,6 @@ describe('the events feed read model (PostgreSQL)', () => {
     expect(kept).toMatchObject({ seq: null, result: { resultId: 'old-r0' } });
     // Nothing left to do, and the projection's checkpoints did not move.
     expect(await pruneFeed(harness.documentStore, cutoff)).toBe(0);
-    expect(await harness.documentStore.checkpoint('events')).toBe(await harness.eventStore.headPosition());
+    expect((await harness.documentStore.checkpoints(['events'])).get('events')).toBe(await harness.eventStore.headPosition());
   });
 });

@@ -1,8 +1,9 @@
-import type { Mode, ResultState, WebhookEventName } from '#domain';
+import {
+  envelopeOf, envelopeEventName, NO_CONTEXT, type EnvelopeContext, type EnvelopeSourceType, type Mode, type ResultState, type WebhookEnvelope, type WebhookEventName,
+} from '#domain';
 import { ordered, type Projection } from '../shared/projection.js';
 import type { RecordedDomainEvent } from '../shared/recorded-domain-event.js';
 import { APP_URL_MARK, markedLinkJson } from '../shared/served-json.js';
-import { envelopeOf, envelopeEventName, NO_CONTEXT, type EnvelopeContext, type EnvelopeSourceEvent, type WebhookEnvelope } from './webhook-envelope.js';
 
 /**
  * The events feed (GET /v1/events): one row per event that has an envelope, holding that envelope
@@ -41,6 +42,9 @@ export interface EventFeedDocument {
   /** `finished:` before the completion: the assessment's results so far, by test slug (as the candidate's fold). */
   results?: Record<string, ResultState>;
 }
+
+/** The recorded domain events that become envelopes. */
+type EnvelopeSourceEvent = Extract<RecordedDomainEvent, { type: EnvelopeSourceType }>;
 
 /** Positions as text that sorts like the number (ESDB commit positions fit in 20 digits). */
 export const feedSeq = (position: bigint): string => position.toString().padStart(20, '0');

@@ -19,8 +19,7 @@ export const feedCutoff = (now: string): string => {
 
 export interface ListEventsOptions {
   workspaceId: string;
-  /** One mode (the public feed), or both (a webhook recovery: the address gets both). */
-  mode: Mode | null;
+  mode: Mode;
   /** Only these event names; absent: every one. */
   types?: readonly WebhookEventName[];
   /** Inclusive lower bound on createdAt (the retention cutoff already folded in by the caller). */
@@ -38,9 +37,11 @@ const render = (doc: object): string => {
 };
 
 const eventsQuery = (options: ListEventsOptions): DocumentQuery => {
-  const where: Condition[] = [{ field: 'workspaceId', op: 'eq', value: options.workspaceId }];
-  if (options.mode !== null) where.push({ field: 'mode', op: 'eq', value: options.mode });
-  where.push({ field: 'seq', op: 'notNull' });
+  const where: Condition[] = [
+    { field: 'workspaceId', op: 'eq', value: options.workspaceId },
+    { field: 'mode', op: 'eq', value: options.mode },
+    { field: 'seq', op: 'notNull' },
+  ];
   if (options.types !== undefined) where.push({ field: 'event', op: 'in', values: options.types });
   where.push({ field: 'createdAt', op: 'gte', value: options.since });
   if (options.until !== undefined) where.push({ field: 'createdAt', op: 'lte', value: options.until });
@@ -99,12 +100,14 @@ async function* oneMode(store: DocumentStore, options: Omit<ListEventsOptions, '
 }
 
 /**
- * Every row of a window of a workspace's feed, both modes, in the log's order (a webhook recovery):
- * each mode read along its own index in pages, the two merged by position.
+ * Every row of a window of a workspace's feed, both modes, in the log's order, with links on APP_URL
+ * (what a webhook recovery delivers again): each mode read along its own index in pages, the two
+ * merged by position.
  */
-export async function* feedWindow(
+export async function* servedFeedWindow(
   store: DocumentStore,
   options: { workspaceId: string; types: readonly WebhookEventName[]; since: string; until: string },
+  appUrl: string,
 ): AsyncGenerator<FeedRow> {
   if (options.types.length === 0) return;
   const live = oneMode(store, { ...options, mode: 'live' });
@@ -112,23 +115,12 @@ export async function* feedWindow(
   let a = await live.next();
   let b = await sandbox.next();
   while (a.done !== true || b.done !== true) {
-    if (b.done === true || (a.done !== true && a.value.seq < b.value.seq)) {
-      yield (a as IteratorYieldResult<FeedRow>).value;
-      a = await live.next();
-    } else {
-      yield b.value;
-      b = await sandbox.next();
-    }
+    const takeLive = b.done === true || (a.done !== true && a.value.seq < b.value.seq);
+    const row = takeLive ? (a as IteratorYieldResult<FeedRow>).value : b.value;
+    yield { seq: row.seq, json: fillAppUrl(row.json, appUrl) };
+    if (takeLive) a = await live.next();
+    else b = await sandbox.next();
   }
-}
-
-/** The rows of `feedWindow` as they are served: links on APP_URL (what a webhook recovery delivers again). */
-export async function* servedFeedWindow(
-  store: DocumentStore,
-  options: { workspaceId: string; types: readonly WebhookEventName[]; since: string; until: string },
-  appUrl: string,
-): AsyncGenerator<FeedRow> {
-  for await (const row of feedWindow(store, options)) yield { seq: row.seq, json: fillAppUrl(row.json, appUrl) };
 }
 
 const PRUNE_BATCH = 1_000;

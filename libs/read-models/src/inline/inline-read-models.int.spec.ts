@@ -147,15 +147,15 @@ describe('inline read models (PostgreSQL)', () => {
     const before = [...busyWorkspace('w1', 6), ...busyWorkspace('w2', 3)];
     await harness.append(before);
     await harness.project({ projections: older });
-    expect(await harness.documentStore.checkpoint('events')).toBeNull();
+    expect((await harness.documentStore.checkpoints(['events'])).get('events')).toBeNull();
 
     harness.eventStore.useInlineProjectors?.([inline()]);
     const during = busyWorkspace('w3', 2);
     const applied = await appendOneByOne(harness.eventStore, during);
     // The others show each write at once; the new one is left to the runner.
     expect(applied.every((result) => result.inline.includes(INLINE_READ_MODELS))).toBe(true);
-    expect(await harness.documentStore.checkpoint('candidates')).toBe(applied.at(-1)?.position);
-    expect(await harness.documentStore.checkpoint('events')).toBeNull();
+    expect((await harness.documentStore.checkpoints(['candidates'])).get('candidates')).toBe(applied.at(-1)?.position);
+    expect((await harness.documentStore.checkpoints(['events'])).get('events')).toBeNull();
 
     // The runner builds it while appends go on, every one of them inline for the others.
     const runner = await harness.startRunner({ followsInline: true, checkpointCheckMs: 20, batchSize: 20 });
@@ -166,7 +166,7 @@ describe('inline read models (PostgreSQL)', () => {
     expect(await runner.waitForPosition(head, 20_000)).toBe(true);
     // Once it is at the head, the next append applies it inline too.
     const last = await appendOneByOne(harness.eventStore, busyWorkspace('w6', 1));
-    expect(await harness.documentStore.checkpoint('events')).toBe(last.at(-1)?.position);
+    expect((await harness.documentStore.checkpoints(['events'])).get('events')).toBe(last.at(-1)?.position);
 
     const want = await expected([...before, ...during, ...meanwhile, ...busyWorkspace('w6', 1)]);
     expect(await snapshot(harness)).toEqual(want.docs);
@@ -288,7 +288,7 @@ describe('inline read models (PostgreSQL)', () => {
     expect(results.every((result) => result.inline.length === 0)).toBe(true);
     // Every event is in the log once; no read model was written with them.
     expect(await harness.eventStore.readAll({ after: null, maxCount: 10_000 })).toHaveLength(events.length);
-    expect(await harness.documentStore.checkpoint('candidates')).toBeNull();
+    expect((await harness.documentStore.checkpoints(['candidates'])).get('candidates')).toBeNull();
 
     // A statement the server refuses rolls the whole transaction back too, events included, before they are sent again alone.
     const refused: InlineProjector = { name: 'refused', prepare: () => ({ statements: [], finish: () => ({ statements: ['SELECT * FROM no_such_table'] }) }) };

@@ -1,11 +1,6 @@
 import type { DocumentStore } from '../shared/document-store.port.js';
 import { PositionWaiters, lowestCheckpoint } from './position-waiters.js';
 
-export interface CheckpointWaiterOptions {
-  documentStore: DocumentStore;
-  projectionNames: readonly string[];
-}
-
 const POLL_INTERVAL_MS = 10;
 
 /**
@@ -17,7 +12,7 @@ export class CheckpointWaiter {
   private readonly waiters = new PositionWaiters();
   private polling = false;
 
-  constructor(private readonly options: CheckpointWaiterOptions) {}
+  constructor(private readonly documentStore: DocumentStore, private readonly projectionNames: readonly string[]) {}
 
   async waitForPosition(position: bigint, timeoutMs: number): Promise<boolean> {
     // Checked before waiting: a rebuild may have moved the checkpoints back since the last poll.
@@ -28,7 +23,7 @@ export class CheckpointWaiter {
   }
 
   async currentPosition(): Promise<bigint | null> {
-    return lowestCheckpoint(await this.options.documentStore.checkpoints(this.options.projectionNames));
+    return lowestCheckpoint(await this.documentStore.checkpoints(this.projectionNames));
   }
 
   private async poll(): Promise<void> {

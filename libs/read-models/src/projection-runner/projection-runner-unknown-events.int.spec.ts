@@ -11,7 +11,7 @@ import type { AssessmentDocument } from '../assessments/assessments.projection.j
 import { createPostgresDocumentStore } from '../document-store/postgres-document.store.js';
 import { rebuildReadModels } from '../rebuild/rebuild-read-models.js';
 import type { DocumentStore } from '../shared/document-store.port.js';
-import { isKnownEventType } from '../shared/recorded-domain-event.js';
+import { isKnownEventType } from '#domain';
 import { assessment, assessmentCreated, at, candidate, candidateCreated, registered, workspaceCreated } from '../test-support/domain-fixtures.js';
 import { createHarness } from '../test-support/harness.js';
 import { streamOf, toNewEvent } from '../test-support/recorded.js';

@@ -66,7 +66,7 @@ describe('ProjectionRunner', () => {
 
   it('lets another process wait through the checkpoint table', async () => {
     await harness.startRunner();
-    const waiter = new CheckpointWaiter({ documentStore: harness.documentStore, projectionNames: allProjections.map(({ name }) => name) });
+    const waiter = new CheckpointWaiter(harness.documentStore, allProjections.map(({ name }) => name));
     const position = await harness.append([workspaceCreated('w1', at(0))]);
     expect(await waiter.waitForPosition(position, 5_000)).toBe(true);
     expect(await waiter.waitForPosition(position + 1_000n, 50)).toBe(false);
@@ -94,7 +94,7 @@ describe('ProjectionRunner', () => {
     await harness.database.pool.query(`UPDATE "${harness.database.schema}".projection_checkpoints SET position = $1`, [(head - 15n).toString()]);
     await harness.project();
     expect(await Promise.all(allProjections.map(({ name }) => harness.all(name)))).toEqual(before);
-    expect(await harness.documentStore.checkpoint('assessments')).toBe(head);
+    expect((await harness.documentStore.checkpoints(['assessments'])).get('assessments')).toBe(head);
   }, SLOW);
 
   it('drops an unwritten batch after a failure and resumes without applying an event twice', async () => {
@@ -145,6 +145,6 @@ describe('ProjectionRunner', () => {
       count = (await harness.documentStore.get<AssessmentDocument>('assessments', 'a1'))?.candidateCount.live ?? 0;
     }
     expect(count).toBe(2);
-    expect(await harness.documentStore.checkpoint('assessments')).toBe(head);
+    expect((await harness.documentStore.checkpoints(['assessments'])).get('assessments')).toBe(head);
   }, SLOW);
 });

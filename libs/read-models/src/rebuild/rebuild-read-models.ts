@@ -93,15 +93,12 @@ export const rebuildReadModels = async (options: RebuildOptions): Promise<Rebuil
   twinsMade.catch(() => undefined);
   let position: bigint | null = null;
   let eventsDone = 0;
-  const progress = (phase: RebuildProgress['phase']): RebuildProgress => {
+  const report = (phase: RebuildProgress['phase']): RebuildProgress => {
     const seconds = Math.max((Date.now() - startedAt) / 1000, 0.001);
     const covered = position === null ? 0 : Number(position);
     const remaining = headPosition === null || position === null ? null : Math.max(0, Number(headPosition - position));
     const etaSeconds = remaining === null || covered === 0 ? null : remaining / (covered / seconds);
-    return { phase, eventsDone, position, headPosition, eventsPerSecond: eventsDone / seconds, etaSeconds };
-  };
-  const report = (phase: RebuildProgress['phase']): RebuildProgress => {
-    const current = progress(phase);
+    const current = { phase, eventsDone, position, headPosition, eventsPerSecond: eventsDone / seconds, etaSeconds };
     options.onProgress?.(current);
     return current;
   };

@@ -1,5 +1,5 @@
-import type { AssessmentRef, CandidateRef } from '#domain';
-import { assessmentRefView, candidateRefView, reportUrl, toResultView, type ResultView, type StoredResult } from '../shared/result-view.js';
+import { candidateRefView, reportUrl, toResultView, type AssessmentRef, type CandidateRef, type ResultView, type StoredResult } from '#domain';
+import { assessmentRefView } from '../shared/result-view.js';
 import { APP_URL_MARK, markedLinkJson } from '../shared/served-json.js';
 import type { ResultDocument } from './results.projection.js';
 

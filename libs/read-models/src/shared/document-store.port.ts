@@ -136,7 +136,6 @@ export interface DocumentStore {
    */
   announce?(collections: readonly string[]): void;
   count(collection: string, where: readonly Condition[]): Promise<number>;
-  checkpoint(projectionName: string): Promise<bigint | null>;
   checkpoints(projectionNames: readonly string[]): Promise<Map<string, bigint | null>>;
   /** Swaps rebuilt collections in for the live ones and sets their checkpoints, as one switch-over. */
   promoteRebuild(input: PromoteRebuildInput): Promise<void>;

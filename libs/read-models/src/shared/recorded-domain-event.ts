@@ -6,8 +6,6 @@ type ToRecorded<E> = E extends { type: infer T extends string; data: infer D ext
 /** A recorded event whose `type` narrows its `data`, one member per domain event. */
 export type RecordedDomainEvent = ToRecorded<DomainEvent>;
 
-export { isDomainEventType, isKnownEventType } from '#domain';
-
 /**
  * The store hands over untyped events; the type name is the only thing checked; the data is
  * trusted because only the domain appends to the store.

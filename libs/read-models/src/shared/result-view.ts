@@ -1,8 +1,5 @@
 import type { StoredResult } from '#domain';
 
-// The lock rule and the result's shape are the domain's: webhooks (messaging) show results through them too.
-export { toResultView, type ResultView, type StoredResult } from '#domain';
-
 /** API 2.5 / 2.7 `unlocked`: at least one result, and every result unlocked. */
 export const allUnlocked = (results: readonly StoredResult[]): boolean =>
   results.length > 0 && results.every((result) => result.unlockedAt !== null);
@@ -13,11 +10,8 @@ export const unlockResult = (results: readonly StoredResult[], resultId: string,
     ? { id: result.id, testSlug: result.testSlug, testName: result.testName, testType: result.testType, completedAt: result.completedAt, unlockedAt, scores: result.scores }
     : result));
 
-export { reportUrl } from '#domain';
-
 /** ISO times in one format compare as text; the later of two, for fields that must never move back. */
 export const laterOf = (a: string, b: string): string => (b > a ? b : a);
 
 /** Views rebuild nested objects (jsonb keeps keys in its own order) in the order the API document lists their fields. */
-export { candidateRefView } from '#domain';
 export const assessmentRefView = (ref: { id: string; name: string }) => ({ id: ref.id, name: ref.name });

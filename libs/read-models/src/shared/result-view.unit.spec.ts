@@ -1,5 +1,6 @@
 import { scoresOf } from '../test-support/domain-fixtures.js';
-import { allUnlocked, toResultView, unlockResult, type StoredResult } from './result-view.js';
+import { toResultView, type StoredResult } from '#domain';
+import { allUnlocked, unlockResult } from './result-view.js';
 
 const stored = (unlockedAt: string | null): StoredResult => ({
   id: 'r1', testSlug: 'numerical', testName: 'Numerical', testType: 'library', completedAt: '2026-10-01T09:00:00.000Z', unlockedAt, scores: scoresOf(81),

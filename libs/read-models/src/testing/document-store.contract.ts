@@ -54,14 +54,14 @@ export const documentStoreContract = (adapter: string, open: () => Promise<Opene
 
     it('writes documents and checkpoints together, deletes on null, reads by id', async () => {
       const name = freshProjection();
-      expect(await store.checkpoint(name)).toBeNull();
+      expect((await store.checkpoints([name])).get(name)).toBeNull();
       await store.applyBatch([name], put(person('a', 1), person('b', 2)), 5n);
       await store.applyBatch([name], [{ collection: 'people', id: 'a', doc: null }, ...put(person('b', 3))], 7n);
       expect(await store.get('people', 'a')).toBeNull();
       expect(await store.get('people', 'b')).toEqual(person('b', 3));
       expect([...(await store.getMany<Person>('people', ['a', 'b', 'zz'])).keys()]).toEqual(['b']);
       expect(await store.getForUpdate('people', ['a', 'b'])).toEqual(new Map([['b', { doc: person('b', 3), position: 7n }]]));
-      expect(await store.checkpoint(name)).toBe(7n);
+      expect((await store.checkpoints([name])).get(name)).toBe(7n);
       expect(await store.checkpoints([name, 'never-ran'])).toEqual(new Map([[name, 7n], ['never-ran', null]]));
     });
 
@@ -69,7 +69,7 @@ export const documentStoreContract = (adapter: string, open: () => Promise<Opene
       const name = freshProjection();
       await store.applyBatch([name], [], 10n);
       await store.applyBatch([name], [], 4n);
-      expect(await store.checkpoint(name)).toBe(10n);
+      expect((await store.checkpoints([name])).get(name)).toBe(10n);
     });
 
     it('refuses a batch whose expected checkpoints moved, writing nothing', async () => {
@@ -78,9 +78,9 @@ export const documentStoreContract = (adapter: string, open: () => Promise<Opene
       const stale = store.applyBatch([name], put(person('x', 1)), 9n, { expectedCheckpoints: new Map([[name, 2n]]) });
       await expect(stale).rejects.toBeInstanceOf(CheckpointConflictError);
       expect(await store.get('people', 'x')).toBeNull();
-      expect(await store.checkpoint(name)).toBe(3n);
+      expect((await store.checkpoints([name])).get(name)).toBe(3n);
       await store.applyBatch([name], put(person('x', 1)), 9n, { expectedCheckpoints: new Map([[name, 3n]]) });
-      expect(await store.checkpoint(name)).toBe(9n);
+      expect((await store.checkpoints([name])).get(name)).toBe(9n);
     });
 
     it('filters with eq, gte, lte, notNull, contains and in, and counts', async () => {
@@ -245,7 +245,7 @@ export const documentStoreContract = (adapter: string, open: () => Promise<Opene
         await store.applyBatch([], [{ collection: rebuilt.name, id: `built-${round}`, doc: person(`built-${round}`, 2) }], 1n);
         await store.promoteRebuild({ collections: [people], changes: [{ collection: rebuilt.name, id: 'tail', doc: person('tail', 3) }], checkpoint: 3n });
         expect(ids(await store.find<Person>('people', { where: [], orderBy: [{ field: 'id', direction: 'asc' }], limit: 10 }))).toEqual([`built-${round}`, 'tail']);
-        expect(await store.checkpoint('people')).toBe(3n);
+        expect((await store.checkpoints(['people'])).get('people')).toBe(3n);
         expect(await store.count('people', [{ field: 'team', op: 'eq', value: 'red' }])).toBe(2);
       }
     });

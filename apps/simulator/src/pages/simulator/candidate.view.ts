@@ -1,5 +1,5 @@
 import type { AssessmentDocument, CandidateAssessment, CandidateDocument, CandidateView, WorkspaceDocument } from '#read-models';
-import type { StoredResult } from '#read-models';
+import type { StoredResult } from '#domain';
 import { assessmentPath, statusBadge } from '../assessments/assessment-list.view.js';
 import { localLink, PROGRESS_TONE } from '../assessments/assessment.view.js';
 import { actionButton, badge, code, facts, jsonBlock, modeBadge, timeOf } from '../shared/components.js';
