@@ -192,14 +192,12 @@ export class PersonKeyStore {
 
   /**
    * Each person's live key, made on first use: one statement for any number of people (two after a
-   * race). Lookups asked for while one runs wait and go together in the next statement, so that
-   * concurrent requests share statements and a second asker for a person gets the first's answer.
+   * race). Lookups asked for while one runs go together in the next statement.
    *
-   * With `propose`, the statement only looks: a person without a live key gets a key made here and
-   * not stored (a ProposedKey, the same one for every asker until it is stored or dropped). The
-   * append that uses it stores it in its own transaction (insertStatement), so a new person costs
-   * no statement and no commit of their own; a key another process stored meanwhile makes that
-   * append fail on the live-key index (isConflict), and the caller withdraws the proposal and asks again.
+   * With `propose`, the statement only looks: a person without a live key gets a ProposedKey made
+   * here (the same for every asker until stored or dropped), stored by the append that uses it in its
+   * own transaction (insertStatement). A key another process stored meanwhile makes that append fail
+   * on the live-key index (isConflict); the caller withdraws the proposal and asks again.
    */
   async keysFor(people: readonly Person[], options: { propose?: boolean } = {}): Promise<Map<string, LiveKey>> {
     const propose = options.propose === true;
@@ -228,10 +226,9 @@ export class PersonKeyStore {
   }
 
   /**
-   * Stores proposed keys. A key another append of this process stored first fails it (isConflict):
-   * the append is sealed again with the key as it stands, which its current check then covers (a
-   * deletion may have retired it meanwhile). Checking every proposal instead cost a statement per
-   * append and made grouped invitations to 20 assessments 3× slower (bench).
+   * Stores proposed keys. A key another append of this process stored first fails it (isConflict): it
+   * is sealed again with the key as it stands, which its current check covers. Checking every proposal
+   * instead cost a statement per append (grouped invitations to 20 assessments 3× slower, bench).
    */
   insertStatement(keys: readonly ProposedKey[]): string {
     const rows = keys.map((key) => `(${[key.keyId, key.workspaceId, key.addressHash, key.sealed].map(sqlLiteral).join(', ')})`);
@@ -252,10 +249,7 @@ export class PersonKeyStore {
     for (const key of keys) this.dropProposal(key);
   }
 
-  /**
-   * An append failed because a person it proposed a key for has a current key already, a key it
-   * proposed was stored by another append first, or a key it sealed with is no longer current.
-   */
+  /** An append failed on a key: one it proposed is stored or another is current, or one it sealed with is no longer current. */
   isConflict(error: unknown): boolean {
     return typeof error === 'object' && error !== null && 'code' in error && error.code === '23505' && 'constraint' in error
       && (error.constraint === CURRENT_KEY_INDEX || error.constraint === this.primaryKey);
@@ -425,18 +419,16 @@ export class PersonKeyStore {
   }
 
   /**
-   * The statement an append runs in its own transaction to check that the stored keys it sealed with
-   * (not the ones it proposes) are still current: a key another process retired or destroyed since
-   * this one cached it fails the append (isConflict), and the caller seals again with a fresh lookup.
+   * Run in the append's transaction: the stored keys it sealed with (not those it proposes) are still
+   * current; one retired or destroyed since it was cached fails the append (isConflict), to seal again.
    */
   currentCheck(keyIds: readonly string[]): string {
     return `SELECT ${this.checkFunction}(ARRAY[${keyIds.map(sqlLiteral).join(', ')}]::text[])`;
   }
 
   /**
-   * The statement that retires the people's current keys, run in the transaction of the append that
-   * deletes them: no event appended after it is sealed with those keys (currentCheck), so the erasure
-   * that follows destroys exactly the data of the people deleted, never of anyone invited after them.
+   * Retires the people's current keys in the transaction of the append that deletes them: no later
+   * event is sealed with them (currentCheck), so the erasure destroys exactly the deleted people's data.
    */
   retireStatement(people: readonly Person[]): string {
     const rows = people.map(({ workspaceId, email }) => `(${sqlLiteral(workspaceId)}, ${sqlLiteral(this.addressHash(workspaceId, email))})`);

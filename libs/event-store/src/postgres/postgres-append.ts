@@ -55,8 +55,8 @@ function matches(expected: ExpectedRevision, actual: number | null): boolean {
   return actual === expected;
 }
 
-async function currentRevision(client: pg.PoolClient, tables: PostgresTables, streamId: string): Promise<number | null> {
-  const result = await client.query<{ revision: string | null }>(
+async function currentRevision(db: pg.Pool | pg.PoolClient, tables: PostgresTables, streamId: string): Promise<number | null> {
+  const result = await db.query<{ revision: string | null }>(
     `SELECT max(revision) AS revision FROM ${tables.events} WHERE stream_id = $1`,
     [streamId],
   );
@@ -66,6 +66,19 @@ async function currentRevision(client: pg.PoolClient, tables: PostgresTables, st
 
 function wrongRevision(append: StreamAppend, actual: number | null): WrongExpectedRevisionError {
   return new WrongExpectedRevisionError(append.streamId, append.expectedRevision, actual ?? 'no_stream');
+}
+
+/** The first stream whose expected revision does not hold now, with its actual revision; null when all hold. */
+export async function refusal(
+  db: pg.Pool | pg.PoolClient,
+  tables: PostgresTables,
+  appends: readonly StreamAppend[],
+): Promise<WrongExpectedRevisionError | null> {
+  for (const append of appends) {
+    const actual = await currentRevision(db, tables, append.streamId);
+    if (!matches(append.expectedRevision, actual)) return wrongRevision(append, actual);
+  }
+  return null;
 }
 
 async function appendOne(
