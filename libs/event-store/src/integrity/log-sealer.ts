@@ -91,7 +91,7 @@ export class LogSealer {
   }
 
   /** Links every event after the newest link; returns the newest linked position. */
-  async linkPending(onProgress?: (done: number) => void): Promise<bigint | null> {
+  async linkPending(): Promise<bigint | null> {
     const { eventStore, linkKey } = this.options;
     const { links } = this.options.seals;
     let latest: StoredLink | null = await links.latest();
@@ -109,7 +109,6 @@ export class LogSealer {
       latest = made.at(-1) ?? latest;
       const before = done;
       done += made.length;
-      onProgress?.(done);
       if (Math.floor(done / PROGRESS_EVERY) > Math.floor(before / PROGRESS_EVERY)) this.options.logger.info({ linked: done, position: latest?.position.toString() }, 'linking the log');
     }
   }

@@ -107,10 +107,9 @@ class ExpiringMap<K, V> {
 }
 
 /**
- * One AES-256 key per person (workspace and e-mail address), kept apart from the log in a table of
- * its own, each key sealed with AES-256-GCM under a key derived from the service secret. Destroying
- * a person's key (crypto-shredding) leaves their events in the log, hash chains intact, unreadable.
- * Keys are cached a few seconds: another process may read a destroyed key's data for that long.
+ * One AES-256 key per person (workspace and address) in a table apart from the log, each sealed with
+ * AES-256-GCM under a key from the service secret. Destroying it (crypto-shredding) leaves the events,
+ * chains intact, unreadable. Cached a few seconds: another process may read a destroyed key's data that long.
  */
 export class PersonKeyStore {
   private readonly sealingKey: Buffer;
@@ -128,9 +127,9 @@ export class PersonKeyStore {
   private readonly waiting: WaitingLookup[] = [];
   private lookingUp = false;
   /**
-   * Single-process: a prefix of the address hash of every person with a live key (any process
-   * that stores keys is this one), so that a new person's key is proposed without a statement to
-   * find out there is none. A prefix shared with someone else only costs that statement. Null: not known.
+   * Single-process (no other process stores keys): a prefix of the address hash of every person with a
+   * live key, so a new person's key is proposed without a statement. A shared prefix costs that statement.
+   * Null: not known.
    */
   private knownPeople: Set<number> | null = null;
   /** The qualified table name (snapshot writes check it for recent erasures). */
@@ -459,10 +458,15 @@ export class PersonKeyStore {
       const person = personKey(workspaceId, this.addressHash(workspaceId, email));
       const cached = this.byPerson.get(person, now);
       if (cached !== undefined) this.byId.delete(cached.keyId);
-      this.byPerson.delete(person);
-      const proposal = this.proposed.get(person);
-      if (proposal !== undefined) this.dropProposal(proposal);
+      this.dropPerson(person);
     }
+  }
+
+  /** Drops the person's cached key and proposal (`person`: workspace and address hash). */
+  private dropPerson(person: string): void {
+    this.byPerson.delete(person);
+    const proposal = this.proposed.get(person);
+    if (proposal !== undefined) this.dropProposal(proposal);
   }
 
   /**
@@ -491,15 +495,10 @@ export class PersonKeyStore {
       [workspaceId, addressHash, [...keyIds], scopeHash],
     );
     for (const row of result.rows) {
-      const person = personKey(workspaceId, row.address_hash);
-      this.byPerson.delete(person);
-      const proposal = this.proposed.get(person);
-      if (proposal !== undefined) this.dropProposal(proposal);
+      this.dropPerson(personKey(workspaceId, row.address_hash));
       this.byId.set(row.key_id, null, Number.MAX_SAFE_INTEGER);
     }
-    const scope = this.proposed.get(personKey(workspaceId, scopeHash));
-    if (scope !== undefined) this.dropProposal(scope);
-    this.byPerson.delete(personKey(workspaceId, scopeHash));
+    this.dropPerson(personKey(workspaceId, scopeHash));
     return result.rows.filter((row) => row.address_hash !== scopeHash).length;
   }
 

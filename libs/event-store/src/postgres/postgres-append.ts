@@ -5,21 +5,16 @@ import { STREAM_REVISION_CONSTRAINT } from './postgres-schema.js';
 import type { PostgresTables } from './postgres-schema.js';
 
 /*
- * Gap-free global order. `position` comes from a sequence, and sequences are not transactional: with
- * concurrent writers, position 11 can commit while 10 is still in flight, and a reader that has
- * passed 11 would never see 10. Every append transaction therefore takes one transaction-scoped
- * advisory lock before it allocates positions and holds it until COMMIT has made its rows visible.
- * So positions are handed out and made visible in the same order: once any position is visible,
- * every lower one is either visible or belongs to an aborted transaction (a harmless gap).
+ * Gap-free global order. `position` comes from a sequence, which is not transactional: position 11
+ * can commit while 10 is in flight, and a reader past 11 would never see 10. So every append takes a
+ * transaction-scoped advisory lock before it allocates positions, held until COMMIT: once a position
+ * is visible, every lower one is visible or aborted (a harmless gap). The lock also makes the
+ * expected revision check race-free.
  *
- * Trade-off: appends to one schema are serialized, one commit at a time, so write throughput is
- * bounded by commit latency (measured in bench/event-store.bench.ts). Readers are never blocked.
- * The alternative, allowing concurrent commits and making readers stop below the oldest in-flight
- * transaction (pg_snapshot_xmin), scales writes better but is subtler and harder to get right.
- * The lock also makes the expected revision check race-free.
- *
- * Where every transaction goes through one connection (the embedded store), transactions cannot
- * overlap at all, and the lock is left out: it would never wait for anyone.
+ * Trade-off: appends to one schema commit one at a time (bench/event-store.bench.ts); readers are
+ * never blocked. Concurrent commits with readers stopping below the oldest in-flight transaction
+ * (pg_snapshot_xmin) scale better but are harder to get right. Where every transaction goes through
+ * one connection (the embedded store), none can overlap, and the lock is left out.
  */
 
 interface AppendedRow {
