@@ -17,20 +17,14 @@ const CACHE_TTL_MS = 5_000;
 const CACHE_MAX_ENTRIES = 100_000;
 /** A proposed key no append has stored within this long is dropped (see propose: a later one makes another). */
 const PROPOSAL_TTL_MS = 60_000;
-/**
- * The unique index that allows one current key per person: an append proposing a second one fails
- * on it, and an append that used a key retired or destroyed meanwhile fails with its name too (currentCheck).
- */
+/** One current key per person: an append proposing a second, or sealed with a key retired since (currentCheck), fails on it. */
 const CURRENT_KEY_INDEX = 'person_keys_current';
 /** Beyond this many live keys the only writer stops keeping their prefixes (every new person is looked up). */
 const MAX_KNOWN_PEOPLE = 5_000_000;
 /** Workspaces whose address-hash key is kept derived; past that the memo starts again. */
 const WORKSPACE_KEYS_KEPT = 10_000;
 
-/**
- * The workspace's snapshot key (state-snapshots.ts) is kept as the key of this pseudo-address (no
- * e-mail address holds a NUL): destroying any person's keys destroys it too.
- */
+/** The workspace's snapshot key is this pseudo-address's (no address holds a NUL); any person's erasure destroys it. */
 const SNAPSHOT_SCOPE = '\u0000state-snapshots';
 
 /** How callers name a person in keysFor's answer (and, with the address hash, how the cache does). */

@@ -40,10 +40,6 @@ function appendSql(tables: PostgresTables): string {
     RETURNING position, revision`;
 }
 
-function expectedParams(expected: ExpectedRevision): [string, string | null] {
-  return typeof expected === 'number' ? ['revision', String(expected)] : [expected, null];
-}
-
 function matches(expected: ExpectedRevision, actual: number | null): boolean {
   if (expected === 'any') return true;
   if (expected === 'no_stream') return actual === null;
@@ -86,7 +82,8 @@ async function appendOne(
     if (!matches(append.expectedRevision, actual)) throw wrongRevision(append, actual);
     return { revision: actual, position: null };
   }
-  const [kind, revision] = expectedParams(append.expectedRevision);
+  const expected = append.expectedRevision;
+  const [kind, revision] = typeof expected === 'number' ? ['revision', String(expected)] : [expected, null];
   const events = append.events.map(({ id, type, data, metadata, integrity }) => ({ id, type, data, metadata, integrity }));
   const result = await client.query<AppendedRow>(appendSql(tables), [append.streamId, kind, revision, JSON.stringify(events)]);
   const last = result.rows.at(-1);

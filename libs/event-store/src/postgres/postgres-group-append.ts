@@ -413,13 +413,8 @@ const recordedOf = (row: RecordedRow, event: NewEvent | undefined): RecordedEven
 
 /** The group's transaction as a stage of each request whose events it appended (inline projections included). */
 const traceGroup = (group: Waiting[], startTime: number, inline: boolean): void => {
-  const requestIds: string[] = [];
-  let events = 0;
-  for (const waiting of group) {
-    for (const append of waiting.appends) {
-      events += append.events.length;
-      for (const event of append.events) requestIds.push(event.metadata.requestId);
-    }
-  }
-  reportStage('append', requestIds, startTime, { 'hiring.append.callers': group.length, 'hiring.append.events': events, 'hiring.append.inline_projections': inline });
+  const events = group.flatMap((waiting) => waiting.appends.flatMap((append) => append.events));
+  reportStage('append', events.map((event) => event.metadata.requestId), startTime, {
+    'hiring.append.callers': group.length, 'hiring.append.events': events.length, 'hiring.append.inline_projections': inline,
+  });
 };
