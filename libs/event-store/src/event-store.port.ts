@@ -59,10 +59,9 @@ export interface StreamAppend {
 
 export interface AppendOptions {
   /**
-   * SQL run in the append's own transaction, after the events are inserted (the personal-data
-   * layer's new person keys): it commits with the events or not at all, and its error fails the
-   * append (the caller's, not that of others grouped into the same transaction). Only where the
-   * store says `runsStatements`.
+   * SQL run in the append's own transaction after the insert (the personal-data layer's keys): it
+   * commits with the events or not at all, and its error fails this caller's append only. Only where
+   * the store says `runsStatements`.
    */
   statements?: readonly string[];
 }
@@ -72,10 +71,7 @@ export interface AppendResult {
   nextRevision: number;
   /** Global position of the last event appended. */
   position: bigint;
-  /**
-   * Names of the inline projectors (see InlineProjector) whose work was committed in the append's
-   * own transaction. Absent or empty where the adapter has none or they could not apply.
-   */
+  /** The inline projectors whose work committed in the append's transaction; absent or empty where none applied. */
   inline?: readonly string[];
 }
 
@@ -99,13 +95,11 @@ export interface InlineStatement {
 export type InlineResults = (name: string) => InlineRows;
 
 /**
- * What an inline projector adds to one append transaction. `statements` run after the append
- * lock is taken and before the insert (locks of its own, reads of what the events touch); the rows
- * of the named ones come back to `finish` by name, with the head of the log before this transaction
- * and the events as recorded (positions, revisions, recorded times). `finish` returns the statements
- * to run before COMMIT, or `null` when it must not apply this time (its followers are behind: they
- * catch up from the log). Statements are literal SQL, one statement each (one simple-protocol query
- * for them all, no parameters).
+ * What an inline projector adds to one append transaction. `statements` run after the append lock
+ * and before the insert (its own locks, reads of what the events touch); `finish` gets the rows of
+ * the named ones, the head of the log before this transaction and the events as recorded, and
+ * returns the statements to run before COMMIT, or `null` when it must not apply this time (its
+ * followers are behind and catch up from the log). Literal SQL, one statement each, no parameters.
  */
 export interface InlineStep {
   readonly statements: readonly InlineStatement[];
@@ -119,11 +113,7 @@ export interface InlineStep {
  */
 export interface InlineProjector {
   readonly name: string;
-  /**
-   * Statements run once on each connection before this projector's first step there: PREPARE of
-   * the statements its steps EXECUTE, planned once per connection rather than at every append
-   * (names unique to the projector and its schema).
-   */
+  /** Run once per connection before its first step there: PREPAREs of what its steps EXECUTE (names unique per schema). */
   readonly setup?: readonly string[];
   /** Events are in append order; values go into the statements quoted by `sqlLiteral`. */
   prepare(events: readonly PendingEvent[]): InlineStep;
@@ -150,17 +140,14 @@ export interface ReadAllOptions {
   after?: bigint | null;
   maxCount: number;
   /**
-   * Optional: the caller reads only each event's position, id, stream, revision, type, data and
-   * time (`metadata.time`): what projections read (a rebuild). An adapter may then leave
-   * `recordedAt` empty, the rest of `metadata` blank and `hash` absent, and read less (PostgreSQL,
-   * PGlite); others return whole events.
+   * Optional: the caller reads only position, id, stream, revision, type, data and `metadata.time`
+   * (a rebuild). An adapter may then leave `recordedAt` empty, the rest of `metadata` blank and
+   * `hash` absent (PostgreSQL, PGlite); others return whole events.
    */
   dataOnly?: boolean;
   /**
-   * Optional, with `dataOnly`: the caller reads the data of events of these types only (a rebuild:
-   * the types its projections handle). An adapter may then return the others with empty data
-   * (PostgreSQL, PGlite: their data, id and time are neither sent nor parsed); the events, their order and
-   * `maxCount` are as without it.
+   * Optional, with `dataOnly`: the caller reads the data of these types only. An adapter may return
+   * the others with empty data, id and time (PostgreSQL, PGlite); events, order and `maxCount` are as without it.
    */
   dataOfTypes?: readonly string[];
 }
@@ -175,22 +162,18 @@ export interface SubscribeOptions {
   /** Called when the handler or the store fails; the subscription stops after it. */
   onError?: (error: unknown) => void;
   /**
-   * Optional: the events about to be handed over, before the first of them, when the adapter reads
-   * in batches (PostgreSQL, PGlite). A hint for prefetching what they touch; the handler still gets
-   * each of them, in order. Adapters that read one event at a time never call it.
+   * Optional: the events about to be handed over, before the first of them, where the adapter reads
+   * in batches (PostgreSQL, PGlite): a prefetch hint; the handler still gets each of them, in order.
    */
   onBatch?: (events: readonly RecordedEvent[]) => Promise<void>;
   /** Optional: called with the last position handed over once the subscription has caught up. */
   onCaughtUp?: (position: bigint | null) => void;
   /**
-   * Optional, for a follower whose work usually commits inline with the appends (it only catches
-   * up): once at the head it is not woken by every append, only while `wanted()` is true or when
-   * it calls the `kick` handed to `onKick`; otherwise it reads again at the adapter's poll
-   * interval, so the log is still read in full, in batches. Adapters without wake-ups ignore it.
-   * `skipTo`, where given, is asked before a read that follows an append (one the adapter made or
-   * was told of; not at every idle poll): a position up to which the subscriber has nothing left
-   * to do (its work committed inline), or null; the read then starts after it, and the events at
-   * or below it are never handed over (nor read). Adapters may ignore it.
+   * Optional, for a follower whose work usually commits inline with the appends: at the head it is
+   * woken only while `wanted()` is true or by the `kick` handed to `onKick`, else at the poll
+   * interval, so the log is still read in full. `skipTo`, asked before a read that follows an append
+   * (not at every idle poll): a position up to which its work is committed inline, or null; the read
+   * starts after it and the events up to it are never read. Adapters may ignore both.
    */
   catchUpOnly?: { wanted: () => boolean; onKick: (kick: () => void) => void; skipTo?: () => Promise<bigint | null> };
 }
@@ -202,22 +185,13 @@ export interface Subscription {
 export interface EventStore {
   /** Appends atomically to one stream with optimistic concurrency. Throws WrongExpectedRevisionError. */
   appendToStream(streamId: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult>;
-  /**
-   * Appends atomically to several streams, each with its own expected revision: all or nothing.
-   * Used where one decision spans several consistency boundaries (e.g. an e-mail claim and a candidate).
-   */
+  /** Appends to several streams (one decision over several boundaries), each with its expected revision: all or nothing. */
   appendToStreams(appends: StreamAppend[], options?: AppendOptions): Promise<AppendResult>;
-  /**
-   * True where the adapter runs `AppendOptions.statements` (PostgreSQL, PGlite): SQL in the
-   * database that also holds the personal-data layer's key table.
-   */
+  /** True where the adapter runs `AppendOptions.statements` (PostgreSQL, PGlite: the database of the person keys). */
   readonly runsStatements?: boolean;
   /** Events of one stream in revision order; [] when the stream does not exist. */
   readStream(streamId: string, options?: { fromRevision?: number }): Promise<RecordedEvent[]>;
-  /**
-   * Optional: several whole streams in one read (PostgreSQL, PGlite), each in revision order, [] for
-   * a missing one. Callers fall back to readStream per stream where an adapter has none.
-   */
+  /** Optional: several streams in one read (PostgreSQL, PGlite), each in revision order, [] for a missing one. */
   readStreams?(streamIds: readonly string[], options?: ReadStreamsOptions): Promise<Map<string, RecordedEvent[]>>;
   /** Events of all streams in global order. A reader following positions never misses an event. */
   readAll(options: ReadAllOptions): Promise<RecordedEvent[]>;
@@ -226,31 +200,23 @@ export interface EventStore {
   /** Position of the last committed event, or null when the store is empty. */
   headPosition(): Promise<bigint | null>;
   /**
-   * Optional: run these projectors inside every append transaction from now on (PostgreSQL,
-   * PGlite). Layers that change events on the way in (personal data) hand the projectors the
-   * events as their callers gave them.
+   * Optional: run these projectors inside every append transaction from now on (PostgreSQL, PGlite).
+   * Layers that change events on the way in (personal data) hand them the events as the callers gave them.
    */
   useInlineProjectors?(projectors: readonly InlineProjector[]): void;
   /**
-   * Optional (PostgreSQL, PGlite): runs the transaction `appendToStreams` would run for these
-   * appends (the insert, the layers' and the callers' statements, the inline projectors) and rolls
-   * it back, once on each connection the pool may hold. Nothing is kept: no event, no key, no row,
-   * no state of any layer (a layer forgets what it proposed, as after any failed append); positions
-   * handed out are a gap, as after any rolled-back append. A process runs it before it serves, so its
-   * first request does not pay for each statement's first run on a connection (parse, plan, the
-   * catalogue read) and for compiling the code on the way.
+   * Optional (PostgreSQL, PGlite): runs the transaction `appendToStreams` would run for these appends
+   * (insert, statements, inline projectors) and rolls it back, once on each connection the pool may
+   * hold. Nothing is kept, no state of any layer either; positions handed out are a gap, as after any
+   * rollback. Run before serving, so the first request does not pay for first runs and compiling.
    */
   rehearseAppend?(appends: StreamAppend[], options?: AppendOptions): Promise<void>;
   /**
-   * Optional hint: events about these people (workspace and normalized address) are about to be
-   * appended. A layer that needs something per person to store them (the personal-data layer's keys)
-   * may get it ready now, while the caller reads its streams; the append works the same without it.
+   * Optional hint: events about these people (workspace, normalized address) are about to be appended;
+   * a layer may ready their keys while the caller reads its streams. The append works the same without it.
    */
   expectPeople?(people: readonly { workspaceId: string; email: string }[]): void;
-  /**
-   * Optional: snapshots of folds, a cache beside the log (StateSnapshots in #domain). `readSnapshot`
-   * answers null when there is none or it cannot be read; the caller then folds the whole stream.
-   */
+  /** Optional: snapshots of folds, a cache beside the log (StateSnapshots in #domain); null when none can be read. */
   readSnapshot?(streamId: string, fold: string): Promise<FoldSnapshotRead | null>;
   /**
    * Keeps a fold's snapshot; `scope` is the workspace whose erasures must make it unreadable, `takenAt`
@@ -259,6 +225,19 @@ export interface EventStore {
   writeSnapshot?(streamId: string, fold: string, snapshot: FoldSnapshotRead & { scope: string; takenAt: number }): Promise<void>;
   close(): Promise<void>;
 }
+
+/** `store.readStreams`, or readStream per stream where the adapter has none (a layer over any adapter). */
+export const readStreamsOf = async (
+  store: EventStore,
+  streamIds: readonly string[],
+  options?: ReadStreamsOptions,
+): Promise<Map<string, RecordedEvent[]>> => {
+  if (store.readStreams) return store.readStreams(streamIds, options);
+  return new Map(await Promise.all(streamIds.map(async (streamId) => {
+    const fromRevision = options?.fromRevisions?.get(streamId);
+    return [streamId, await store.readStream(streamId, fromRevision === undefined ? undefined : { fromRevision })] as const;
+  })));
+};
 
 /** A fold's state up to `revision` (inclusive), as its codec of `version` encoded it. */
 export interface FoldSnapshotRead {

@@ -22,21 +22,15 @@ interface LockHolder {
 }
 
 /*
- * The lock is an OS-level flock on DATA_DIR/event-store.lock (see os-file-lock.ts): released by the
- * kernel however the holder ends. The PID lock file below is only the fallback where the `flock`
- * command does not exist (macOS without util-linux), with the limits described here.
+ * The lock is an OS-level flock on DATA_DIR/event-store.lock (os-file-lock.ts), released by the kernel
+ * however the holder ends. The PID lock file below is the fallback where the `flock` command does not
+ * exist (macOS without util-linux). Not the listening socket: the lock must be taken before PGlite
+ * opens the folder, and a probe cannot tell "starting" from "dead". The file is created atomically
+ * (hard link of a fully written temp file), and a holder whose PID no longer runs is taken over.
  *
- * Why a PID lock file rather than the listening socket: the lock must be taken before PGlite opens
- * the data folder, seconds before the socket listens, and a socket probe cannot tell "still
- * starting" from "dead". The file is created atomically (hard link of a fully written temp file:
- * link fails if the lock exists), so a holder is never seen half-written. A holder whose PID no
- * longer runs (kill -9, power loss) is stale and is taken over, so a crash never blocks the next start.
- *
- * Limits, accepted: PIDs are only meaningful on one host (do not share a DATA_DIR across machines);
- * a stale PID reused by an unrelated live process makes the folder look busy until that process ends;
- * a container restarted after a crash usually gets its old PID back, which is our own PID: that case
- * is recognised as stale unless this process really holds the lock. Two processes taking over the
- * same stale lock within microseconds of each other could both succeed.
+ * Limits, accepted: PIDs mean something on one host only; a stale PID reused by a live process makes
+ * the folder look busy until it ends; our own PID (a restarted container) is stale unless this process
+ * holds the lock; two processes taking over one stale lock within microseconds could both succeed.
  */
 
 /** Folders this process holds: the one case where the holder's PID is our own and still alive. */

@@ -16,11 +16,6 @@ export interface EmbeddedDatabase {
   stop(): Promise<void>;
 }
 
-export interface EmbeddedDatabaseOptions {
-  dataDir: string;
-  logger?: Logger;
-}
-
 type Endpoint = { socketDir: string; port: number } | { host: string; port: number };
 type WorkerMessage =
   | { type: 'ready'; endpoint: Endpoint }
@@ -86,7 +81,7 @@ function connection(endpoint: Endpoint): { config: pg.PoolConfig; connectionStri
  * 127.0.0.1 if the path is too long or the socket fails) and connects a one-connection pg.Pool.
  * Refuses with DataDirInUseError when another live process holds DATA_DIR.
  */
-export async function startEmbeddedDatabase(options: EmbeddedDatabaseOptions): Promise<EmbeddedDatabase> {
+export async function startEmbeddedDatabase(options: { dataDir: string; logger?: Logger }): Promise<EmbeddedDatabase> {
   const logger = options.logger ?? pino({ name: 'event-store' });
   const dataDir = resolve(options.dataDir);
   await mkdir(dataDir, { recursive: true, mode: 0o700 });

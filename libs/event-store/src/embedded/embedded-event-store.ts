@@ -28,13 +28,11 @@ export async function createEmbeddedEventStore(options: {
       listen: false,
       notify: false,
       logger: options.logger,
-      // Every append goes through this store object (DATA_DIR admits one process) and wakes its
-      // subscriptions at once: polling is only a safety net here. At 20 ms, two followers polling an
-      // idle service cost 0.15 of a core (measured).
+      // Every append goes through this object and wakes its subscriptions at once: polling is only a
+      // safety net. At 20 ms, two followers polling an idle service cost 0.15 of a core (measured).
       pollIntervalMs: EMBEDDED_POLL_INTERVAL_MS,
-      // DATA_DIR admits one process, it appends only through this object, and its pool has one
-      // connection (embedded-pool.ts) to PGlite's one session: an advisory lock statement only cost
-      // time (0.15-0.3 ms of PGlite each, measured), it never waited for anyone.
+      // DATA_DIR admits one process, appending through this object's one connection (embedded-pool.ts):
+      // the append lock only cost time (0.15-0.3 ms of PGlite each), it never waited for anyone.
       deployment: 'single-process',
       // Planned once per connection: PGlite plans in WebAssembly (the group insert: 1.26 ms planned
       // every time, 0.41 ms prepared). Each new connection deallocates what an old one left (embedded-pool.ts).

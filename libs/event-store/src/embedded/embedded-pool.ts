@@ -13,13 +13,11 @@ const isReadOnly = (query: string | pg.QueryConfig): boolean => /^\s*select\b/i.
 const pause = (ms: number): Promise<void> => new Promise((resolvePause) => setTimeout(resolvePause, ms));
 
 /**
- * The one-connection pool of the embedded store, made resilient. pg-pool's own `query` destroys the
- * connection after ANY failed statement, so one bad statement (a U+0000 in a parameter) closed the
- * single connection under every other request in flight, and the replacement raced the old
- * connection's teardown on a server that admits one (EPIPE, ECONNRESET for unrelated requests).
- * Here a statement error keeps the connection; only a broken connection is replaced, at once, with a
- * few quick attempts while the server lets the old one go; a read caught in the break is retried on
- * the new connection, a write fails alone (its caller decides: appends are checked by revision).
+ * The one-connection pool of the embedded store. pg-pool's `query` destroys the connection after ANY
+ * failed statement, so one bad statement closed it under every request in flight, and the replacement
+ * raced the old one's teardown (EPIPE, ECONNRESET). Here a statement error keeps the connection; a
+ * broken one is replaced at once, with a few quick attempts; a read caught in the break is retried, a
+ * write fails alone (its caller decides: appends are checked by revision).
  */
 export const createEmbeddedPool = (config: pg.PoolConfig, logger: Logger): pg.Pool => {
   // idleTimeoutMillis 0: keep the one connection rather than reconnect, since the server admits one.

@@ -11,13 +11,10 @@ export type OsLockAttempt =
   | { kind: 'unavailable' };
 
 /*
- * Why a child `flock` process: Node has no flock(2), and a native addon is one more thing to build on
- * every machine. The child takes an exclusive flock on the file and keeps it until its stdin closes.
- * The kernel owns the lock: it goes away the moment the holder's file descriptors close, which happens
- * when our process exits in any way (kill -9 included), even while the dead process is still a zombie
- * nobody has reaped, and no PID is ever compared, so a reused PID cannot keep a folder busy.
- * The child is in its own process group so a Ctrl-C meant for the service does not free the lock early.
- * `holderPid` is what the holder wrote into the file, for the message only.
+ * A child `flock` process: Node has no flock(2), and a native addon is one more thing to build. The
+ * child holds an exclusive flock until its stdin closes, so the kernel frees it however our process
+ * exits (kill -9, an unreaped zombie included), and no PID is compared. Its own process group keeps a
+ * Ctrl-C meant for the service from freeing it early. `holderPid` is for the message only.
  */
 export const tryOsFileLock = (lockPath: string): Promise<OsLockAttempt> =>
   new Promise((resolveAttempt) => {

@@ -1,4 +1,4 @@
-import { WrongExpectedRevisionError } from '../event-store.port.js';
+import { WrongExpectedRevisionError, readStreamsOf } from '../event-store.port.js';
 import type {
   AppendOptions, AppendResult, EventStore, ExpectedRevision, InlineProjector, NewEvent, ReadAllOptions, ReadStreamsOptions, RecordedEvent, StreamAppend, SubscribeOptions, Subscription,
 } from '../event-store.port.js';
@@ -14,10 +14,9 @@ const ANY_RETRIES = 12;
 
 /**
  * Stamps every appended event with its recorded time and its link in the stream's hash chain, for
- * any adapter. The link needs the hash of the stream's event at the expected revision: the command
- * path has just read the stream (readStream passes through here), so it is nearly always cached;
- * otherwise one read of that single event fetches it. Entries are immutable facts (the event at
- * revision N of a committed stream never changes), so a stale cache can only miss, never lie.
+ * any adapter. The link needs the hash at the expected revision: the command path has just read the
+ * stream through here, so it is nearly always cached, else one read fetches it. Entries are immutable
+ * facts (the event at revision N of a committed stream never changes): a stale entry can only miss.
  */
 export class IntegrityEventStore implements EventStore {
   private readonly heads = new Map<string, StreamHead>();
@@ -51,24 +50,12 @@ export class IntegrityEventStore implements EventStore {
   }
 
   async readStream(streamId: string, options?: { fromRevision?: number }): Promise<RecordedEvent[]> {
-    const events = await this.inner.readStream(streamId, options);
-    const last = events.at(-1);
-    if (last?.hash !== undefined) this.remember(streamId, { revision: last.revision, hash: last.hash });
-    return events;
+    return this.rememberLast(streamId, await this.inner.readStream(streamId, options));
   }
 
   async readStreams(streamIds: readonly string[], options?: ReadStreamsOptions): Promise<Map<string, RecordedEvent[]>> {
-    const fromRevision = (streamId: string) => {
-      const revision = options?.fromRevisions?.get(streamId);
-      return revision === undefined ? undefined : { fromRevision: revision };
-    };
-    const read = this.inner.readStreams
-      ? await this.inner.readStreams(streamIds, options)
-      : new Map(await Promise.all(streamIds.map(async (streamId) => [streamId, await this.inner.readStream(streamId, fromRevision(streamId))] as const)));
-    for (const [streamId, events] of read) {
-      const last = events.at(-1);
-      if (last?.hash !== undefined) this.remember(streamId, { revision: last.revision, hash: last.hash });
-    }
+    const read = await readStreamsOf(this.inner, streamIds, options);
+    for (const [streamId, events] of read) this.rememberLast(streamId, events);
     return read;
   }
 
@@ -152,6 +139,12 @@ export class IntegrityEventStore implements EventStore {
     }
     // A longer stream is a conflict the adapter reports with its own check; the hash is then unused.
     return { expected, head: { revision: expected, hash: atExpected.hash ?? GENESIS_HASH } };
+  }
+
+  private rememberLast(streamId: string, events: RecordedEvent[]): RecordedEvent[] {
+    const last = events.at(-1);
+    if (last?.hash !== undefined) this.remember(streamId, { revision: last.revision, hash: last.hash });
+    return events;
   }
 
   private remember(streamId: string, head: StreamHead): void {

@@ -19,11 +19,10 @@ export interface StoredLink {
 }
 
 /**
- * The chain over the global order: each event's link is an HMAC (a key derived from the service
- * secret) over the link of the event before it in the log and the event's position, stream,
- * revision and hash. The per-stream chain (event-hash.ts) cannot see a stream's newest event or a
- * whole stream removed; this one can: every later link was computed over it. Keyed, so someone with
- * only the database cannot recompute the links after a removal.
+ * The chain over the global order: each event's link is an HMAC (key from the service secret) over
+ * the previous event's link and the event's position, stream, revision and hash. The per-stream chain
+ * (event-hash.ts) cannot see a stream's newest event or a whole stream removed; this one can. Keyed,
+ * so someone with only the database cannot recompute the links after a removal.
  */
 export const linkHash = (key: Buffer, previousLink: string, event: LinkedFields): string =>
   createHmac('sha256', key)
@@ -31,11 +30,9 @@ export const linkHash = (key: Buffer, previousLink: string, event: LinkedFields)
     .digest('hex');
 
 /**
- * The links, one row per event, beside the seals (the log's schema on PostgreSQL and PGlite, the
- * side database with EventStoreDB). Written by the sealer shortly after each append (log-sealer.ts),
- * never by the append itself: the write path stays as it is, on every adapter. A link is a fact
- * computed from committed events only, so two sealers writing the same position write the same
- * value, and the second one's insert does nothing.
+ * The links, one row per event, beside the seals. Written by the sealer shortly after each append
+ * (log-sealer.ts), never by the append itself, on every adapter. A link is a fact computed from
+ * committed events only: two sealers write the same value, and the second insert does nothing.
  */
 export class LinkStore {
   private readonly table: string;

@@ -28,12 +28,10 @@ const PROGRESS_EVERY = 100_000;
 const READ_BATCH_SIZE = 1000;
 
 /**
- * Follows the log: links every event into the chain over the global order shortly after it is
- * appended (within ~LINK_INTERVAL_MS), and seals the linked events soon after each burst of writes
- * (`intervalMs`), and at stop (a clean shutdown leaves nothing unsealed). Several processes may run
- * one: links are facts computed from committed events (the same values whoever computes them), and
- * the seal's sequence number is its primary key, so the loser of a race drops its seal and the next
- * round continues from the winner's.
+ * Follows the log: links every event into the chain over the global order within ~LINK_INTERVAL_MS
+ * of its append, and seals the linked events soon after each burst of writes and at stop. Several
+ * processes may run one: links are facts computed from committed events (the same whoever computes
+ * them), and a seal's sequence is its primary key: the loser of a race drops its seal.
  */
 export class LogSealer {
   private timer: NodeJS.Timeout | null = null;
@@ -93,7 +91,7 @@ export class LogSealer {
   }
 
   /** Links every event after the newest link; returns the newest linked position. */
-  async linkPending(onProgress?: (done: number) => void): Promise<bigint | null> {
+  async linkPending(): Promise<bigint | null> {
     const { eventStore, linkKey } = this.options;
     const { links } = this.options.seals;
     let latest: StoredLink | null = await links.latest();
@@ -111,7 +109,6 @@ export class LogSealer {
       latest = made.at(-1) ?? latest;
       const before = done;
       done += made.length;
-      onProgress?.(done);
       if (Math.floor(done / PROGRESS_EVERY) > Math.floor(before / PROGRESS_EVERY)) this.options.logger.info({ linked: done, position: latest?.position.toString() }, 'linking the log');
     }
   }

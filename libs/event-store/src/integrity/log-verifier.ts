@@ -37,10 +37,7 @@ interface Anchor {
 
 const MAX_FINDINGS = 200;
 
-/**
- * Checks the hash chains and the seals in one pass over the log in global order, with memory per
- * stream (its last revision and hash), not per event. Seals first, then events.
- */
+/** Checks chains and seals in one pass over the log in global order, with memory per stream, not per event. Seals first. */
 export class LogVerifier {
   private readonly heads = new Map<string, { revision: number; hash: string }>();
   private readonly seals: LogSeal[] = [];

@@ -17,20 +17,14 @@ const CACHE_TTL_MS = 5_000;
 const CACHE_MAX_ENTRIES = 100_000;
 /** A proposed key no append has stored within this long is dropped (see propose: a later one makes another). */
 const PROPOSAL_TTL_MS = 60_000;
-/**
- * The unique index that allows one current key per person: an append proposing a second one fails
- * on it, and an append that used a key retired or destroyed meanwhile fails with its name too (currentCheck).
- */
+/** One current key per person: an append proposing a second, or sealed with a key retired since (currentCheck), fails on it. */
 const CURRENT_KEY_INDEX = 'person_keys_current';
 /** Beyond this many live keys the only writer stops keeping their prefixes (every new person is looked up). */
 const MAX_KNOWN_PEOPLE = 5_000_000;
 /** Workspaces whose address-hash key is kept derived; past that the memo starts again. */
 const WORKSPACE_KEYS_KEPT = 10_000;
 
-/**
- * The workspace's snapshot key (state-snapshots.ts) is kept as the key of this pseudo-address (no
- * e-mail address holds a NUL): destroying any person's keys destroys it too.
- */
+/** The workspace's snapshot key is this pseudo-address's (no address holds a NUL); any person's erasure destroys it. */
 const SNAPSHOT_SCOPE = '\u0000state-snapshots';
 
 /** How callers name a person in keysFor's answer (and, with the address hash, how the cache does). */
@@ -107,10 +101,9 @@ class ExpiringMap<K, V> {
 }
 
 /**
- * One AES-256 key per person (workspace and e-mail address), kept apart from the log in a table of
- * its own, each key sealed with AES-256-GCM under a key derived from the service secret. Destroying
- * a person's key (crypto-shredding) leaves their events in the log, hash chains intact, unreadable.
- * Keys are cached a few seconds: another process may read a destroyed key's data for that long.
+ * One AES-256 key per person (workspace and address) in a table apart from the log, each sealed with
+ * AES-256-GCM under a key from the service secret. Destroying it (crypto-shredding) leaves the events,
+ * chains intact, unreadable. Cached a few seconds: another process may read a destroyed key's data that long.
  */
 export class PersonKeyStore {
   private readonly sealingKey: Buffer;
@@ -128,9 +121,9 @@ export class PersonKeyStore {
   private readonly waiting: WaitingLookup[] = [];
   private lookingUp = false;
   /**
-   * Single-process: a prefix of the address hash of every person with a live key (any process
-   * that stores keys is this one), so that a new person's key is proposed without a statement to
-   * find out there is none. A prefix shared with someone else only costs that statement. Null: not known.
+   * Single-process (no other process stores keys): a prefix of the address hash of every person with a
+   * live key, so a new person's key is proposed without a statement. A shared prefix costs that statement.
+   * Null: not known.
    */
   private knownPeople: Set<number> | null = null;
   /** The qualified table name (snapshot writes check it for recent erasures). */
@@ -192,14 +185,12 @@ export class PersonKeyStore {
 
   /**
    * Each person's live key, made on first use: one statement for any number of people (two after a
-   * race). Lookups asked for while one runs wait and go together in the next statement, so that
-   * concurrent requests share statements and a second asker for a person gets the first's answer.
+   * race). Lookups asked for while one runs go together in the next statement.
    *
-   * With `propose`, the statement only looks: a person without a live key gets a key made here and
-   * not stored (a ProposedKey, the same one for every asker until it is stored or dropped). The
-   * append that uses it stores it in its own transaction (insertStatement), so a new person costs
-   * no statement and no commit of their own; a key another process stored meanwhile makes that
-   * append fail on the live-key index (isConflict), and the caller withdraws the proposal and asks again.
+   * With `propose`, the statement only looks: a person without a live key gets a ProposedKey made
+   * here (the same for every asker until stored or dropped), stored by the append that uses it in its
+   * own transaction (insertStatement). A key another process stored meanwhile makes that append fail
+   * on the live-key index (isConflict); the caller withdraws the proposal and asks again.
    */
   async keysFor(people: readonly Person[], options: { propose?: boolean } = {}): Promise<Map<string, LiveKey>> {
     const propose = options.propose === true;
@@ -228,10 +219,9 @@ export class PersonKeyStore {
   }
 
   /**
-   * Stores proposed keys. A key another append of this process stored first fails it (isConflict):
-   * the append is sealed again with the key as it stands, which its current check then covers (a
-   * deletion may have retired it meanwhile). Checking every proposal instead cost a statement per
-   * append and made grouped invitations to 20 assessments 3× slower (bench).
+   * Stores proposed keys. A key another append of this process stored first fails it (isConflict): it
+   * is sealed again with the key as it stands, which its current check covers. Checking every proposal
+   * instead cost a statement per append (grouped invitations to 20 assessments 3× slower, bench).
    */
   insertStatement(keys: readonly ProposedKey[]): string {
     const rows = keys.map((key) => `(${[key.keyId, key.workspaceId, key.addressHash, key.sealed].map(sqlLiteral).join(', ')})`);
@@ -252,10 +242,7 @@ export class PersonKeyStore {
     for (const key of keys) this.dropProposal(key);
   }
 
-  /**
-   * An append failed because a person it proposed a key for has a current key already, a key it
-   * proposed was stored by another append first, or a key it sealed with is no longer current.
-   */
+  /** An append failed on a key: one it proposed is stored or another is current, or one it sealed with is no longer current. */
   isConflict(error: unknown): boolean {
     return typeof error === 'object' && error !== null && 'code' in error && error.code === '23505' && 'constraint' in error
       && (error.constraint === CURRENT_KEY_INDEX || error.constraint === this.primaryKey);
@@ -425,18 +412,16 @@ export class PersonKeyStore {
   }
 
   /**
-   * The statement an append runs in its own transaction to check that the stored keys it sealed with
-   * (not the ones it proposes) are still current: a key another process retired or destroyed since
-   * this one cached it fails the append (isConflict), and the caller seals again with a fresh lookup.
+   * Run in the append's transaction: the stored keys it sealed with (not those it proposes) are still
+   * current; one retired or destroyed since it was cached fails the append (isConflict), to seal again.
    */
   currentCheck(keyIds: readonly string[]): string {
     return `SELECT ${this.checkFunction}(ARRAY[${keyIds.map(sqlLiteral).join(', ')}]::text[])`;
   }
 
   /**
-   * The statement that retires the people's current keys, run in the transaction of the append that
-   * deletes them: no event appended after it is sealed with those keys (currentCheck), so the erasure
-   * that follows destroys exactly the data of the people deleted, never of anyone invited after them.
+   * Retires the people's current keys in the transaction of the append that deletes them: no later
+   * event is sealed with them (currentCheck), so the erasure destroys exactly the deleted people's data.
    */
   retireStatement(people: readonly Person[]): string {
     const rows = people.map(({ workspaceId, email }) => `(${sqlLiteral(workspaceId)}, ${sqlLiteral(this.addressHash(workspaceId, email))})`);
@@ -467,10 +452,15 @@ export class PersonKeyStore {
       const person = personKey(workspaceId, this.addressHash(workspaceId, email));
       const cached = this.byPerson.get(person, now);
       if (cached !== undefined) this.byId.delete(cached.keyId);
-      this.byPerson.delete(person);
-      const proposal = this.proposed.get(person);
-      if (proposal !== undefined) this.dropProposal(proposal);
+      this.dropPerson(person);
     }
+  }
+
+  /** Drops the person's cached key and proposal (`person`: workspace and address hash). */
+  private dropPerson(person: string): void {
+    this.byPerson.delete(person);
+    const proposal = this.proposed.get(person);
+    if (proposal !== undefined) this.dropProposal(proposal);
   }
 
   /**
@@ -499,15 +489,10 @@ export class PersonKeyStore {
       [workspaceId, addressHash, [...keyIds], scopeHash],
     );
     for (const row of result.rows) {
-      const person = personKey(workspaceId, row.address_hash);
-      this.byPerson.delete(person);
-      const proposal = this.proposed.get(person);
-      if (proposal !== undefined) this.dropProposal(proposal);
+      this.dropPerson(personKey(workspaceId, row.address_hash));
       this.byId.set(row.key_id, null, Number.MAX_SAFE_INTEGER);
     }
-    const scope = this.proposed.get(personKey(workspaceId, scopeHash));
-    if (scope !== undefined) this.dropProposal(scope);
-    this.byPerson.delete(personKey(workspaceId, scopeHash));
+    this.dropPerson(personKey(workspaceId, scopeHash));
     return result.rows.filter((row) => row.address_hash !== scopeHash).length;
   }
 

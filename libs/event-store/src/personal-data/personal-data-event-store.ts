@@ -1,4 +1,4 @@
-import { WrongExpectedRevisionError } from '../event-store.port.js';
+import { WrongExpectedRevisionError, readStreamsOf } from '../event-store.port.js';
 import type {
   AppendOptions, AppendResult, EventStore, ExpectedRevision, FoldSnapshotRead, InlineProjector, InlineStep, NewEvent, PendingEvent, ReadAllOptions, ReadStreamsOptions, RecordedEvent, StreamAppend, SubscribeOptions, Subscription,
 } from '../event-store.port.js';
@@ -35,14 +35,11 @@ export class PersonalDataEventStore implements EventStore {
   private readonly upcast: ((event: RecordedEvent) => RecordedEvent) | null;
 
   /**
-   * `keysInAppend`: the key table lives in the inner store's database and the store runs statements
-   * in its appends (PostgreSQL, PGlite). A new person's key is then stored in the transaction of the
-   * first append that uses it, every append checks in its transaction that the stored keys it sealed
-   * with are still current, and the append that ends a person retires their key. Otherwise (keys in
-   * a side database: EventStoreDB) keys are made by a statement of their own before the append and
-   * retired by one after it, and nothing checks that a key cached by another process is current.
-   * `endingTypes`: event types that end the person they speak about (a deleted candidate): their
-   * key is retired with the event, and no later event is sealed with it.
+   * `keysInAppend` (PostgreSQL, PGlite: the keys in the log's database): a new person's key is stored
+   * by the first append that uses it, each append checks its keys are still current, and the append
+   * that ends a person retires their key, all in the append's transaction. Otherwise (EventStoreDB)
+   * keys are made before the append and retired after it, and a key cached elsewhere is not checked.
+   * `endingTypes`: event types that end their person (a deleted candidate): the key is retired with it.
    */
   constructor(
     private readonly inner: EventStore,
@@ -100,11 +97,7 @@ export class PersonalDataEventStore implements EventStore {
     }
   }
 
-  /**
-   * EventStore.rehearseAppend: sealed as an append would be, with the statements it would run (a
-   * new person's key stored); afterwards the keys proposed for it are withdrawn and what was looked
-   * up of its people forgotten, as after an append a key stood in the way of.
-   */
+  /** EventStore.rehearseAppend: sealed as an append would be; then its proposed keys are withdrawn and its people forgotten. */
   async rehearseAppend(appends: StreamAppend[], options?: AppendOptions): Promise<void> {
     if (!this.inner.rehearseAppend) return;
     const { people, ended } = peopleIn(appends, this.endingTypes);
@@ -119,9 +112,8 @@ export class PersonalDataEventStore implements EventStore {
   }
 
   /**
-   * The appends as the log stores them (stream ids keyed, personal fields sealed) and the statements
-   * that go with them; `opened`: the events whose clear data the inline projectors are given (to be
-   * deleted from `clearData` when the append is over), `names`: each stored stream id's own.
+   * The appends as stored (stream ids keyed, personal fields sealed) with their statements; `opened`:
+   * the events whose clear data is in `clearData` until the append is over; `names`: each stored id's own.
    */
   private async seal(appends: StreamAppend[], options: AppendOptions | undefined, people: readonly Person[], ended: readonly Person[]): Promise<{
     stored: StreamAppend[]; statements: string[]; proposed: ProposedKey[]; opened: string[]; names: Map<string, string>;
@@ -149,11 +141,9 @@ export class PersonalDataEventStore implements EventStore {
   }
 
   /**
-   * In the append's transaction, in this order: the proposed keys stored, the stored keys sealed with
-   * checked to be current (none retired or destroyed since this process cached it), the keys of the
-   * people the append ends retired. A proposed key another append of this process stored first (two
-   * appends sealed with the same proposal) fails the insert (insertStatement): this append then seals
-   * again with the key as it stands, checked like any stored key; it may have been retired since.
+   * In the append's transaction, in this order: the proposed keys stored, the stored keys it sealed
+   * with checked to be current, the keys of the people it ends retired (see insertStatement for a
+   * proposal another append stored first).
    */
   private keyStatements(keys: ReadonlyMap<string, { keyId: string }>, proposed: readonly ProposedKey[], ended: readonly { workspaceId: string; email: string }[]): string[] {
     const proposedIds = new Set(proposed.map((key) => key.keyId));
@@ -165,11 +155,7 @@ export class PersonalDataEventStore implements EventStore {
     ];
   }
 
-  /**
-   * The projectors get the events as the callers gave them (clear values), never the sealed form:
-   * a read model or an outbox row holds what it would hold when built by a follower, which reads
-   * the log through this layer.
-   */
+  /** The projectors get the clear values, never the sealed form: what a follower reading through this layer would build. */
   useInlineProjectors(projectors: readonly InlineProjector[]): void {
     if (!this.inner.useInlineProjectors) throw new Error('this event store runs no inline projectors');
     this.inlining = projectors.length > 0;
@@ -204,12 +190,7 @@ export class PersonalDataEventStore implements EventStore {
       const revision = options?.fromRevisions?.get(streamId);
       if (revision !== undefined) fromRevisions.set(stored[index] ?? streamId, revision);
     });
-    const read = this.inner.readStreams
-      ? await this.inner.readStreams(stored, { fromRevisions })
-      : new Map(await Promise.all(stored.map(async (streamId) => {
-        const revision = fromRevisions.get(streamId);
-        return [streamId, await this.inner.readStream(streamId, revision === undefined ? undefined : { fromRevision: revision })] as const;
-      })));
+    const read = await readStreamsOf(this.inner, stored, { fromRevisions });
     const opened = await this.open([...read.values()].flat(), decryptPersonalFieldsForFold);
     const byId = new Map(opened.map((event) => [event.id, event]));
     return new Map(streamIds.map((streamId, index) => [streamId, (read.get(stored[index] ?? streamId) ?? []).map((event) => byId.get(event.id) ?? event)]));
@@ -257,9 +238,8 @@ export class PersonalDataEventStore implements EventStore {
   }
 
   /**
-   * The events with their personal fields opened. Stream reads (what decisions fold) open the names
-   * only when something reads them, subscriptions every field only when it is read (a follower
-   * skips much of what it is handed); readAll (a rebuild reads every field) opens them at once.
+   * The events with their personal fields opened: names when read for stream reads (folds), every
+   * field when read for subscriptions (followers skip much), all at once for readAll (a rebuild).
    */
   private async open(events: RecordedEvent[], decrypt = decryptPersonalFields): Promise<RecordedEvent[]> {
     const opened = await this.openFields(events, decrypt);

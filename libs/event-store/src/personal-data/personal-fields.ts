@@ -90,7 +90,6 @@ export const decryptPersonalFieldsForFold = (data: Data, keys: ReadonlyMap<strin
 export const decryptPersonalFieldsLater = (data: Data, keys: ReadonlyMap<string, Buffer | null>): Data =>
   mapFields(data, (value) => (value.startsWith(PREFIX) ? () => decryptValue(value, keys) : value));
 
-/** Key ids of the sealed fields in the data (none for events without personal data). */
 /** Every personal value of the data (address and names, top level and in its `candidate`), as they stand. */
 export const personalValues = (data: Data, into: Set<string>): void => {
   mapFields(data, (value) => {
@@ -99,6 +98,7 @@ export const personalValues = (data: Data, into: Set<string>): void => {
   });
 };
 
+/** Key ids of the sealed fields in the data (none for events without personal data). */
 export const sealedKeyIds = (data: Data, into: Set<string>): void => {
   mapFields(data, (value) => {
     if (value.startsWith(PREFIX)) into.add(value.slice(PREFIX.length, value.indexOf('.', PREFIX.length)));

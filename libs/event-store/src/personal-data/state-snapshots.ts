@@ -6,12 +6,10 @@ import type { PersonKeyStore } from './person-keys.js';
 import { migrateAuditTables } from '../migrations/audit-tables.migrations.js';
 
 /**
- * Snapshots of folds, beside the log in SQL: a cache that spares a decision folding a long stream in
- * full after a restart, never a source of truth (the log is; a snapshot is only ever a fold of it).
- * One row per stream and fold, the newest revision written. The state holds personal data in clear,
- * so each snapshot is sealed (AES-256-GCM, bound to its stream, fold, revision and version) with its
- * workspace's snapshot key, which erasing anyone in the workspace destroys (PersonKeyStore.destroy):
- * every snapshot that could hold them becomes unreadable, as their events do.
+ * Snapshots of folds beside the log: a cache that spares folding a long stream after a restart, never
+ * a source of truth. One row per stream and fold, the newest revision. The state holds personal data
+ * in clear, so each is sealed (AES-256-GCM, bound to stream, fold, revision and version) with its
+ * workspace's snapshot key, which erasing anyone in the workspace destroys (PersonKeyStore.destroy).
  */
 export class SnapshotStore {
   private readonly table: string;
@@ -43,9 +41,8 @@ export class SnapshotStore {
 
   /**
    * Keeps the snapshot unless the stored one is newer (same version, a live key), or anyone in its
-   * workspace was erased since a minute before it was taken: it may hold them (taken before their
-   * deletion) while the workspace's key it would be sealed with is already a new one. A minute covers
-   * the clocks of this process and the database; skipping a snapshot costs a longer fold, nothing else.
+   * workspace was erased since a minute before it was taken (it may hold them, sealed with the new key).
+   * A minute covers the clocks' skew; a skipped snapshot costs a longer fold, nothing else.
    */
   async write(streamId: string, fold: string, snapshot: FoldSnapshot & { scope: string; takenAt: number }): Promise<void> {
     const { keyId, key } = await this.keys.snapshotKey(snapshot.scope);

@@ -11,10 +11,9 @@ export interface PollingSource {
 }
 
 /**
- * Catch-up subscription over readAll: reads a batch, hands its events over one at a time (the next
- * waits for the handler: backpressure), and once a batch comes back short it is at the head: it
- * sleeps until woken or the poll interval passes. Polling is the guarantee; wake-ups only cut latency.
- * Correct only because readAll never skips a lower position that commits later (see postgres-append.ts).
+ * Catch-up subscription over readAll: hands each batch's events over one at a time (backpressure);
+ * after a short batch it sleeps until woken or the poll interval passes. Polling is the guarantee,
+ * wake-ups cut latency. Correct only because no lower position commits later (postgres-append.ts).
  */
 export class PollingSubscription implements Subscription {
   private readonly abort = new AbortController();

@@ -5,21 +5,16 @@ import { STREAM_REVISION_CONSTRAINT } from './postgres-schema.js';
 import type { PostgresTables } from './postgres-schema.js';
 
 /*
- * Gap-free global order. `position` comes from a sequence, and sequences are not transactional: with
- * concurrent writers, position 11 can commit while 10 is still in flight, and a reader that has
- * passed 11 would never see 10. Every append transaction therefore takes one transaction-scoped
- * advisory lock before it allocates positions and holds it until COMMIT has made its rows visible.
- * So positions are handed out and made visible in the same order: once any position is visible,
- * every lower one is either visible or belongs to an aborted transaction (a harmless gap).
+ * Gap-free global order. `position` comes from a sequence, which is not transactional: position 11
+ * can commit while 10 is in flight, and a reader past 11 would never see 10. So every append takes a
+ * transaction-scoped advisory lock before it allocates positions, held until COMMIT: once a position
+ * is visible, every lower one is visible or aborted (a harmless gap). The lock also makes the
+ * expected revision check race-free.
  *
- * Trade-off: appends to one schema are serialized, one commit at a time, so write throughput is
- * bounded by commit latency (measured in bench/event-store.bench.ts). Readers are never blocked.
- * The alternative, allowing concurrent commits and making readers stop below the oldest in-flight
- * transaction (pg_snapshot_xmin), scales writes better but is subtler and harder to get right.
- * The lock also makes the expected revision check race-free.
- *
- * Where every transaction goes through one connection (the embedded store), transactions cannot
- * overlap at all, and the lock is left out: it would never wait for anyone.
+ * Trade-off: appends to one schema commit one at a time (bench/event-store.bench.ts); readers are
+ * never blocked. Concurrent commits with readers stopping below the oldest in-flight transaction
+ * (pg_snapshot_xmin) scale better but are harder to get right. Where every transaction goes through
+ * one connection (the embedded store), none can overlap, and the lock is left out.
  */
 
 interface AppendedRow {
@@ -45,18 +40,14 @@ function appendSql(tables: PostgresTables): string {
     RETURNING position, revision`;
 }
 
-function expectedParams(expected: ExpectedRevision): [string, string | null] {
-  return typeof expected === 'number' ? ['revision', String(expected)] : [expected, null];
-}
-
 function matches(expected: ExpectedRevision, actual: number | null): boolean {
   if (expected === 'any') return true;
   if (expected === 'no_stream') return actual === null;
   return actual === expected;
 }
 
-async function currentRevision(client: pg.PoolClient, tables: PostgresTables, streamId: string): Promise<number | null> {
-  const result = await client.query<{ revision: string | null }>(
+async function currentRevision(db: pg.Pool | pg.PoolClient, tables: PostgresTables, streamId: string): Promise<number | null> {
+  const result = await db.query<{ revision: string | null }>(
     `SELECT max(revision) AS revision FROM ${tables.events} WHERE stream_id = $1`,
     [streamId],
   );
@@ -66,6 +57,19 @@ async function currentRevision(client: pg.PoolClient, tables: PostgresTables, st
 
 function wrongRevision(append: StreamAppend, actual: number | null): WrongExpectedRevisionError {
   return new WrongExpectedRevisionError(append.streamId, append.expectedRevision, actual ?? 'no_stream');
+}
+
+/** The first stream whose expected revision does not hold now, with its actual revision; null when all hold. */
+export async function refusal(
+  db: pg.Pool | pg.PoolClient,
+  tables: PostgresTables,
+  appends: readonly StreamAppend[],
+): Promise<WrongExpectedRevisionError | null> {
+  for (const append of appends) {
+    const actual = await currentRevision(db, tables, append.streamId);
+    if (!matches(append.expectedRevision, actual)) return wrongRevision(append, actual);
+  }
+  return null;
 }
 
 async function appendOne(
@@ -78,7 +82,8 @@ async function appendOne(
     if (!matches(append.expectedRevision, actual)) throw wrongRevision(append, actual);
     return { revision: actual, position: null };
   }
-  const [kind, revision] = expectedParams(append.expectedRevision);
+  const expected = append.expectedRevision;
+  const [kind, revision] = typeof expected === 'number' ? ['revision', String(expected)] : [expected, null];
   const events = append.events.map(({ id, type, data, metadata, integrity }) => ({ id, type, data, metadata, integrity }));
   const result = await client.query<AppendedRow>(appendSql(tables), [append.streamId, kind, revision, JSON.stringify(events)]);
   const last = result.rows.at(-1);

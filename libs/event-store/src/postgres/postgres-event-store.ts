@@ -28,32 +28,26 @@ export interface PostgresEventStoreOptions {
   schema?: string;
   /** How often an idle subscription looks for new events. Default 20 ms. */
   pollIntervalMs?: number;
-  /**
-   * LISTEN for other processes' appends on a dedicated pooled connection. Default: on unless the
-   * deployment is single-process. Must be off on PGlite, where every connection shares one session.
-   */
+  /** LISTEN for other processes' appends (a pooled connection). Default: on unless single-process; off on PGlite (one session). */
   listen?: boolean;
   /** NOTIFY listeners in the append transaction. Default true. */
   notify?: boolean;
   /**
    * Named prepared statements for the reads and the grouped insert (planned once per connection).
-   * Default: on when the pool allows more than one connection. PGlite's one session outlives a
-   * reconnected client, so there a new connection must deallocate first (the embedded pool does).
+   * Default: as `listen`. On PGlite a new connection must deallocate first (the embedded pool does).
    */
   preparedStatements?: boolean;
   /**
-   * `single-process` (the embedded store; default `multi-process`): this store object is the log's
-   * only writer and every transaction goes through the pool's one connection. It then knows every
-   * stream that exists (read once at start, then from its own appends: a superset of the log's
-   * streams) and answers a read of any other stream, a new address's registry say, without a round
-   * trip; and appends take no append lock, since transactions cannot overlap.
+   * `single-process` (the embedded store; default `multi-process`): this object is the log's only
+   * writer, through the pool's one connection. It then knows every stream (read at start, then from
+   * its appends) and answers a read of any other without a round trip; appends take no append lock.
    */
   deployment?: Deployment;
   logger?: Logger;
 }
 
 const DEFAULT_POLL_INTERVAL_MS = 20;
-const DEFAULT_BATCH_SIZE = 500;
+const BATCH_SIZE = 500;
 /** Beyond this many streams the only writer stops keeping their ids in memory (reads go to the database). */
 const MAX_KNOWN_STREAMS = 2_000_000;
 
@@ -62,14 +56,9 @@ export class PostgresEventStore implements EventStore {
   private readonly wakeSignal = new WakeSignal();
   private readonly subscriptions = new Set<Subscription>();
   private readonly listener: NotificationListener | null;
-  private readonly notify: boolean;
   private readonly pollIntervalMs: number;
-  private readonly batchSize: number;
   private readonly logger: Logger;
-  private readonly sql: {
-    readStream: pg.QueryConfig; readStreams: pg.QueryConfig; readAll: pg.QueryConfig; readAllData: pg.QueryConfig;
-    readAllDataOfTypes: pg.QueryConfig; head: pg.QueryConfig;
-  };
+  private readonly sql: ReturnType<typeof statements>;
   private readonly appender: GroupAppender;
   readonly runsStatements = true;
   /**
@@ -83,9 +72,7 @@ export class PostgresEventStore implements EventStore {
   constructor(readonly tables: PostgresTables, options: PostgresEventStoreOptions) {
     this.pool = options.pool;
     this.logger = options.logger ?? pino({ name: 'event-store' });
-    this.notify = options.notify ?? true;
     this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
-    this.batchSize = DEFAULT_BATCH_SIZE;
     const listen = options.listen ?? options.deployment !== 'single-process';
     // Events committed while nobody listened are found by the next poll; a (re)start wakes the subscriptions anyway.
     const wake = (): void => this.wakeSignal.notify();
@@ -93,28 +80,8 @@ export class PostgresEventStore implements EventStore {
       ? new NotificationListener(this.pool, tables.notifyChannel, { onNotification: wake, onListening: wake }, { logger: this.logger, fallback: 'subscriptions fall back to polling' })
       : null;
     const named = options.preparedStatements ?? listen;
-    // Statement names are per connection; the schema is part of the text, so it is part of the name.
-    const statement = (name: string, text: string): pg.QueryConfig => (named ? { name: `es_${name}_${tables.appendLock[1]}`, text } : { text });
-    this.sql = {
-      readStream: statement('read_stream', `SELECT ${EVENT_COLUMNS} FROM ${tables.events} WHERE stream_id = $1 AND revision >= $2 ORDER BY revision`),
-      // One index range per stream wanted, whatever plan the server caches for the prepared statement:
-      // a plain join against unnest() got a generic plan that hashed it against a scan of the whole
-      // log (3 ms per decision at 24k events, growing with the log). OFFSET 0 keeps the lateral
-      // subquery from being flattened back into that join.
-      readStreams: statement('read_streams', `SELECT e.* FROM unnest($1::text[], $2::bigint[]) AS wanted(wanted_stream, from_revision)
-        CROSS JOIN LATERAL (SELECT ${EVENT_COLUMNS} FROM ${tables.events} WHERE stream_id = wanted.wanted_stream AND revision >= wanted.from_revision OFFSET 0) AS e
-        ORDER BY e.stream_id, e.revision`),
-      readAll: statement('read_all', `SELECT ${EVENT_COLUMNS} FROM ${tables.events} WHERE position > $1 ORDER BY position LIMIT $2`),
-      readAllData: statement('read_all_data', `SELECT ${DATA_ONLY_COLUMNS} FROM ${tables.events} WHERE position > $1 ORDER BY position LIMIT $2`),
-      // Every event, the data of the types asked for only. (Leaving the other events out instead made
-      // the planner trade the index's order for a bitmap scan and a sort of the rest of the log.)
-      readAllDataOfTypes: statement(
-        'read_all_data_of_types',
-        `SELECT ${DATA_ONLY_COLUMNS_OF_TYPES} FROM ${tables.events} WHERE position > $1 ORDER BY position LIMIT $2`,
-      ),
-      head: statement('head', `SELECT max(position) AS position FROM ${tables.events}`),
-    };
-    this.appender = new GroupAppender(this.pool, tables, this.notify, this.logger, named, options.deployment);
+    this.sql = statements(tables, named);
+    this.appender = new GroupAppender(this.pool, tables, options.notify ?? true, this.logger, named, options.deployment);
   }
 
   appendToStream(streamId: string, events: NewEvent[], options: { expectedRevision: ExpectedRevision }): Promise<AppendResult> {
@@ -148,7 +115,7 @@ export class PostgresEventStore implements EventStore {
 
   /** Inline projectors run in every grouped append transaction (appends that only check a revision run none). */
   useInlineProjectors(projectors: readonly InlineProjector[]): void {
-    this.appender.projectors = projectors;
+    this.appender.useProjectors(projectors);
   }
 
   async readStream(streamId: string, options?: { fromRevision?: number }): Promise<RecordedEvent[]> {
@@ -188,7 +155,7 @@ export class PostgresEventStore implements EventStore {
       readAll: (readOptions: ReadAllOptions) => this.readAll(readOptions),
       wakeSignal: this.wakeSignal,
       pollIntervalMs: this.pollIntervalMs,
-      batchSize: this.batchSize,
+      batchSize: BATCH_SIZE,
       logger: this.logger,
     };
     const subscription: Subscription = new PollingSubscription(source, options, () => this.subscriptions.delete(subscription));
@@ -208,6 +175,33 @@ export class PostgresEventStore implements EventStore {
     await this.listener?.stop();
   }
 }
+
+/**
+ * The reads' statements, named where they are prepared (`named`): names are per connection, and the
+ * schema is part of the text, so it is part of the name.
+ */
+const statements = (tables: PostgresTables, named: boolean) => {
+  const statement = (name: string, text: string): pg.QueryConfig => (named ? { name: `es_${name}_${tables.appendLock[1]}`, text } : { text });
+  return {
+    readStream: statement('read_stream', `SELECT ${EVENT_COLUMNS} FROM ${tables.events} WHERE stream_id = $1 AND revision >= $2 ORDER BY revision`),
+    // One index range per stream wanted, whatever plan the server caches for the prepared statement:
+    // a plain join against unnest() got a generic plan that hashed it against a scan of the whole
+    // log (3 ms per decision at 24k events, growing with the log). OFFSET 0 keeps the lateral
+    // subquery from being flattened back into that join.
+    readStreams: statement('read_streams', `SELECT e.* FROM unnest($1::text[], $2::bigint[]) AS wanted(wanted_stream, from_revision)
+      CROSS JOIN LATERAL (SELECT ${EVENT_COLUMNS} FROM ${tables.events} WHERE stream_id = wanted.wanted_stream AND revision >= wanted.from_revision OFFSET 0) AS e
+      ORDER BY e.stream_id, e.revision`),
+    readAll: statement('read_all', `SELECT ${EVENT_COLUMNS} FROM ${tables.events} WHERE position > $1 ORDER BY position LIMIT $2`),
+    readAllData: statement('read_all_data', `SELECT ${DATA_ONLY_COLUMNS} FROM ${tables.events} WHERE position > $1 ORDER BY position LIMIT $2`),
+    // Every event, the data of the types asked for only. (Leaving the other events out instead made
+    // the planner trade the index's order for a bitmap scan and a sort of the rest of the log.)
+    readAllDataOfTypes: statement(
+      'read_all_data_of_types',
+      `SELECT ${DATA_ONLY_COLUMNS_OF_TYPES} FROM ${tables.events} WHERE position > $1 ORDER BY position LIMIT $2`,
+    ),
+    head: statement('head', `SELECT max(position) AS position FROM ${tables.events}`),
+  };
+};
 
 /** Creates the tables if missing (safe when several processes start at once) and returns the store. */
 export async function createPostgresEventStore(options: PostgresEventStoreOptions): Promise<PostgresEventStore> {

@@ -4,27 +4,24 @@ import { reportAppend, reportStage, tracing } from '#platform/instrumentation/ch
 import type { Logger } from 'pino';
 import { WrongExpectedRevisionError } from '../event-store.port.js';
 import type { AppendResult, InlineProjector, InlineRows, NewEvent, RecordedEvent, StreamAppend } from '../event-store.port.js';
-import { appendInTransaction, isStreamRevisionViolation } from './postgres-append.js';
+import { appendInTransaction, isStreamRevisionViolation, refusal } from './postgres-append.js';
 import { APPEND_REFUSED_STATE, type PostgresTables } from './postgres-schema.js';
 import { sqlLiteral } from './sql-literal.js';
 import { StatementScript } from './statement-script.js';
 
 /*
- * Group commit at the store: appends that arrive while a transaction is being written wait and go
- * together in the next one, so 16 concurrent single-event appends cost one transaction, one commit
- * and ONE round trip (BEGIN, the append lock, one INSERT for every stream, NOTIFY and COMMIT are one
- * simple-protocol query). The global order keeps the append lock of postgres-append.ts: positions
- * are handed out and made visible in commit order. Each caller keeps its own all-or-nothing
- * outcome: a caller whose expected revisions do not all hold inserts nothing (the SQL groups the
- * check by caller), the others commit. Two callers on one stream never share a transaction, so the
- * later one sees the earlier one's events. A statement error re-runs the callers one by one, so
- * only the one at fault fails.
+ * Group commit at the store: appends that arrive while a transaction is being written go together in
+ * the next one, in ONE round trip (BEGIN, the append lock, one INSERT for every stream, NOTIFY and
+ * COMMIT as one simple-protocol query). The append lock of postgres-append.ts keeps positions handed
+ * out and made visible in commit order. Each caller keeps its own all-or-nothing outcome: one whose
+ * expected revisions do not all hold inserts nothing (the SQL checks by caller), the others commit.
+ * Two callers on one stream never share a transaction. A statement error re-runs the callers one by
+ * one, so only the one at fault fails.
  *
- * With inline projectors (read models, the e-mail outbox) the transaction takes two round trips:
- * the first takes the lock, runs the projectors' reads, reads the head and inserts; the second
- * writes what the projectors made of the recorded events and commits. The events and everything
- * derived from them commit together or not at all. A projector that fails sends the group again
- * without projectors: the followers then do that work from the log, as they always can.
+ * With inline projectors (read models, the e-mail outbox) it takes two round trips: lock, the
+ * projectors' reads, the head and the insert; then their writes and COMMIT, all or nothing with the
+ * events. A projector that fails sends the group again without projectors: the followers then do
+ * that work from the log, as they always can.
  */
 
 interface Waiting {
@@ -70,13 +67,11 @@ const PLAIN_RETURNING = 'position, stream_id, revision';
 const RECORDED_RETURNING = 'position, stream_id, revision, id, recorded_at';
 
 /**
- * The insert refuses a caller whose expected revisions do not hold and commits the others, but
- * statements are not conditional: a refused caller's would run and commit with the others' (a
- * person key stored or retired for events that never were). So before them, this guard fails the
- * whole transaction when any caller that brings statements got no event of its first stream inserted
- * by this transaction (`xmin`: an event id committed before, as by a retry, does not count). It is a
- * function of the schema (postgres-schema.ts), planned once per connection: a `DO` block cost PGlite
- * 0.37 ms a transaction. `failed` then sends the others again without the refused ones.
+ * Statements are not conditional: a refused caller's would commit with the others' (a person key
+ * stored or retired for events that never were). So this guard fails the whole transaction when a
+ * caller that brings statements got no event of its first stream inserted by this transaction
+ * (`xmin`: one committed before, as by a retry, does not count); `failed` then sends the others
+ * again. A function of the schema (postgres-schema.ts): a `DO` block cost PGlite 0.37 ms a transaction.
  */
 const refusedCallerGuard = (tables: PostgresTables, group: readonly Waiting[]): string[] => {
   const ids = group.filter((waiting) => waiting.statements.length > 0).map((waiting) => waiting.appends[0]?.events[0]?.id ?? '');
@@ -133,22 +128,17 @@ export class GroupAppender {
   private readonly ownPreparedOn = new WeakSet<pg.PoolClient>();
   /** Connections on which the current projectors' `setup` ran (a new set of projectors starts afresh). */
   private projectorsSetUpOn = new WeakSet<pg.PoolClient>();
-  private inlineProjectors: readonly InlineProjector[] = [];
+  private projectors: readonly InlineProjector[] = [];
 
-  /** Run inside every group transaction (see useInlineProjectors). */
-  get projectors(): readonly InlineProjector[] {
-    return this.inlineProjectors;
-  }
-
-  set projectors(projectors: readonly InlineProjector[]) {
-    this.inlineProjectors = projectors;
+  /** Run inside every group transaction from now on (see useInlineProjectors). */
+  useProjectors(projectors: readonly InlineProjector[]): void {
+    this.projectors = projectors;
     this.projectorsSetUpOn = new WeakSet();
   }
 
   /**
-   * Runs `statements` (PREPAREs) on this connection unless `done` says they ran: in one round trip,
-   * or, where another store object on this pool prepared some of them already (the same statements,
-   * same names: 42P05), one at a time, those skipped.
+   * Runs `statements` (PREPAREs) on this connection unless `done` says they ran: in one round trip, or
+   * one at a time where another store object on this pool prepared some already (42P05: skipped).
    */
   private async prepareOnce(client: pg.PoolClient, done: WeakSet<pg.PoolClient>, statements: readonly string[]): Promise<void> {
     if (done.has(client)) return;
@@ -252,11 +242,7 @@ export class GroupAppender {
     return new StatementScript().addAll(this.begin).add(insert, 'insert').addAll(callersStatements(this.tables, group));
   }
 
-  /**
-   * The group with the inline projectors: round trip 1 = BEGIN, the append lock, the projectors'
-   * reads, the head before this transaction, the insert, the callers' statements; round trip 2 = the projectors' writes
-   * and COMMIT. Any failure of a projector rolls everything back and sends the group again without them.
-   */
+  /** The group with the inline projectors; a failure of a projector rolls back and sends the group again without them. */
   private async writeInline(group: Waiting[]): Promise<void> {
     const client = await this.connect(group);
     if (client === null) return;
@@ -274,8 +260,8 @@ export class GroupAppender {
   }
 
   /**
-   * Round trip 1 of a group with inline projectors, and what each projector makes of the recorded
-   * events: the statements to run before the transaction ends. `stage` says whose failure an error is.
+   * Round trip 1 of a group with inline projectors, and each projector's statements to end the
+   * transaction with; `stage` says whose failure an error is.
    */
   private async inlineWork(client: pg.PoolClient, group: Waiting[], stage: Stage): Promise<{ rows: RecordedRow[]; finished: Finished[] }> {
     const byId = new Map<string, NewEvent>();
@@ -305,10 +291,9 @@ export class GroupAppender {
   }
 
   /**
-   * EventStore.rehearseAppend: the transaction `append` would run for this one caller, rolled back,
-   * on each connection the pool may open (those it holds now and new ones, up to its size; the
-   * connections others hold are not waited for). Never grouped with real callers; nothing settles,
-   * no projector's `onCommitted` runs.
+   * EventStore.rehearseAppend: the transaction `append` would run for this one caller, rolled back, on
+   * each connection the pool may open (up to its size; those others hold are not waited for). Never
+   * grouped with real callers; nothing settles, no `onCommitted` runs.
    */
   async rehearse(appends: StreamAppend[], statements: readonly string[] = []): Promise<void> {
     const group: Waiting[] = [{ appends, statements, resolve: () => undefined, reject: () => undefined }];
@@ -353,10 +338,7 @@ export class GroupAppender {
     });
   }
 
-  /**
-   * Rolls back. A projector's failure sends the group again without projectors (the followers do
-   * their work from the log); a store error re-runs the callers one by one, so only the one at fault fails.
-   */
+  /** Rolls back; a projector's failure sends the group again without projectors, a store error re-runs the callers one by one. */
   private async failed(client: pg.PoolClient, group: Waiting[], error: unknown, byProjector: boolean): Promise<void> {
     await client.query('ROLLBACK').then(() => client.release(), (rollbackError: unknown) => client.release(rollbackError instanceof Error ? rollbackError : true));
     if (byProjector) {
@@ -370,17 +352,18 @@ export class GroupAppender {
   }
 
   /**
-   * A caller with statements was refused (refusedCallerGuard): each caller with statements whose
-   * expected revisions do not hold now gets its conflict, the rest go again together. Revisions only
-   * grow, so a caller refused in the transaction is refused now too; if none is found (an expected
-   * revision ahead of the stream that a commit since has reached), they go one by one.
+   * A caller with statements was refused (refusedCallerGuard): those whose expected revisions do not
+   * hold now get their conflict, the rest go again. Revisions only grow, so a refused caller is refused
+   * now too; if none is (an expected revision ahead of the stream, reached since), they go one by one.
    */
   private async withoutRefused(group: Waiting[]): Promise<void> {
     const rest: Waiting[] = [];
     for (const waiting of group) {
-      const refusal = waiting.statements.length === 0 ? null : await this.refusal(waiting).catch((error: unknown) => error);
-      if (refusal === null) rest.push(waiting);
-      else waiting.reject(refusal);
+      const refused = waiting.statements.length === 0
+        ? null
+        : await refusal(this.pool, this.tables, waiting.appends).catch((error: unknown) => error);
+      if (refused === null) rest.push(waiting);
+      else waiting.reject(refused);
     }
     if (rest.length === 0) return;
     if (rest.length < group.length) return this.write(rest);
@@ -406,25 +389,13 @@ export class GroupAppender {
   /** The first stream whose expected revision did not hold, with its actual revision. */
   private async conflict(waiting: Waiting): Promise<unknown> {
     try {
-      const refusal = await this.refusal(waiting);
-      if (refusal !== null) return refusal;
+      const refused = await refusal(this.pool, this.tables, waiting.appends);
+      if (refused !== null) return refused;
       const first = waiting.appends[0];
       return new WrongExpectedRevisionError(first?.streamId ?? '', first?.expectedRevision ?? 'any', 'no_stream');
     } catch (error) {
       return error;
     }
-  }
-
-  /** The first stream whose expected revision does not hold now, with its actual revision; null when all hold. */
-  private async refusal(waiting: Waiting): Promise<WrongExpectedRevisionError | null> {
-    for (const append of waiting.appends) {
-      const result = await this.pool.query<{ revision: string | null }>(`SELECT max(revision) AS revision FROM ${this.tables.events} WHERE stream_id = $1`, [append.streamId]);
-      const actual = result.rows[0]?.revision ?? null;
-      const revision = actual === null ? null : Number(actual);
-      const holds = append.expectedRevision === 'any' || (append.expectedRevision === 'no_stream' ? revision === null : revision === append.expectedRevision);
-      if (!holds) return new WrongExpectedRevisionError(append.streamId, append.expectedRevision, revision ?? 'no_stream');
-    }
-    return null;
   }
 }
 
@@ -442,13 +413,8 @@ const recordedOf = (row: RecordedRow, event: NewEvent | undefined): RecordedEven
 
 /** The group's transaction as a stage of each request whose events it appended (inline projections included). */
 const traceGroup = (group: Waiting[], startTime: number, inline: boolean): void => {
-  const requestIds: string[] = [];
-  let events = 0;
-  for (const waiting of group) {
-    for (const append of waiting.appends) {
-      events += append.events.length;
-      for (const event of append.events) requestIds.push(event.metadata.requestId);
-    }
-  }
-  reportStage('append', requestIds, startTime, { 'hiring.append.callers': group.length, 'hiring.append.events': events, 'hiring.append.inline_projections': inline });
+  const events = group.flatMap((waiting) => waiting.appends.flatMap((append) => append.events));
+  reportStage('append', events.map((event) => event.metadata.requestId), startTime, {
+    'hiring.append.callers': group.length, 'hiring.append.events': events.length, 'hiring.append.inline_projections': inline,
+  });
 };

@@ -41,12 +41,10 @@ export function postgresTables(schema: string): PostgresTables {
 }
 
 /*
- * No separate `streams` table: appends are serialized by the append advisory lock (see
- * postgres-append.ts), so reading a stream's current revision from `events` inside that lock cannot
- * race, and the (stream_id, revision) unique index answers it with one backward index probe. One
- * table means one write per event and a single source of truth. The unique constraint still backs
- * the check: a writer that skipped the lock would get a unique violation, mapped to
- * WrongExpectedRevisionError.
+ * No `streams` table: under the append lock (postgres-append.ts) a stream's revision read from `events`
+ * cannot race, and the (stream_id, revision) index answers it in one probe: one write per event. The
+ * unique constraint still backs the check: a writer that skipped the lock gets a unique violation,
+ * mapped to WrongExpectedRevisionError.
  */
 function ddl(tables: PostgresTables): string {
   return `

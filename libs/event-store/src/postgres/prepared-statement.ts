@@ -6,9 +6,8 @@ const named = new Map<string, Map<string, string>>();
 const REMEMBERED = 1_000;
 
 /**
- * A name for a statement prepared once per connection, derived from its text: two store objects
- * that prepare the same text on one connection use the same name, different texts (another schema,
- * another table) never share one.
+ * A name for a statement prepared once per connection, derived from its text: the same text gets the
+ * same name on one connection, different texts (another schema or table) never share one.
  */
 export const statementName = (prefix: string, text: string): string => {
   let names = named.get(prefix);

@@ -1,10 +1,8 @@
 import type pg from 'pg';
 
 /**
- * Several statements sent as ONE simple-protocol query (one round trip), whose results are read back
- * by the names they were added under, not by counting positions in the list the server returns.
- * Every `add` is exactly one statement; the count is checked against the results, so a statement
- * that turns out to be two fails loudly instead of shifting every result after it.
+ * Several statements sent as ONE simple-protocol query, their results read back by name, not position.
+ * Every `add` is one statement; the count is checked, so one that turns out to be two fails loudly.
  */
 export class StatementScript {
   private readonly statements: { name: string | null; sql: string }[] = [];
