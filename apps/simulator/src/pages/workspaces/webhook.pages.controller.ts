@@ -1,5 +1,4 @@
-import { Controller, Get, Inject, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ConfigureWebhook, RotateWebhookSecret } from '#commands';
@@ -14,10 +13,9 @@ import { requireKnownWorkspace } from '../../validation/known-ids.js';
 import { refuseNonPublicAddress, webhookSettings } from '../../workspaces/workspaces.dto.js';
 import { pageContext } from '../shared/page-context.js';
 import { requireWorkspace } from '../shared/page-data.js';
-import { PageErrorFilter } from '../shared/page-error.filter.js';
 import { field, formOf } from '../shared/page-http.js';
 import { PageResponder } from '../shared/page-responder.js';
-import { PageSessionGuard } from '../shared/page-session.guard.js';
+import { PagesController } from '../shared/pages-controller.js';
 import { billingPage } from './billing.view.js';
 import { webhookPage } from './webhook.view.js';
 import { workspacePath } from './workspace-frame.js';
@@ -32,10 +30,7 @@ const recoveryMessage = ({ count, addressDisabled }: RecoveryResult, { since, un
 };
 
 /** Webhook settings, recovery, the delivery log with its resends, and billing of one workspace. */
-@Controller()
-@ApiExcludeController()
-@UseGuards(PageSessionGuard)
-@UseFilters(PageErrorFilter)
+@PagesController()
 export class WebhookPagesController {
   constructor(
     private readonly commands: CommandBus,
