@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Inject, Param, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Inject, Param, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { AddTestToAssessment, CloseAssessment } from '#commands';
@@ -9,7 +9,7 @@ import { toAssessmentView } from '#read-models';
 import type { AssessmentDocument } from '#read-models';
 import type { DocumentStore } from '#read-models';
 import { DOCUMENTS } from '#runtime/infrastructure.js';
-import { InternalTokenGuard } from '../auth/internal-token.guard.js';
+import { InternalController } from '../auth/internal-token.guard.js';
 import { internalContext } from '../auth/internal-context.js';
 import { INTERNAL_EXAMPLES } from '../openapi/internal-examples.js';
 import { InternalRoute } from '../openapi/internal-route.js';
@@ -19,8 +19,7 @@ import { AddTestBody, testToAdd } from './assessments.dto.js';
 
 const EXAMPLES = INTERNAL_EXAMPLES.answers;
 
-@Controller('internal/assessments/:assessmentId')
-@UseGuards(InternalTokenGuard)
+@InternalController('internal/assessments/:assessmentId')
 export class AssessmentsController {
   constructor(
     private readonly commands: CommandBus,
@@ -36,7 +35,6 @@ export class AssessmentsController {
   }
 
   @Post('tests')
-  @HttpCode(200)
   @JsonBodyUnder('assessment')
   @InternalRoute({
     id: 'addTestToAssessment', tag: 'Assessments', summary: 'Append a custom test',
@@ -51,7 +49,6 @@ export class AssessmentsController {
   }
 
   @Post('close')
-  @HttpCode(200)
   @InternalRoute({
     id: 'closeAssessment', tag: 'Assessments', summary: 'Close an assessment',
     description: 'The assessment becomes `archived`: no more invitations, registrations or finished tests. Closing again answers the same.',

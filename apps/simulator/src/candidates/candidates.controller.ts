@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, HttpCode, Inject, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Delete, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CONFIG, CompleteTest, DeleteCandidate, RegisterCandidate, StartAssessment, UnlockResult } from '#commands';
@@ -6,7 +6,7 @@ import { JsonBody } from '#http';
 import type { ServiceConfig } from '#platform';
 import type { DocumentStore } from '#read-models';
 import { DOCUMENTS } from '#runtime/infrastructure.js';
-import { InternalTokenGuard } from '../auth/internal-token.guard.js';
+import { InternalController } from '../auth/internal-token.guard.js';
 import { internalContext, optionalBody } from '../auth/internal-context.js';
 import { INTERNAL_EXAMPLES } from '../openapi/internal-examples.js';
 import { InternalRoute } from '../openapi/internal-route.js';
@@ -17,8 +17,7 @@ import { CompleteTestBody, RegistrationBody, registrationOf, resultScores } from
 const EXAMPLES = INTERNAL_EXAMPLES.answers;
 
 /** The candidate's side of the world: registering, starting, finishing tests; and the recruiter's unlock. */
-@Controller('internal')
-@UseGuards(InternalTokenGuard)
+@InternalController()
 export class CandidatesController {
   constructor(
     private readonly commands: CommandBus,
@@ -47,7 +46,6 @@ export class CandidatesController {
   }
 
   @Post('candidates/:candidateId/assessments/:assessmentId/start')
-  @HttpCode(200)
   @InternalRoute({
     id: 'startAssessment', tag: 'Candidates', summary: 'Start an assessment',
     description: 'The candidate starts the assessment they are registered on (an empty body, or any JSON object). Starting again changes nothing. Not registered on it, closed, or past its deadline: 409 invalid_state.',
@@ -60,7 +58,6 @@ export class CandidatesController {
   }
 
   @Post('candidates/:candidateId/assessments/:assessmentId/tests/:slug/complete')
-  @HttpCode(201)
   @JsonBodyUnder('candidate and assessment')
   @InternalRoute({
     id: 'completeTest', tag: 'Candidates', summary: 'Finish a test',
@@ -80,7 +77,6 @@ export class CandidatesController {
   }
 
   @Post('results/:resultId/unlock')
-  @HttpCode(200)
   @InternalRoute({
     id: 'unlockResult', tag: 'Candidates', summary: 'Unlock a result',
     description: "The recruiter unlocks a result: its scores become readable. A live candidate is billed once, at the first unlock past the workspace's free allowance (`charged: true`). Unlocking again answers the first `unlockedAt` and `charged: false`.",
@@ -91,7 +87,6 @@ export class CandidatesController {
   }
 
   @Delete('candidates/:candidateId')
-  @HttpCode(204)
   @InternalRoute({
     id: 'deleteTestCandidate', tag: 'Candidates', summary: 'Delete a test candidate',
     description: 'A test (sandbox) candidate and their personal data are deleted; a live candidate: 409 not_a_test_candidate.',

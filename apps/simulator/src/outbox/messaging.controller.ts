@@ -1,11 +1,11 @@
-import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
+import { Get, Inject, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiQuery } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { apiError, readCursorParam } from '#http';
 import type { Messaging } from '#messaging';
 import { getWorkspace } from '#read-models';
 import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
-import { InternalTokenGuard } from '../auth/internal-token.guard.js';
+import { InternalController } from '../auth/internal-token.guard.js';
 import { requiredBody } from '../auth/internal-context.js';
 import { INTERNAL_EXAMPLES } from '../openapi/internal-examples.js';
 import { InternalRoute } from '../openapi/internal-route.js';
@@ -18,8 +18,7 @@ const EXAMPLES = INTERNAL_EXAMPLES.answers;
 const DELIVERY_LOG = 'webhook-deliveries';
 
 /** The e-mail outbox and the webhook delivery log, as operators read them. */
-@Controller('internal')
-@UseGuards(InternalTokenGuard)
+@InternalController()
 export class MessagingController {
   constructor(@Inject(INFRASTRUCTURE) private readonly infra: Infrastructure) {}
 
@@ -66,7 +65,6 @@ export class MessagingController {
   }
 
   @Post('webhook-deliveries/:deliveryId/resend')
-  @HttpCode(202)
   @InternalRoute({
     id: 'resendWebhookDelivery', tag: 'Webhooks', summary: 'Resend a delivery',
     description: 'Sends a delivery again, whatever its status, to the address saved now: a new delivery (new id, the same event id and envelope bytes, created now), queued at once.',
@@ -79,7 +77,6 @@ export class MessagingController {
   }
 
   @Post('workspaces/:workspaceId/webhook/recover')
-  @HttpCode(202)
   @InternalRoute({
     id: 'recoverWebhookDeliveries', tag: 'Webhooks', summary: 'Deliver a window of events again',
     description: "Every event of the window (`since` to `until`, domain time, at most 30 days back) that the saved settings select is delivered again, in the log's order, one after another: a new delivery each (docs/webhooks.md). A disabled address gets nothing (the deliveries are logged `failed`, `endpoint_disabled`): save the settings again first. 404 when no webhook is saved, before a bad window (422).",

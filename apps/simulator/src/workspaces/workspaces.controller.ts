@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Put, Req, UseGuards } from '@nestjs/common';
+import { Body, Get, Inject, Param, Post, Put, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import {
@@ -10,7 +10,7 @@ import { type SecretBox, type ServiceConfig, resolveHostNow } from '#platform';
 import { getBilling, getWorkspace } from '#read-models';
 import type { DocumentStore } from '#read-models';
 import { DOCUMENTS } from '#runtime/infrastructure.js';
-import { InternalTokenGuard } from '../auth/internal-token.guard.js';
+import { InternalController } from '../auth/internal-token.guard.js';
 import { INTERNAL_EXAMPLES } from '../openapi/internal-examples.js';
 import { InternalRoute } from '../openapi/internal-route.js';
 import { single } from '../openapi/internal-schemas.js';
@@ -20,8 +20,7 @@ import { CreateCustomTestBody, CreateWorkspaceBody, IssueApiKeyBody, SaveWebhook
 
 const EXAMPLES = INTERNAL_EXAMPLES.answers;
 
-@Controller('internal')
-@UseGuards(InternalTokenGuard)
+@InternalController()
 export class WorkspacesController {
   constructor(
     private readonly commands: CommandBus,
@@ -31,7 +30,6 @@ export class WorkspacesController {
   ) {}
 
   @Post('workspaces')
-  @HttpCode(201)
   @JsonBody()
   @InternalRoute({
     id: 'createWorkspace', tag: 'Workspaces', summary: 'Create a workspace',
@@ -44,7 +42,6 @@ export class WorkspacesController {
   }
 
   @Post('workspaces/:workspaceId/verify')
-  @HttpCode(200)
   @InternalRoute({
     id: 'verifyWorkspace', tag: 'Workspaces', summary: 'Verify a workspace',
     description: 'Records that someone in the workspace confirmed an e-mail address: from then on it may invite candidates. Verifying again changes nothing and answers the same.',
@@ -55,7 +52,6 @@ export class WorkspacesController {
   }
 
   @Post('workspaces/:workspaceId/api-keys')
-  @HttpCode(201)
   @JsonBodyUnder('workspace', { optional: true })
   @InternalRoute({
     id: 'issueApiKey', tag: 'Workspaces', summary: 'Create an API key',
@@ -68,7 +64,6 @@ export class WorkspacesController {
   }
 
   @Post('api-keys/:apiKeyId/regenerate')
-  @HttpCode(200)
   @InternalRoute({
     id: 'regenerateApiKey', tag: 'Workspaces', summary: 'Regenerate an API key',
     description: 'A new key and secret under the same key id; the previous key and secret are refused from then on.',
@@ -79,7 +74,6 @@ export class WorkspacesController {
   }
 
   @Put('workspaces/:workspaceId/webhook')
-  @HttpCode(200)
   @JsonBody()
   @InternalRoute({
     id: 'saveWebhook', tag: 'Webhooks', summary: 'Save the webhook settings',
@@ -110,7 +104,6 @@ export class WorkspacesController {
   }
 
   @Post('workspaces/:workspaceId/webhook/rotate-secret')
-  @HttpCode(200)
   @InternalRoute({
     id: 'rotateWebhookSecret', tag: 'Webhooks', summary: 'Rotate the signing secret',
     description: 'A new signing secret; for 24 hours deliveries carry a signature with the old one too. 404 also when no webhook is saved.',
@@ -122,7 +115,6 @@ export class WorkspacesController {
   }
 
   @Post('workspaces/:workspaceId/custom-tests')
-  @HttpCode(201)
   @JsonBodyUnder('workspace')
   @InternalRoute({
     id: 'createCustomTest', tag: 'Workspaces', summary: 'Create a custom test',
