@@ -2,7 +2,6 @@ import { Get, Inject, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiQuery } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { apiError, readCursorParam } from '#http';
-import type { Messaging } from '#messaging';
 import { getWorkspace } from '#read-models';
 import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
 import { InternalController } from '../auth/internal-token.guard.js';
@@ -12,7 +11,7 @@ import { InternalRoute } from '../openapi/internal-route.js';
 import { listOf, single } from '../openapi/internal-schemas.js';
 import { DeliveryLogQuery } from './delivery-log.dto.js';
 import { RecoverWebhookBody } from './webhook-recovery.dto.js';
-import { recoverWebhook } from './webhook-recovery.js';
+import { recoverWebhook, runningMessaging } from './webhook-recovery.js';
 
 const EXAMPLES = INTERNAL_EXAMPLES.answers;
 const DELIVERY_LOG = 'webhook-deliveries';
@@ -21,11 +20,6 @@ const DELIVERY_LOG = 'webhook-deliveries';
 @InternalController()
 export class MessagingController {
   constructor(@Inject(INFRASTRUCTURE) private readonly infra: Infrastructure) {}
-
-  private messaging(): Messaging {
-    if (!this.infra.messaging) throw apiError('server_error', 'the messaging side is not running in this process');
-    return this.infra.messaging;
-  }
 
   @Get('emails')
   @InternalRoute({
@@ -37,7 +31,7 @@ export class MessagingController {
   async emails(@Query('to') to: unknown) {
     const address = typeof to === 'string' ? to.trim().toLowerCase() : '';
     if (!address) return { data: [] };
-    return { data: await this.messaging().listEmails(address) };
+    return { data: await runningMessaging(this.infra).listEmails(address) };
   }
 
   @Get('workspaces/:workspaceId/webhook-deliveries')
@@ -53,7 +47,7 @@ export class MessagingController {
     const cursor = readCursorParam(this.infra.cursors, DELIVERY_LOG, query.cursor, {}, scope);
     if (!(await getWorkspace(this.infra.documents, workspaceId))) throw apiError('not_found');
     const after = cursor ? { createdAt: String(cursor.t), seq: String(cursor.s) } : undefined;
-    const page = await this.messaging().pageDeliveries(workspaceId, { limit: query.limit, ...(after ? { after } : {}) });
+    const page = await runningMessaging(this.infra).pageDeliveries(workspaceId, { limit: query.limit, ...(after ? { after } : {}) });
     const nextCursor = page.next ? this.infra.cursors.encodeFor(DELIVERY_LOG, { t: page.next.createdAt, s: page.next.seq }, {}, scope) : null;
     return {
       data: page.rows.map((row) => ({
@@ -71,7 +65,7 @@ export class MessagingController {
     answers: [{ status: 202, description: 'The new delivery, queued', schema: single('ResentDelivery'), example: EXAMPLES.resendWebhookDelivery }],
   })
   async resend(@Param('deliveryId') deliveryId: string) {
-    const id = await this.messaging().resend(deliveryId);
+    const id = await runningMessaging(this.infra).resend(deliveryId);
     if (!id) throw apiError('not_found');
     return { data: { id } };
   }

@@ -8,7 +8,7 @@ import { resolveHostNow } from '#platform';
 import { candidatesProjection, getBilling, type CandidateDocument } from '#read-models';
 import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
 import { internalContext } from '../../auth/internal-context.js';
-import { recoverWebhook } from '../../outbox/webhook-recovery.js';
+import { recoverWebhook, runningMessaging } from '../../outbox/webhook-recovery.js';
 import { requireKnownWorkspace } from '../../validation/known-ids.js';
 import { refuseNonPublicAddress, webhookSettings } from '../../workspaces/workspaces.dto.js';
 import { pageContext } from '../shared/page-context.js';
@@ -71,8 +71,7 @@ export class WebhookPagesController {
 
   @Post('webhook-deliveries/:deliveryId/resend')
   async resend(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('deliveryId') deliveryId: string): Promise<void> {
-    if (!this.infra.messaging) throw apiError('server_error', 'the messaging side is not running in this process');
-    const id = await this.infra.messaging.resend(deliveryId);
+    const id = await runningMessaging(this.infra).resend(deliveryId);
     if (!id) throw apiError('not_found');
     const workspaceId = field(request, 'workspaceId');
     this.responder.done(reply, workspaceId ? `${workspacePath(workspaceId, 'webhook')}#deliveries` : '/', `Resent as delivery ${id}.`);
