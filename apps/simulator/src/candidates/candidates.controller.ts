@@ -11,7 +11,8 @@ import { internalContext, optionalBody } from '../auth/internal-context.js';
 import { INTERNAL_EXAMPLES } from '../openapi/internal-examples.js';
 import { InternalRoute } from '../openapi/internal-route.js';
 import { single } from '../openapi/internal-schemas.js';
-import { JsonBodyUnder, requireKnownSignUpLink } from '../validation/known-ids.js';
+import { requireKnownCandidateAndAssessment, requireKnownSignUpLink } from '../validation/known-ids.js';
+import { validatedBody } from '../validation/validated-body.js';
 import { CompleteTestBody, RegistrationBody, registrationOf, resultScores } from './candidates.dto.js';
 
 const EXAMPLES = INTERNAL_EXAMPLES.answers;
@@ -58,7 +59,7 @@ export class CandidatesController {
   }
 
   @Post('candidates/:candidateId/assessments/:assessmentId/tests/:slug/complete')
-  @JsonBodyUnder('candidate and assessment')
+  @JsonBody()
   @InternalRoute({
     id: 'completeTest', tag: 'Candidates', summary: 'Finish a test',
     description: 'The candidate finishes one test of the assessment with its scores (starting the assessment if needed); the result is locked until unlocked. A test finished twice: 409 already_completed; not registered, a test not of the assessment, closed: 409 invalid_state. An unknown candidate or assessment is refused (404) before a bad body (422).',
@@ -71,9 +72,11 @@ export class CandidatesController {
     @Param('candidateId') candidateId: string,
     @Param('assessmentId') assessmentId: string,
     @Param('slug') slug: string,
-    @Body() body: CompleteTestBody,
+    @Body() body: object,
   ) {
-    return { data: await this.commands.execute(new CompleteTest(candidateId, assessmentId, slug, resultScores(body), internalContext(request))) };
+    await requireKnownCandidateAndAssessment(this.documents, candidateId, assessmentId);
+    const scores = resultScores(await validatedBody(CompleteTestBody, body));
+    return { data: await this.commands.execute(new CompleteTest(candidateId, assessmentId, slug, scores, internalContext(request))) };
   }
 
   @Post('results/:resultId/unlock')

@@ -14,7 +14,8 @@ import { InternalController } from '../auth/internal-token.guard.js';
 import { INTERNAL_EXAMPLES } from '../openapi/internal-examples.js';
 import { InternalRoute } from '../openapi/internal-route.js';
 import { single } from '../openapi/internal-schemas.js';
-import { JsonBodyUnder, requireKnownWorkspace } from '../validation/known-ids.js';
+import { requireKnownWorkspace } from '../validation/known-ids.js';
+import { validatedBody } from '../validation/validated-body.js';
 import { internalContext } from '../auth/internal-context.js';
 import { CreateCustomTestBody, CreateWorkspaceBody, IssueApiKeyBody, SaveWebhookBody, customTestDraft, refuseNonPublicAddress, webhookSettings, workspaceDraft } from './workspaces.dto.js';
 
@@ -52,15 +53,17 @@ export class WorkspacesController {
   }
 
   @Post('workspaces/:workspaceId/api-keys')
-  @JsonBodyUnder('workspace', { optional: true })
+  @JsonBody({ optional: true })
   @InternalRoute({
     id: 'issueApiKey', tag: 'Workspaces', summary: 'Create an API key',
     description: 'A live key, or a sandbox key (`SBX_…`, test candidates only). The secret is in this answer only; the key works at once. An unknown workspace is refused (404) before a bad body (422).',
     answers: [{ status: 201, description: 'The new key and its secret', schema: single('ApiKey'), example: EXAMPLES.issueApiKey }],
     body: { type: IssueApiKeyBody, example: INTERNAL_EXAMPLES.requests.issueApiKey },
   })
-  async issueKey(@Req() request: FastifyRequest, @Param('workspaceId') workspaceId: string, @Body() body: IssueApiKeyBody) {
-    return { data: await this.commands.execute(new IssueApiKey(workspaceId, body.mode, internalContext(request))) };
+  async issueKey(@Req() request: FastifyRequest, @Param('workspaceId') workspaceId: string, @Body() body: object) {
+    await requireKnownWorkspace(this.documents, workspaceId);
+    const { mode } = await validatedBody(IssueApiKeyBody, body);
+    return { data: await this.commands.execute(new IssueApiKey(workspaceId, mode, internalContext(request))) };
   }
 
   @Post('api-keys/:apiKeyId/regenerate')
@@ -115,15 +118,17 @@ export class WorkspacesController {
   }
 
   @Post('workspaces/:workspaceId/custom-tests')
-  @JsonBodyUnder('workspace')
+  @JsonBody()
   @InternalRoute({
     id: 'createCustomTest', tag: 'Workspaces', summary: 'Create a custom test',
     description: 'A test of this workspace only (`type: custom`), to append to its assessments. An unknown workspace is refused (404) before a bad body (422).',
     answers: [{ status: 201, description: 'The new test', schema: single('CustomTest'), example: EXAMPLES.createCustomTest }],
     body: { type: CreateCustomTestBody, example: INTERNAL_EXAMPLES.requests.createCustomTest },
   })
-  async customTest(@Req() request: FastifyRequest, @Param('workspaceId') workspaceId: string, @Body() body: CreateCustomTestBody) {
-    return { data: await this.commands.execute(new CreateCustomTest(workspaceId, customTestDraft(body), internalContext(request))) };
+  async customTest(@Req() request: FastifyRequest, @Param('workspaceId') workspaceId: string, @Body() body: object) {
+    await requireKnownWorkspace(this.documents, workspaceId);
+    const draft = customTestDraft(await validatedBody(CreateCustomTestBody, body));
+    return { data: await this.commands.execute(new CreateCustomTest(workspaceId, draft, internalContext(request))) };
   }
 
   @Get('workspaces/:workspaceId/billing')
