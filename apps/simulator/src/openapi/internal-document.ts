@@ -1,4 +1,4 @@
-import { Get, Injectable, type INestApplication } from '@nestjs/common';
+import { Get, type INestApplication } from '@nestjs/common';
 import { ApiExcludeController, DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { fixOpenApi30Schemas } from '#http';
 import { InternalController } from '../auth/internal-token.guard.js';
@@ -123,23 +123,19 @@ export const buildInternalDocument = (app: INestApplication): Json => {
   return document;
 };
 
-@Injectable()
-export class InternalDocument {
-  document: Record<string, unknown> = {};
-}
-
 @InternalController('internal/openapi.json')
 @ApiExcludeController()
 export class InternalDocumentController {
-  constructor(private readonly holder: InternalDocument) {}
+  /** Set by mountInternalDocument once the application exists. */
+  document: Json = {};
 
   @Get()
-  document() {
-    return this.holder.document;
+  serve() {
+    return this.document;
   }
 }
 
 export const mountInternalDocument = (app: INestApplication): void => {
-  app.get(InternalDocument).document = buildInternalDocument(app);
+  app.get(InternalDocumentController).document = buildInternalDocument(app);
 };
 
