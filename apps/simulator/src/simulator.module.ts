@@ -8,7 +8,7 @@ import { CandidatesController } from './candidates/candidates.controller.js';
 import { ClockController } from './clock/clock.controller.js';
 import { HealthController } from './health/health.controller.js';
 import { MessagingController } from './outbox/messaging.controller.js';
-import { InternalDocument, InternalDocumentController } from './openapi/internal-document.js';
+import { InternalDocumentController } from './openapi/internal-document.js';
 import { PagesModule } from './pages/pages.module.js';
 import { WorkspacesController } from './workspaces/workspaces.controller.js';
 
@@ -19,6 +19,6 @@ import { WorkspacesController } from './workspaces/workspaces.controller.js';
     WorkspacesController, AssessmentsController, CandidatesController, StreamsController, LogIntegrityController, AsOfController, ClockController,
     HealthController, MessagingController, InternalDocumentController,
   ],
-  providers: [InternalTokenGuard, InternalDocument],
+  providers: [InternalTokenGuard],
 })
 export class SimulatorModule {}

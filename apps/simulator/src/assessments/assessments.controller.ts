@@ -1,26 +1,26 @@
-import { Body, Controller, HttpCode, Inject, Param, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Inject, Param, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { AddTestToAssessment, CloseAssessment } from '#commands';
 import { CONFIG } from '#commands';
-import { apiError } from '#http';
+import { JsonBody, apiError } from '#http';
 import type { ServiceConfig } from '#platform';
 import { toAssessmentView } from '#read-models';
 import type { AssessmentDocument } from '#read-models';
 import type { DocumentStore } from '#read-models';
 import { DOCUMENTS } from '#runtime/infrastructure.js';
-import { InternalTokenGuard } from '../auth/internal-token.guard.js';
+import { InternalController } from '../auth/internal-token.guard.js';
 import { internalContext } from '../auth/internal-context.js';
 import { INTERNAL_EXAMPLES } from '../openapi/internal-examples.js';
 import { InternalRoute } from '../openapi/internal-route.js';
 import { single } from '../openapi/internal-schemas.js';
-import { JsonBodyUnder } from '../validation/known-ids.js';
+import { requireKnownAssessment } from '../validation/known-ids.js';
+import { validatedBody } from '../validation/validated-body.js';
 import { AddTestBody, testToAdd } from './assessments.dto.js';
 
 const EXAMPLES = INTERNAL_EXAMPLES.answers;
 
-@Controller('internal/assessments/:assessmentId')
-@UseGuards(InternalTokenGuard)
+@InternalController('internal/assessments/:assessmentId')
 export class AssessmentsController {
   constructor(
     private readonly commands: CommandBus,
@@ -36,8 +36,7 @@ export class AssessmentsController {
   }
 
   @Post('tests')
-  @HttpCode(200)
-  @JsonBodyUnder('assessment')
+  @JsonBody()
   @InternalRoute({
     id: 'addTestToAssessment', tag: 'Assessments', summary: 'Append a custom test',
     description: "Appends a custom test of the assessment's workspace after its tests. A closed assessment: 409 invalid_state; a slug that is not a custom test of the workspace, already on the assessment, or an 11th test: 422. An unknown assessment is refused (404) before a bad body.",
@@ -45,13 +44,14 @@ export class AssessmentsController {
     refuses: { 409: ['invalid_state'] },
     body: { type: AddTestBody, example: INTERNAL_EXAMPLES.requests.addTestToAssessment },
   })
-  async addTest(@Req() request: FastifyRequest, @Param('assessmentId') assessmentId: string, @Body() body: AddTestBody) {
-    await this.commands.execute(new AddTestToAssessment(assessmentId, testToAdd(body), internalContext(request)));
+  async addTest(@Req() request: FastifyRequest, @Param('assessmentId') assessmentId: string, @Body() body: object) {
+    await requireKnownAssessment(this.documents, assessmentId);
+    const test = testToAdd(await validatedBody(AddTestBody, body));
+    await this.commands.execute(new AddTestToAssessment(assessmentId, test, internalContext(request)));
     return this.view(assessmentId);
   }
 
   @Post('close')
-  @HttpCode(200)
   @InternalRoute({
     id: 'closeAssessment', tag: 'Assessments', summary: 'Close an assessment',
     description: 'The assessment becomes `archived`: no more invitations, registrations or finished tests. Closing again answers the same.',

@@ -1,4 +1,4 @@
-import { Controller, Get, Inject, Param, Query, UseGuards } from '@nestjs/common';
+import { Get, Inject, Param, Query } from '@nestjs/common';
 import { ApiQuery } from '@nestjs/swagger';
 import { assessmentStream, candidateStream } from '#domain';
 import { apiError, parseTime } from '#http';
@@ -6,7 +6,7 @@ import {
   assessmentsProjection, candidatesProjection, documentAsOf, toAssessmentView, toCandidateView, type AsOf,
 } from '#read-models';
 import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
-import { InternalTokenGuard } from '../auth/internal-token.guard.js';
+import { InternalController } from '../auth/internal-token.guard.js';
 import { INTERNAL_EXAMPLES } from '../openapi/internal-examples.js';
 import { InternalRoute } from '../openapi/internal-route.js';
 import { single } from '../openapi/internal-schemas.js';
@@ -22,8 +22,7 @@ const EXAMPLES = INTERNAL_EXAMPLES.answers;
  * at a domain time, rebuilt from the events up to it through the read models' own projections (in
  * memory, so nothing stored is touched). `at` follows the contract's time rules.
  */
-@Controller('internal/as-of')
-@UseGuards(InternalTokenGuard)
+@InternalController('internal/as-of')
 export class AsOfController {
   constructor(@Inject(INFRASTRUCTURE) private readonly infra: Infrastructure) {}
 

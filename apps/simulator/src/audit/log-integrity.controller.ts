@@ -1,11 +1,11 @@
 import { Readable } from 'node:stream';
-import { Controller, Get, Header, HttpCode, Inject, Post, Query, StreamableFile, UseGuards } from '@nestjs/common';
+import { Get, Header, Inject, Post, Query, StreamableFile } from '@nestjs/common';
 import { ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { exportLines, storeSource } from '#event-store';
 import { apiError } from '#http';
 import { createSealer } from '#runtime/audit-wiring.js';
 import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
-import { InternalTokenGuard } from '../auth/internal-token.guard.js';
+import { InternalController } from '../auth/internal-token.guard.js';
 import { INTERNAL_EXAMPLES } from '../openapi/internal-examples.js';
 import { InternalRoute } from '../openapi/internal-route.js';
 import { single } from '../openapi/internal-schemas.js';
@@ -16,8 +16,7 @@ const EXAMPLES = INTERNAL_EXAMPLES.answers;
  * The audit command line's way in while the service holds the embedded store's DATA_DIR (a second
  * process may not open it): the export it verifies, and sealing on demand.
  */
-@Controller('internal/audit')
-@UseGuards(InternalTokenGuard)
+@InternalController('internal/audit')
 export class LogIntegrityController {
   constructor(@Inject(INFRASTRUCTURE) private readonly infra: Infrastructure) {}
 
@@ -42,7 +41,6 @@ export class LogIntegrityController {
     answers: [{ status: 200, description: 'The latest seal', schema: single('LogSeal'), example: EXAMPLES.sealLog }],
     refuses: { 404: ['not_found'] },
   })
-  @HttpCode(200)
   async sealNow() {
     const seal = await createSealer(this.infra, this.infra.config, this.infra.logger).sealPending();
     if (seal === null) throw apiError('not_found');

@@ -1,8 +1,8 @@
-import { Controller, Get, Inject, Param, UseGuards } from '@nestjs/common';
+import { Get, Inject, Param } from '@nestjs/common';
 import { EVENT_STORE } from '#commands';
 import type { EventStore } from '#event-store';
 import { apiError } from '#http';
-import { InternalTokenGuard } from '../auth/internal-token.guard.js';
+import { InternalController } from '../auth/internal-token.guard.js';
 import { INTERNAL_EXAMPLES } from '../openapi/internal-examples.js';
 import { InternalRoute } from '../openapi/internal-route.js';
 import { listOf } from '../openapi/internal-schemas.js';
@@ -10,8 +10,7 @@ import { listOf } from '../openapi/internal-schemas.js';
 const EXAMPLES = INTERNAL_EXAMPLES.answers;
 
 /** The auditors' view of one stream, exactly as recorded, in revision order. */
-@Controller('internal/streams')
-@UseGuards(InternalTokenGuard)
+@InternalController('internal/streams')
 export class StreamsController {
   constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
 

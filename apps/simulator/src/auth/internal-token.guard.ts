@@ -1,4 +1,4 @@
-import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { type CanActivate, Controller, type ExecutionContext, Inject, Injectable, type Type, UseGuards, applyDecorators } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { CONFIG } from '#commands';
 import { apiError, bearerMatcher } from '#http';
@@ -18,3 +18,6 @@ export class InternalTokenGuard implements CanActivate {
     return true;
   }
 }
+
+/** A controller of the internal JSON API: every route needs the internal token, then the given guards pass. */
+export const InternalController = (path = 'internal', ...guards: Type<CanActivate>[]) => applyDecorators(Controller(path), UseGuards(InternalTokenGuard, ...guards));

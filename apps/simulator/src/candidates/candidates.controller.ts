@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, HttpCode, Inject, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Delete, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CONFIG, CompleteTest, DeleteCandidate, RegisterCandidate, StartAssessment, UnlockResult } from '#commands';
@@ -6,19 +6,19 @@ import { JsonBody } from '#http';
 import type { ServiceConfig } from '#platform';
 import type { DocumentStore } from '#read-models';
 import { DOCUMENTS } from '#runtime/infrastructure.js';
-import { InternalTokenGuard } from '../auth/internal-token.guard.js';
+import { InternalController } from '../auth/internal-token.guard.js';
 import { internalContext, optionalBody } from '../auth/internal-context.js';
 import { INTERNAL_EXAMPLES } from '../openapi/internal-examples.js';
 import { InternalRoute } from '../openapi/internal-route.js';
 import { single } from '../openapi/internal-schemas.js';
-import { JsonBodyUnder, requireKnownSignUpLink } from '../validation/known-ids.js';
+import { requireKnownCandidateAndAssessment, requireKnownSignUpLink } from '../validation/known-ids.js';
+import { validatedBody } from '../validation/validated-body.js';
 import { CompleteTestBody, RegistrationBody, registrationOf, resultScores } from './candidates.dto.js';
 
 const EXAMPLES = INTERNAL_EXAMPLES.answers;
 
 /** The candidate's side of the world: registering, starting, finishing tests; and the recruiter's unlock. */
-@Controller('internal')
-@UseGuards(InternalTokenGuard)
+@InternalController()
 export class CandidatesController {
   constructor(
     private readonly commands: CommandBus,
@@ -47,7 +47,6 @@ export class CandidatesController {
   }
 
   @Post('candidates/:candidateId/assessments/:assessmentId/start')
-  @HttpCode(200)
   @InternalRoute({
     id: 'startAssessment', tag: 'Candidates', summary: 'Start an assessment',
     description: 'The candidate starts the assessment they are registered on (an empty body, or any JSON object). Starting again changes nothing. Not registered on it, closed, or past its deadline: 409 invalid_state.',
@@ -60,8 +59,7 @@ export class CandidatesController {
   }
 
   @Post('candidates/:candidateId/assessments/:assessmentId/tests/:slug/complete')
-  @HttpCode(201)
-  @JsonBodyUnder('candidate and assessment')
+  @JsonBody()
   @InternalRoute({
     id: 'completeTest', tag: 'Candidates', summary: 'Finish a test',
     description: 'The candidate finishes one test of the assessment with its scores (starting the assessment if needed); the result is locked until unlocked. A test finished twice: 409 already_completed; not registered, a test not of the assessment, closed: 409 invalid_state. An unknown candidate or assessment is refused (404) before a bad body (422).',
@@ -74,13 +72,14 @@ export class CandidatesController {
     @Param('candidateId') candidateId: string,
     @Param('assessmentId') assessmentId: string,
     @Param('slug') slug: string,
-    @Body() body: CompleteTestBody,
+    @Body() body: object,
   ) {
-    return { data: await this.commands.execute(new CompleteTest(candidateId, assessmentId, slug, resultScores(body), internalContext(request))) };
+    await requireKnownCandidateAndAssessment(this.documents, candidateId, assessmentId);
+    const scores = resultScores(await validatedBody(CompleteTestBody, body));
+    return { data: await this.commands.execute(new CompleteTest(candidateId, assessmentId, slug, scores, internalContext(request))) };
   }
 
   @Post('results/:resultId/unlock')
-  @HttpCode(200)
   @InternalRoute({
     id: 'unlockResult', tag: 'Candidates', summary: 'Unlock a result',
     description: "The recruiter unlocks a result: its scores become readable. A live candidate is billed once, at the first unlock past the workspace's free allowance (`charged: true`). Unlocking again answers the first `unlockedAt` and `charged: false`.",
@@ -91,7 +90,6 @@ export class CandidatesController {
   }
 
   @Delete('candidates/:candidateId')
-  @HttpCode(204)
   @InternalRoute({
     id: 'deleteTestCandidate', tag: 'Candidates', summary: 'Delete a test candidate',
     description: 'A test (sandbox) candidate and their personal data are deleted; a live candidate: 409 not_a_test_candidate.',

@@ -1,8 +1,8 @@
-import { Body, Controller, HttpCode, Inject, Post, Req, UseGuards } from '@nestjs/common';
+import { Body, Inject, Post, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { JsonBody, apiError } from '#http';
 import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
-import { InternalTokenGuard } from '../auth/internal-token.guard.js';
+import { InternalController } from '../auth/internal-token.guard.js';
 import { INTERNAL_EXAMPLES } from '../openapi/internal-examples.js';
 import { InternalRoute } from '../openapi/internal-route.js';
 import { single } from '../openapi/internal-schemas.js';
@@ -11,14 +11,12 @@ import { SimulatedClockGuard } from './simulated-clock.guard.js';
 
 const EXAMPLES = INTERNAL_EXAMPLES.answers;
 
-@Controller('internal/clock')
-@UseGuards(InternalTokenGuard, SimulatedClockGuard)
+@InternalController('internal/clock', SimulatedClockGuard)
 export class ClockController {
   constructor(@Inject(INFRASTRUCTURE) private readonly infra: Infrastructure) {}
 
   /** Only with SIMULATED_CLOCK=true; otherwise the route does not exist. */
   @Post()
-  @HttpCode(200)
   @JsonBody()
   @InternalRoute({
     id: 'advanceClock', tag: 'Operations', summary: 'Move the simulated clock forward',

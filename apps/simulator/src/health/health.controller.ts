@@ -1,6 +1,6 @@
-import { Controller, Get, Inject, UseGuards } from '@nestjs/common';
+import { Get, Inject } from '@nestjs/common';
 import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
-import { InternalTokenGuard } from '../auth/internal-token.guard.js';
+import { InternalController } from '../auth/internal-token.guard.js';
 import { INTERNAL_EXAMPLES } from '../openapi/internal-examples.js';
 import { InternalRoute } from '../openapi/internal-route.js';
 import { single } from '../openapi/internal-schemas.js';
@@ -8,8 +8,7 @@ import { healthSummary } from './health-summary.js';
 
 const EXAMPLES = INTERNAL_EXAMPLES.answers;
 
-@Controller('internal/health')
-@UseGuards(InternalTokenGuard)
+@InternalController('internal/health')
 export class HealthController {
   constructor(@Inject(INFRASTRUCTURE) private readonly infra: Infrastructure) {}
 

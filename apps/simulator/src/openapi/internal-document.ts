@@ -1,7 +1,7 @@
-import { Controller, Get, Injectable, type INestApplication, UseGuards } from '@nestjs/common';
+import { Get, type INestApplication } from '@nestjs/common';
 import { ApiExcludeController, DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { fixOpenApi30Schemas } from '#http';
-import { InternalTokenGuard } from '../auth/internal-token.guard.js';
+import { InternalController } from '../auth/internal-token.guard.js';
 import { errorSchema } from './internal-route.js';
 import { INTERNAL_EXAMPLES } from './internal-examples.js';
 import { INTERNAL_SCHEMAS } from './internal-schemas.js';
@@ -123,24 +123,19 @@ export const buildInternalDocument = (app: INestApplication): Json => {
   return document;
 };
 
-@Injectable()
-export class InternalDocument {
-  document: Record<string, unknown> = {};
-}
-
-@Controller('internal/openapi.json')
+@InternalController('internal/openapi.json')
 @ApiExcludeController()
-@UseGuards(InternalTokenGuard)
 export class InternalDocumentController {
-  constructor(private readonly holder: InternalDocument) {}
+  /** Set by mountInternalDocument once the application exists. */
+  document: Json = {};
 
   @Get()
-  document() {
-    return this.holder.document;
+  serve() {
+    return this.document;
   }
 }
 
 export const mountInternalDocument = (app: INestApplication): void => {
-  app.get(InternalDocument).document = buildInternalDocument(app);
+  app.get(InternalDocumentController).document = buildInternalDocument(app);
 };
 

@@ -1,4 +1,4 @@
-import { type Type, applyDecorators } from '@nestjs/common';
+import { HttpCode, type Type, applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { ErrorCode } from '#http';
 
@@ -22,7 +22,8 @@ export interface InternalRouteSpec {
   tag: InternalTag;
   summary: string;
   description: string;
-  answers: InternalAnswer[];
+  /** With one answer, its status is the route's (a POST would answer 201 otherwise). */
+  answers: [InternalAnswer, ...InternalAnswer[]];
   /**
    * The refusals of this route, status by status. Those every route can give (400 invalid_parameter,
    * 401, 500; with a request body 400 invalid_json, 413 and 422; with a path id 404) are added by
@@ -56,5 +57,6 @@ export const InternalRoute = (spec: InternalRouteSpec) =>
       })),
     ...Object.entries(spec.refuses ?? {}).map(([status, codes]) =>
       ApiResponse({ status: Number(status), description: (codes ?? []).join(', '), content: { 'application/json': { schema: errorSchema(codes ?? []) } } })),
+    ...(spec.answers.length === 1 ? [HttpCode(spec.answers[0].status)] : []),
     ...(spec.body ? [ApiBody({ type: spec.body.type, examples: { sent: { summary: 'A request the service answered', value: spec.body.example } } })] : []),
   );

@@ -1,5 +1,5 @@
 import { WEBHOOK_EVENT_NAMES } from '#domain';
-import { VIEW_SCHEMAS } from '#http';
+import { VIEW_SCHEMAS, schemaParts } from '#http';
 
 /*
  * The internal application's answers as JSON Schema 2020-12 (OpenAPI 3.1 components), written beside
@@ -9,25 +9,18 @@ import { VIEW_SCHEMAS } from '#http';
  * described once for both documents (libs/http/src/openapi/view-schemas.ts).
  */
 
-type Schema = Record<string, unknown>;
+type Schema = schemaParts.Schema;
 
-export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+const { ref, time, nullable, object } = schemaParts;
 const text = (description: string, extra: Schema = {}): Schema => ({ type: 'string', description, ...extra });
-const time = (description: string): Schema => ({ type: 'string', format: 'date-time', description });
 const integer = (description: string, minimum = 0): Schema => ({ type: 'integer', minimum, description });
-const nullable = (type: string, description: string, extra: Schema = {}): Schema => ({ type: [type, 'null'], description, ...extra });
 const list = (items: Schema, description: string): Schema => ({ type: 'array', items, description });
-/** Every property listed is always there (null where the description says so). */
-const object = (properties: Record<string, Schema>, description?: string): Schema => ({
-  type: 'object', required: Object.keys(properties), properties, ...(description ? { description } : {}),
-});
 
 /** The same object with these properties no longer required. */
 const withOptional = (schema: Schema, optional: string[]): Schema => ({ ...schema, required: (schema.required as string[]).filter((name) => !optional.includes(name)) });
 
 const EVENTS = list({ type: 'string', enum: [...WEBHOOK_EVENT_NAMES] }, 'The events sent, each once, in their canonical order');
 const POSITION = { type: 'string', pattern: '^[0-9]+$' };
-
 
 const WORKSPACES: Record<string, Schema> = {
   Workspace: object({

@@ -1,32 +1,25 @@
-import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req, UseGuards } from '@nestjs/common';
+import { Get, Inject, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiQuery } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { apiError, readCursorParam } from '#http';
-import type { Messaging } from '#messaging';
 import { getWorkspace } from '#read-models';
 import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
-import { InternalTokenGuard } from '../auth/internal-token.guard.js';
+import { InternalController } from '../auth/internal-token.guard.js';
 import { requiredBody } from '../auth/internal-context.js';
 import { INTERNAL_EXAMPLES } from '../openapi/internal-examples.js';
 import { InternalRoute } from '../openapi/internal-route.js';
 import { listOf, single } from '../openapi/internal-schemas.js';
 import { DeliveryLogQuery } from './delivery-log.dto.js';
 import { RecoverWebhookBody } from './webhook-recovery.dto.js';
-import { recoverWebhook } from './webhook-recovery.js';
+import { recoverWebhook, runningMessaging } from './webhook-recovery.js';
 
 const EXAMPLES = INTERNAL_EXAMPLES.answers;
 const DELIVERY_LOG = 'webhook-deliveries';
 
 /** The e-mail outbox and the webhook delivery log, as operators read them. */
-@Controller('internal')
-@UseGuards(InternalTokenGuard)
+@InternalController()
 export class MessagingController {
   constructor(@Inject(INFRASTRUCTURE) private readonly infra: Infrastructure) {}
-
-  private messaging(): Messaging {
-    if (!this.infra.messaging) throw apiError('server_error', 'the messaging side is not running in this process');
-    return this.infra.messaging;
-  }
 
   @Get('emails')
   @InternalRoute({
@@ -38,7 +31,7 @@ export class MessagingController {
   async emails(@Query('to') to: unknown) {
     const address = typeof to === 'string' ? to.trim().toLowerCase() : '';
     if (!address) return { data: [] };
-    return { data: await this.messaging().listEmails(address) };
+    return { data: await runningMessaging(this.infra).listEmails(address) };
   }
 
   @Get('workspaces/:workspaceId/webhook-deliveries')
@@ -54,7 +47,7 @@ export class MessagingController {
     const cursor = readCursorParam(this.infra.cursors, DELIVERY_LOG, query.cursor, {}, scope);
     if (!(await getWorkspace(this.infra.documents, workspaceId))) throw apiError('not_found');
     const after = cursor ? { createdAt: String(cursor.t), seq: String(cursor.s) } : undefined;
-    const page = await this.messaging().pageDeliveries(workspaceId, { limit: query.limit, ...(after ? { after } : {}) });
+    const page = await runningMessaging(this.infra).pageDeliveries(workspaceId, { limit: query.limit, ...(after ? { after } : {}) });
     const nextCursor = page.next ? this.infra.cursors.encodeFor(DELIVERY_LOG, { t: page.next.createdAt, s: page.next.seq }, {}, scope) : null;
     return {
       data: page.rows.map((row) => ({
@@ -66,20 +59,18 @@ export class MessagingController {
   }
 
   @Post('webhook-deliveries/:deliveryId/resend')
-  @HttpCode(202)
   @InternalRoute({
     id: 'resendWebhookDelivery', tag: 'Webhooks', summary: 'Resend a delivery',
     description: 'Sends a delivery again, whatever its status, to the address saved now: a new delivery (new id, the same event id and envelope bytes, created now), queued at once.',
     answers: [{ status: 202, description: 'The new delivery, queued', schema: single('ResentDelivery'), example: EXAMPLES.resendWebhookDelivery }],
   })
   async resend(@Param('deliveryId') deliveryId: string) {
-    const id = await this.messaging().resend(deliveryId);
+    const id = await runningMessaging(this.infra).resend(deliveryId);
     if (!id) throw apiError('not_found');
     return { data: { id } };
   }
 
   @Post('workspaces/:workspaceId/webhook/recover')
-  @HttpCode(202)
   @InternalRoute({
     id: 'recoverWebhookDeliveries', tag: 'Webhooks', summary: 'Deliver a window of events again',
     description: "Every event of the window (`since` to `until`, domain time, at most 30 days back) that the saved settings select is delivered again, in the log's order, one after another: a new delivery each (docs/webhooks.md). A disabled address gets nothing (the deliveries are logged `failed`, `endpoint_disabled`): save the settings again first. 404 when no webhook is saved, before a bad window (422).",

@@ -1,6 +1,6 @@
 import { validationFailed } from '#domain';
 import { apiError, formatTime, parseIsoTime } from '#http';
-import type { RecoveryResult, RecoveryWindow } from '#messaging';
+import type { Messaging, RecoveryResult, RecoveryWindow } from '#messaging';
 import { feedCutoff, getWorkspace } from '#read-models';
 import type { Infrastructure } from '#runtime/infrastructure.js';
 
@@ -26,6 +26,11 @@ export const recoveryWindow = (input: { since?: unknown; until?: unknown }, now:
   return { since: formatTime(since), until: formatTime(until) };
 };
 
+export const runningMessaging = (infra: Infrastructure): Messaging => {
+  if (!infra.messaging) throw apiError('server_error', 'the messaging side is not running in this process');
+  return infra.messaging;
+};
+
 /**
  * A webhook recovery as the JSON route and the page both run it: an unknown workspace, or one without
  * a webhook, is refused (404) before a bad window (422), as the other internal routes refuse.
@@ -33,8 +38,7 @@ export const recoveryWindow = (input: { since?: unknown; until?: unknown }, now:
 export const recoverWebhook = async (
   infra: Infrastructure, workspaceId: string, input: { since?: unknown; until?: unknown },
 ): Promise<{ window: RecoveryWindow; recovered: RecoveryResult }> => {
-  const messaging = infra.messaging;
-  if (!messaging) throw apiError('server_error', 'the messaging side is not running in this process');
+  const messaging = runningMessaging(infra);
   if (!(await getWorkspace(infra.documents, workspaceId))?.webhook) throw apiError('not_found', 'No webhook is saved for this workspace.');
   const window = recoveryWindow(input, await infra.clock.now());
   const recovered = await messaging.recover(workspaceId, window);

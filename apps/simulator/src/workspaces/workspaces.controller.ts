@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Put, Req, UseGuards } from '@nestjs/common';
+import { Body, Get, Inject, Param, Post, Put, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import {
@@ -10,18 +10,18 @@ import { type SecretBox, type ServiceConfig, resolveHostNow } from '#platform';
 import { getBilling, getWorkspace } from '#read-models';
 import type { DocumentStore } from '#read-models';
 import { DOCUMENTS } from '#runtime/infrastructure.js';
-import { InternalTokenGuard } from '../auth/internal-token.guard.js';
+import { InternalController } from '../auth/internal-token.guard.js';
 import { INTERNAL_EXAMPLES } from '../openapi/internal-examples.js';
 import { InternalRoute } from '../openapi/internal-route.js';
 import { single } from '../openapi/internal-schemas.js';
-import { JsonBodyUnder, requireKnownWorkspace } from '../validation/known-ids.js';
+import { requireKnownWorkspace } from '../validation/known-ids.js';
+import { validatedBody } from '../validation/validated-body.js';
 import { internalContext } from '../auth/internal-context.js';
 import { CreateCustomTestBody, CreateWorkspaceBody, IssueApiKeyBody, SaveWebhookBody, customTestDraft, refuseNonPublicAddress, webhookSettings, workspaceDraft } from './workspaces.dto.js';
 
 const EXAMPLES = INTERNAL_EXAMPLES.answers;
 
-@Controller('internal')
-@UseGuards(InternalTokenGuard)
+@InternalController()
 export class WorkspacesController {
   constructor(
     private readonly commands: CommandBus,
@@ -31,7 +31,6 @@ export class WorkspacesController {
   ) {}
 
   @Post('workspaces')
-  @HttpCode(201)
   @JsonBody()
   @InternalRoute({
     id: 'createWorkspace', tag: 'Workspaces', summary: 'Create a workspace',
@@ -44,7 +43,6 @@ export class WorkspacesController {
   }
 
   @Post('workspaces/:workspaceId/verify')
-  @HttpCode(200)
   @InternalRoute({
     id: 'verifyWorkspace', tag: 'Workspaces', summary: 'Verify a workspace',
     description: 'Records that someone in the workspace confirmed an e-mail address: from then on it may invite candidates. Verifying again changes nothing and answers the same.',
@@ -55,20 +53,20 @@ export class WorkspacesController {
   }
 
   @Post('workspaces/:workspaceId/api-keys')
-  @HttpCode(201)
-  @JsonBodyUnder('workspace', { optional: true })
+  @JsonBody({ optional: true })
   @InternalRoute({
     id: 'issueApiKey', tag: 'Workspaces', summary: 'Create an API key',
     description: 'A live key, or a sandbox key (`SBX_…`, test candidates only). The secret is in this answer only; the key works at once. An unknown workspace is refused (404) before a bad body (422).',
     answers: [{ status: 201, description: 'The new key and its secret', schema: single('ApiKey'), example: EXAMPLES.issueApiKey }],
     body: { type: IssueApiKeyBody, example: INTERNAL_EXAMPLES.requests.issueApiKey },
   })
-  async issueKey(@Req() request: FastifyRequest, @Param('workspaceId') workspaceId: string, @Body() body: IssueApiKeyBody) {
-    return { data: await this.commands.execute(new IssueApiKey(workspaceId, body.mode, internalContext(request))) };
+  async issueKey(@Req() request: FastifyRequest, @Param('workspaceId') workspaceId: string, @Body() body: object) {
+    await requireKnownWorkspace(this.documents, workspaceId);
+    const { mode } = await validatedBody(IssueApiKeyBody, body);
+    return { data: await this.commands.execute(new IssueApiKey(workspaceId, mode, internalContext(request))) };
   }
 
   @Post('api-keys/:apiKeyId/regenerate')
-  @HttpCode(200)
   @InternalRoute({
     id: 'regenerateApiKey', tag: 'Workspaces', summary: 'Regenerate an API key',
     description: 'A new key and secret under the same key id; the previous key and secret are refused from then on.',
@@ -79,7 +77,6 @@ export class WorkspacesController {
   }
 
   @Put('workspaces/:workspaceId/webhook')
-  @HttpCode(200)
   @JsonBody()
   @InternalRoute({
     id: 'saveWebhook', tag: 'Webhooks', summary: 'Save the webhook settings',
@@ -110,7 +107,6 @@ export class WorkspacesController {
   }
 
   @Post('workspaces/:workspaceId/webhook/rotate-secret')
-  @HttpCode(200)
   @InternalRoute({
     id: 'rotateWebhookSecret', tag: 'Webhooks', summary: 'Rotate the signing secret',
     description: 'A new signing secret; for 24 hours deliveries carry a signature with the old one too. 404 also when no webhook is saved.',
@@ -122,16 +118,17 @@ export class WorkspacesController {
   }
 
   @Post('workspaces/:workspaceId/custom-tests')
-  @HttpCode(201)
-  @JsonBodyUnder('workspace')
+  @JsonBody()
   @InternalRoute({
     id: 'createCustomTest', tag: 'Workspaces', summary: 'Create a custom test',
     description: 'A test of this workspace only (`type: custom`), to append to its assessments. An unknown workspace is refused (404) before a bad body (422).',
     answers: [{ status: 201, description: 'The new test', schema: single('CustomTest'), example: EXAMPLES.createCustomTest }],
     body: { type: CreateCustomTestBody, example: INTERNAL_EXAMPLES.requests.createCustomTest },
   })
-  async customTest(@Req() request: FastifyRequest, @Param('workspaceId') workspaceId: string, @Body() body: CreateCustomTestBody) {
-    return { data: await this.commands.execute(new CreateCustomTest(workspaceId, customTestDraft(body), internalContext(request))) };
+  async customTest(@Req() request: FastifyRequest, @Param('workspaceId') workspaceId: string, @Body() body: object) {
+    await requireKnownWorkspace(this.documents, workspaceId);
+    const draft = customTestDraft(await validatedBody(CreateCustomTestBody, body));
+    return { data: await this.commands.execute(new CreateCustomTest(workspaceId, draft, internalContext(request))) };
   }
 
   @Get('workspaces/:workspaceId/billing')

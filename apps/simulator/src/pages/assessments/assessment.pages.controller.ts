@@ -1,5 +1,4 @@
-import { Controller, Get, Inject, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AddTestToAssessment, CloseAssessment } from '#commands';
@@ -15,10 +14,9 @@ import { validatedBody } from '../../validation/validated-body.js';
 import { pageContext } from '../shared/page-context.js';
 import { decodePageCursor, encodePageCursor } from '../shared/page-cursor.js';
 import { publicBaseUrl, requireWorkspace } from '../shared/page-data.js';
-import { PageErrorFilter } from '../shared/page-error.filter.js';
 import { field, queryParam } from '../shared/page-http.js';
 import { PageResponder } from '../shared/page-responder.js';
-import { PageSessionGuard } from '../shared/page-session.guard.js';
+import { PagesController } from '../shared/pages-controller.js';
 import { assessmentListPage, assessmentPath } from './assessment-list.view.js';
 import { assessmentPage } from './assessment.view.js';
 
@@ -26,10 +24,7 @@ const PAGE_SIZE = 25;
 const SHOWN_PER_LIST = 200;
 
 /** A workspace's assessments, and one assessment with its tests, invitations and candidates. */
-@Controller()
-@ApiExcludeController()
-@UseGuards(PageSessionGuard)
-@UseFilters(PageErrorFilter)
+@PagesController()
 export class AssessmentPagesController {
   constructor(
     private readonly commands: CommandBus,

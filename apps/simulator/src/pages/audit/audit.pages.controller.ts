@@ -1,20 +1,15 @@
-import { Controller, Get, Inject, Param, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Get, Inject, Param, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { apiError, parseTime } from '#http';
 import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
-import { PageErrorFilter } from '../shared/page-error.filter.js';
 import { queryParam } from '../shared/page-http.js';
 import { PageResponder } from '../shared/page-responder.js';
-import { PageSessionGuard } from '../shared/page-session.guard.js';
+import { PagesController } from '../shared/pages-controller.js';
 import { asOf, type AsOfResource } from './as-of.query.js';
 import { asOfPage, auditHomePage, streamPage, type AsOfForm } from './audit.view.js';
 
 /** Read-only views of the log: a stream as recorded (GET /internal/streams/{id}) and a resource as of a time. */
-@Controller('audit')
-@ApiExcludeController()
-@UseGuards(PageSessionGuard)
-@UseFilters(PageErrorFilter)
+@PagesController('audit')
 export class AuditPagesController {
   constructor(private readonly responder: PageResponder, @Inject(INFRASTRUCTURE) private readonly infra: Infrastructure) {}
 

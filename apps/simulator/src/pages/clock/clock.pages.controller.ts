@@ -1,5 +1,4 @@
-import { Controller, Get, Inject, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Get, Inject, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { apiError } from '#http';
 import { MAX_ADVANCE_SECONDS } from '#platform';
@@ -10,10 +9,9 @@ import { csrfField, timeOf } from '../shared/components.js';
 import { html } from '../shared/html.js';
 import { pageContext, type PageContext } from '../shared/page-context.js';
 import { numberField } from '../shared/page-data.js';
-import { PageErrorFilter } from '../shared/page-error.filter.js';
 import { field } from '../shared/page-http.js';
 import { PageResponder } from '../shared/page-responder.js';
-import { PageSessionGuard } from '../shared/page-session.guard.js';
+import { PagesController } from '../shared/pages-controller.js';
 
 const STEPS: [string, number][] = [['1 hour', 3600], ['1 day', 86_400], ['7 days', 604_800], ['30 days', 2_592_000]];
 
@@ -31,10 +29,7 @@ ${csrfField(context)}
 </form></section>`;
 
 /** Only with SIMULATED_CLOCK=true, like POST /internal/clock; otherwise these pages do not exist. */
-@Controller('clock')
-@ApiExcludeController()
-@UseGuards(PageSessionGuard)
-@UseFilters(PageErrorFilter)
+@PagesController('clock')
 export class ClockPagesController {
   constructor(private readonly responder: PageResponder, @Inject(INFRASTRUCTURE) private readonly infra: Infrastructure) {}
 

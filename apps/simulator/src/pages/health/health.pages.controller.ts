@@ -1,20 +1,15 @@
-import { Controller, Get, Inject, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Get, Inject, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
 import { DASHBOARD_PATH, DASHBOARD_TOKEN_COOKIE } from '../../dashboard/queue-dashboard.js';
 import { healthSummary } from '../../health/health-summary.js';
 import { pageContext } from '../shared/page-context.js';
-import { PageErrorFilter } from '../shared/page-error.filter.js';
 import { addCookie } from '../shared/page-http.js';
 import { PageResponder } from '../shared/page-responder.js';
-import { PageSessionGuard } from '../shared/page-session.guard.js';
+import { PagesController } from '../shared/pages-controller.js';
 import { healthPage } from './health.view.js';
 
-@Controller()
-@ApiExcludeController()
-@UseGuards(PageSessionGuard)
-@UseFilters(PageErrorFilter)
+@PagesController()
 export class HealthPagesController {
   constructor(private readonly responder: PageResponder, @Inject(INFRASTRUCTURE) private readonly infra: Infrastructure) {}
 

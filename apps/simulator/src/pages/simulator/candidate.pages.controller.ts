@@ -1,5 +1,4 @@
-import { Controller, Get, Inject, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CompleteTest, DeleteCandidate, StartAssessment, UnlockResult } from '#commands';
@@ -13,20 +12,16 @@ import { CompleteTestBody, resultScores } from '../../candidates/candidates.dto.
 import { requireKnownCandidateAndAssessment } from '../../validation/known-ids.js';
 import { validatedBody } from '../../validation/validated-body.js';
 import { pageContext } from '../shared/page-context.js';
-import { PageErrorFilter } from '../shared/page-error.filter.js';
 import { queryParam } from '../shared/page-http.js';
 import { PageResponder } from '../shared/page-responder.js';
-import { PageSessionGuard } from '../shared/page-session.guard.js';
+import { PagesController } from '../shared/pages-controller.js';
 import { publicCandidateAnswer } from '../shared/public-views.js';
 import { candidatePage, candidatePath } from './candidate.view.js';
 import { reportPage } from './report.view.js';
 import { scoresBody } from './scores-form.js';
 
 /** The candidate's side of a demo and the recruiter's unlock; after each step the page shows the public API's answer. */
-@Controller()
-@ApiExcludeController()
-@UseGuards(PageSessionGuard)
-@UseFilters(PageErrorFilter)
+@PagesController()
 export class CandidatePagesController {
   constructor(
     private readonly commands: CommandBus,

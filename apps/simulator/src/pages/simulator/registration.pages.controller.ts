@@ -1,5 +1,4 @@
-import { Controller, Get, Inject, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RegisterCandidate } from '#commands';
@@ -10,10 +9,9 @@ import { internalContext } from '../../auth/internal-context.js';
 import { registrationOf } from '../../candidates/candidates.dto.js';
 import { requireKnownSignUpLink } from '../../validation/known-ids.js';
 import { pageContext } from '../shared/page-context.js';
-import { PageErrorFilter } from '../shared/page-error.filter.js';
 import { field, queryParam } from '../shared/page-http.js';
 import { PageResponder } from '../shared/page-responder.js';
-import { PageSessionGuard } from '../shared/page-session.guard.js';
+import { PagesController } from '../shared/pages-controller.js';
 import { candidatePath } from './candidate.view.js';
 import { linkPage, simulatorHomePage } from './registration.view.js';
 
@@ -21,10 +19,7 @@ import { linkPage, simulatorHomePage } from './registration.view.js';
  * Where a demo starts: the links the service hands out (APP_URL points here) open these pages, and
  * registering goes through the same RegisterCandidate command as POST /internal/registrations.
  */
-@Controller()
-@ApiExcludeController()
-@UseGuards(PageSessionGuard)
-@UseFilters(PageErrorFilter)
+@PagesController()
 export class RegistrationPagesController {
   constructor(
     private readonly commands: CommandBus,

@@ -1,5 +1,4 @@
-import { Controller, Get, Inject, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ConfigureWebhook, RotateWebhookSecret } from '#commands';
@@ -9,15 +8,14 @@ import { resolveHostNow } from '#platform';
 import { candidatesProjection, getBilling, type CandidateDocument } from '#read-models';
 import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
 import { internalContext } from '../../auth/internal-context.js';
-import { recoverWebhook } from '../../outbox/webhook-recovery.js';
+import { recoverWebhook, runningMessaging } from '../../outbox/webhook-recovery.js';
 import { requireKnownWorkspace } from '../../validation/known-ids.js';
 import { refuseNonPublicAddress, webhookSettings } from '../../workspaces/workspaces.dto.js';
 import { pageContext } from '../shared/page-context.js';
 import { requireWorkspace } from '../shared/page-data.js';
-import { PageErrorFilter } from '../shared/page-error.filter.js';
 import { field, formOf } from '../shared/page-http.js';
 import { PageResponder } from '../shared/page-responder.js';
-import { PageSessionGuard } from '../shared/page-session.guard.js';
+import { PagesController } from '../shared/pages-controller.js';
 import { billingPage } from './billing.view.js';
 import { webhookPage } from './webhook.view.js';
 import { workspacePath } from './workspace-frame.js';
@@ -32,10 +30,7 @@ const recoveryMessage = ({ count, addressDisabled }: RecoveryResult, { since, un
 };
 
 /** Webhook settings, recovery, the delivery log with its resends, and billing of one workspace. */
-@Controller()
-@ApiExcludeController()
-@UseGuards(PageSessionGuard)
-@UseFilters(PageErrorFilter)
+@PagesController()
 export class WebhookPagesController {
   constructor(
     private readonly commands: CommandBus,
@@ -76,8 +71,7 @@ export class WebhookPagesController {
 
   @Post('webhook-deliveries/:deliveryId/resend')
   async resend(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('deliveryId') deliveryId: string): Promise<void> {
-    if (!this.infra.messaging) throw apiError('server_error', 'the messaging side is not running in this process');
-    const id = await this.infra.messaging.resend(deliveryId);
+    const id = await runningMessaging(this.infra).resend(deliveryId);
     if (!id) throw apiError('not_found');
     const workspaceId = field(request, 'workspaceId');
     this.responder.done(reply, workspaceId ? `${workspacePath(workspaceId, 'webhook')}#deliveries` : '/', `Resent as delivery ${id}.`);

@@ -1,5 +1,4 @@
-import { Controller, Get, Inject, Param, Post, Req, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
+import { Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CreateCustomTest, CreateWorkspace, IssueApiKey, RegenerateApiKey, VerifyWorkspace, type IssuedKey } from '#commands';
@@ -12,20 +11,16 @@ import { validatedBody } from '../../validation/validated-body.js';
 import { CreateCustomTestBody, CreateWorkspaceBody, IssueApiKeyBody, customTestDraft, workspaceDraft } from '../../workspaces/workspaces.dto.js';
 import { pageContext } from '../shared/page-context.js';
 import { numberField, publicBaseUrl, requireWorkspace } from '../shared/page-data.js';
-import { PageErrorFilter } from '../shared/page-error.filter.js';
 import { field, queryParam } from '../shared/page-http.js';
 import { PageResponder } from '../shared/page-responder.js';
-import { PageSessionGuard } from '../shared/page-session.guard.js';
+import { PagesController } from '../shared/pages-controller.js';
 import { workspacePath } from './workspace-frame.js';
 import { workspaceListPage } from './workspace-list.view.js';
 import { workspaceOverviewPage } from './workspace-overview.view.js';
 import { summarize, workspaceSummaries } from './workspace-summaries.js';
 
 /** Workspaces, their API keys and custom tests: the same commands and read models as the JSON routes. */
-@Controller()
-@ApiExcludeController()
-@UseGuards(PageSessionGuard)
-@UseFilters(PageErrorFilter)
+@PagesController()
 export class WorkspacePagesController {
   constructor(
     private readonly commands: CommandBus,
