@@ -1,11 +1,11 @@
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { IntegrityEventStore, LogSealer, SealStore, integrityKeys, type IntegrityKeys } from '#event-store';
-import { PersonKeyStore, PersonalDataEventStore, SnapshotStore } from '#event-store';
-import type { EventStore, RecordedEvent } from '#event-store';
+import {
+  type EventStore, IntegrityEventStore, type IntegrityKeys, LogSealer, PersonKeyStore, PersonalDataEventStore, type RecordedEvent,
+  SealStore, SnapshotStore, integrityKeys,
+} from '#event-store';
 import { upcastData } from '#domain';
-import type { ServiceConfig } from '#platform';
-import { resolveServiceSecret } from '#platform';
+import { type ServiceConfig, resolveServiceSecret } from '#platform';
 import { PERSON_ENDING_TYPES } from './personal-data-erasure.js';
 
 export interface AuditStores {

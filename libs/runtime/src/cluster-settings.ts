@@ -1,8 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { type Migration, inTransaction, runMigrations } from '#platform';
-import type { ServiceConfig } from '#platform';
+import { type Migration, type ServiceConfig, inTransaction, runMigrations } from '#platform';
 
 const TABLE = 'public.service_members';
 const TTL_MS = 6_000;

@@ -4,8 +4,7 @@ import { connect } from 'node:net';
 import { delimiter, join } from 'node:path';
 import type { Logger } from 'pino';
 import { keepDataDirPrivate } from '#event-store/embedded/data-dir-permissions.js';
-import { type ServiceConfig, freeLoopbackPort } from '#platform';
-import { redisAddress } from './redis-health.js';
+import { type ServiceConfig, freeLoopbackPort, redisTargetAddress } from '#platform';
 
 export class RedisNotAvailableError extends Error {
   constructor(address: string) {
@@ -80,7 +79,7 @@ export const ensureRedis = async (config: ServiceConfig, logger: Logger): Promis
   const unchanged = { config, stop: async () => undefined };
   if (config.redisUrlGiven || (await answersPing(config.redisUrl, 500))) return unchanged;
   const binary = onPath('redis-server');
-  if (!binary) throw new RedisNotAvailableError(redisAddress(config.redisUrl));
+  if (!binary) throw new RedisNotAvailableError(redisTargetAddress(config.redis));
   const dir = join(config.dataDir, 'redis');
   // Its append-only file holds rate-limit and idempotency records (answers with personal data):
   // the service's alone, like the rest of DATA_DIR, before redis-server opens it (it inherits the

@@ -1,8 +1,9 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { PERSON_ENDING_EVENTS, assessmentStream, candidateStream } from '#domain';
-import type { EventStore, RecordedEvent } from '#event-store';
-import { ERASED, type PersonKeyStore, decryptPersonalFields, personalValues, sealedKeyIds } from '#event-store';
+import {
+  ERASED, type EventStore, type PersonKeyStore, type RecordedEvent, decryptPersonalFields, personalValues, sealedKeyIds,
+} from '#event-store';
 import type { DeliveryLog, EmailOutbox, ErasureReaction } from '#messaging';
 import { type DocumentStore, listAssessmentIds } from '#read-models';
 import { scrubRedis } from './redis-scrub.js';

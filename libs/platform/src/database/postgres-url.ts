@@ -42,9 +42,7 @@ export class PostgresUrlError extends Error {
 
 const DEFAULT_PORT = 5432;
 
-const hostKey = (host: PostgresHost): string => (host.host.includes(':') ? `[${host.host}]:${host.port}` : `${host.host}:${host.port}`);
-
-export const postgresHostKey = hostKey;
+export const postgresHostKey = (host: PostgresHost): string => (host.host.includes(':') ? `[${host.host}]:${host.port}` : `${host.host}:${host.port}`);
 
 const parseHost = (text: string, setting: string): PostgresHost => {
   const bracketed = /^\[([^\]]+)\](?::(\d*))?$/.exec(text);
@@ -96,12 +94,12 @@ export const parsePostgresUrl = (url: string, setting = 'the PostgreSQL URL'): P
     targetSessionAttrs,
     hostList: hosts.length > 1 || given !== null,
     sslmode: params.get('sslmode'),
-    address: `${hosts.map(hostKey).join(',')}/${database}`,
+    address: `${hosts.map(postgresHostKey).join(',')}/${database}`,
     urlFor(host, sslmode) {
       const query = new URLSearchParams(params);
       if (sslmode !== undefined) query.set('sslmode', sslmode);
       const search = query.toString();
-      return `${scheme[1]}${userinfo}${hostKey(host)}${path}${search === '' ? '' : `?${search}`}`;
+      return `${scheme[1]}${userinfo}${postgresHostKey(host)}${path}${search === '' ? '' : `?${search}`}`;
     },
   };
 };

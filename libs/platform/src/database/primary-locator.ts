@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { type Endpoint, type Writability, probeHost, sslAttempts, wanted, writability } from './host-probe.js';
+import { type Endpoint, type Writability, errorMessage, hostState, probeHost, sslAttempts, wanted, writability } from './host-probe.js';
 import { type PostgresTarget, postgresHostKey } from './postgres-url.js';
 
 /**
@@ -59,14 +59,11 @@ export interface PrimaryLocatorOptions {
 
 const DEFAULT_PROBE_TIMEOUT_MS = 2000;
 
-const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-
 export class PrimaryLocator {
   private current: Endpoint | null = null;
   /** Whether `current` is what the URL asks for (false: prefer-standby settled for a primary, or the last locate found nothing). */
   private found = false;
   private locating: Promise<string> | null = null;
-  private changes = 0;
   /** Connections the pool opened, by the host they are on: cut when that host stops being the primary. */
   private readonly clients = new Map<pg.Client, string>();
   private readonly probeTimeoutMs: number;
@@ -86,11 +83,6 @@ export class PrimaryLocator {
    */
   get matches(): boolean {
     return this.found;
-  }
-
-  /** Changes of primary this process has seen since it started. */
-  get failovers(): number {
-    return this.changes;
   }
 
   /**
@@ -125,11 +117,6 @@ export class PrimaryLocator {
     };
   }
 
-  /** Cuts every connection this locator's pools hold (a stop, or a test). */
-  cutAll(): void {
-    for (const client of [...this.clients.keys()]) this.cut(client);
-  }
-
   private firstEndpoint(): Endpoint {
     const host = this.target.hosts[0];
     if (!host) throw new Error('a PostgreSQL host list without hosts');
@@ -145,11 +132,11 @@ export class PrimaryLocator {
     try {
       found = await writability(client);
     } catch (error) {
-      throw new NoWritableHostError(this.target, [message(error)]);
+      throw new NoWritableHostError(this.target, [errorMessage(error)]);
     }
     if (wanted(this.target, found)) return;
     if (key === undefined || this.current === null || this.current.key === key) void this.locate().catch(() => undefined);
-    throw new NoWritableHostError(this.target, [`${key ?? 'the host'} is ${found.inRecovery ? 'in recovery' : found.readOnly ? 'read-only' : 'not in recovery'}`]);
+    throw new NoWritableHostError(this.target, [`${key ?? 'the host'} is ${hostState(found)}`]);
   }
 
   private async probeAll(): Promise<string> {
@@ -169,7 +156,6 @@ export class PrimaryLocator {
     this.current = chosen.endpoint;
     this.found = chosen.kind === 'wanted';
     if (previous !== null && previous.key !== chosen.endpoint.key) {
-      this.changes += 1;
       for (const [client, key] of this.clients) if (key !== chosen.endpoint.key) this.cut(client);
       this.options.onPrimaryChange?.({ from: previous.key, to: chosen.endpoint.key });
     }

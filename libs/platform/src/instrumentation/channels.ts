@@ -49,12 +49,11 @@ export const reportRefusal = (reason: RefusalReason): void => {
 
 /** Counts the jobs a BullMQ worker (or anything with its events) completes and fails. */
 export const reportJobOutcomes = (worker: { name: string; on(event: 'completed' | 'failed', listener: () => void): unknown }): void => {
-  worker.on('completed', () => {
-    if (JOB_CHANNEL.hasSubscribers) JOB_CHANNEL.publish({ queue: worker.name, outcome: 'completed' } satisfies JobObserved);
-  });
-  worker.on('failed', () => {
-    if (JOB_CHANNEL.hasSubscribers) JOB_CHANNEL.publish({ queue: worker.name, outcome: 'failed' } satisfies JobObserved);
-  });
+  for (const outcome of ['completed', 'failed'] as const) {
+    worker.on(outcome, () => {
+      if (JOB_CHANNEL.hasSubscribers) JOB_CHANNEL.publish({ queue: worker.name, outcome } satisfies JobObserved);
+    });
+  }
 };
 
 /*
