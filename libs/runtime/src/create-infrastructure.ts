@@ -24,23 +24,12 @@ import { RedisHealth } from './redis-health.js';
 import { PostgresServers } from './postgres-servers.js';
 import { primaryReads, replicaReads } from './public-reads.js';
 
-/*
- * The composition root: it chooses the adapters from the configuration and passes the deployment
- * value; each library builds its own parts (readModels, startMessagingSide in messaging-wiring.ts,
- * EventWriter).
- */
+/* The composition root: it chooses the adapters and passes the deployment value; each library builds its own parts. */
 
 export interface InfrastructureOptions {
-  /**
-   * The loops that follow the log (catch-up projections, sealer): `run` in this process (standalone,
-   * one process per DATA_DIR); `leased`: only while this process holds the followers' lease (workers
-   * of a cluster: `infra.followers`); `none`: API processes and the internal app only wait for them.
-   */
+  /** The log's followers (followers.ts): `run` here (standalone), `leased` (cluster workers), `none` (API, internal app). */
   followers: 'run' | 'leased' | 'none';
-  /**
-   * The process serves the public API: with READ_REPLICA_URL its GETs read the read models on a
-   * standby (public-reads.ts). Other processes never open READ_REPLICA_URL.
-   */
+  /** Only the public API's processes open READ_REPLICA_URL, for their GETs (public-reads.ts). */
   publicApi?: boolean;
 }
 
@@ -54,9 +43,8 @@ export interface Stores {
   /** Chain keys and the seals (docs/audit.md); `eventStore` already stamps every append. */
   audit: AuditStores;
   /**
-   * Where the log and the read models (and the side-effect tables) are one SQL database, the
-   * projectors run inside every append transaction (docs/architecture.md, "Inline projections");
-   * null elsewhere (EventStoreDB, MongoDB, a separate read store) or when turned off.
+   * The projectors run inside every append where the log, the read models and the side-effect tables are
+   * one SQL database (docs/architecture.md, "Inline projections"); null elsewhere or when turned off.
    */
   inline: InlineProjectors | null;
   stop(): Promise<void>;
