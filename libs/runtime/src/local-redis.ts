@@ -70,10 +70,8 @@ const answersAlive = (pid: number): boolean => {
 };
 
 /**
- * The embedded default needs nothing but Node: when REDIS_URL is unset and nothing answers at the
- * default address, a redis-server of the service's own is started (data in DATA_DIR/redis, append-only
- * file, loopback and a free port only) and stopped with the service. Without redis-server the start is
- * refused at once, with one line saying how to get Redis.
+ * With REDIS_URL unset and nothing at the default address, a redis-server of the service's own is started
+ * (DATA_DIR/redis, append-only, loopback on a free port) and stopped with it; without one, a one-line refusal.
  */
 export const ensureRedis = async (config: ServiceConfig, logger: Logger): Promise<LocalRedis> => {
   const unchanged = { config, stop: async () => undefined };

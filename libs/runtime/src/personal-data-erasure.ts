@@ -32,9 +32,6 @@ export class ErasureWindow {
   }
 }
 
-/** The event types that end a person: their key is retired with it, and this erasure follows from it. */
-export const PERSON_ENDING_TYPES = PERSON_ENDING_EVENTS;
-
 export interface ErasureDependencies {
   /** The log as stored (personal data sealed): which events a person's keys sealed. */
   logStore: EventStore;
@@ -59,7 +56,8 @@ export interface ErasureDependencies {
  * address since has data under those keys: the deletion retired them in its own transaction.
  */
 export class PersonalDataErasure implements ErasureReaction {
-  readonly endingTypes = PERSON_ENDING_TYPES;
+  /** The event types that end a person: their key is retired with it, and this erasure follows from it. */
+  readonly endingTypes = PERSON_ENDING_EVENTS;
 
   constructor(private readonly deps: ErasureDependencies) {}
 

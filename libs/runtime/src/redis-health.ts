@@ -9,11 +9,7 @@ import { reportFailover } from '#platform/instrumentation/channels.js';
  * asks `isUp` to fail fast, or `untilDown()` to stop waiting for something that cannot move.
  */
 export class RedisHealth {
-  /**
-   * Whether this process's connection is ready now: set by the connection's own 'ready' and 'close'
-   * events, so it is this process's view, which is what its requests meet (another process's
-   * connection is its own). One value.
-   */
+  /** Whether this process's connection is ready now (its own 'ready' and 'close' events): what its requests meet. */
   private up = false;
   private announcedDown = false;
   // One promise per period of being up, shared by every waiter (no list that grows with each write).

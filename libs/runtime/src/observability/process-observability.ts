@@ -26,10 +26,8 @@ const poolName = (infra: Infrastructure): string => {
 };
 
 /**
- * One Prometheus registry per process (every metric named `hiring_…`, every label bounded: app,
- * route template, method, status, queue, projection, outcome, reason; never an id or an address),
- * fed by the libraries' diagnostics channels and, at each scrape, by reads of the stores: the lag of
- * every follower of the log, the queues' depths, the pool, readiness. docs/operations.md lists them.
+ * One Prometheus registry per process (metrics `hiring_…`, every label bounded, never an id or an address), fed
+ * by the diagnostics channels and, at each scrape, by reads of the stores (docs/operations.md lists them).
  */
 export class ProcessObservability {
   readonly registry = new Registry();
