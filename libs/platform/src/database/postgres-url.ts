@@ -1,9 +1,6 @@
 /**
- * PostgreSQL URLs as libpq reads them, host lists included:
- * `postgres://user@h1:p1,h2:p2/db?target_session_attrs=read-write`, the form `pg_autoctl show uri`
- * prints. node-postgres parses a URL with WHATWG's URL, which refuses a host list (ERR_INVALID_URL),
- * so the list is taken apart here and each host gets a single-host URL of its own, which node-postgres
- * then reads as it always did (every other parameter keeps its meaning).
+ * PostgreSQL URLs as libpq reads them, host lists included (`postgres://u@h1:p1,h2:p2/db?target_session_attrs=read-write`,
+ * as `pg_autoctl show uri` prints), which WHATWG's URL refuses: each host gets a single-host URL of its own.
  */
 
 export type TargetSessionAttrs = 'any' | 'read-write' | 'read-only' | 'primary' | 'standby' | 'prefer-standby';
