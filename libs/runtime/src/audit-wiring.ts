@@ -1,12 +1,11 @@
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { IntegrityEventStore, LogSealer, SealStore, integrityKeys, type IntegrityKeys } from '#event-store';
-import { PersonKeyStore, PersonalDataEventStore, SnapshotStore } from '#event-store';
-import type { EventStore, RecordedEvent } from '#event-store';
-import { upcastData } from '#domain';
-import type { ServiceConfig } from '#platform';
-import { resolveServiceSecret } from '#platform';
-import { PERSON_ENDING_TYPES } from './personal-data-erasure.js';
+import {
+  type EventStore, IntegrityEventStore, type IntegrityKeys, LogSealer, PersonKeyStore, PersonalDataEventStore, type RecordedEvent,
+  SealStore, SnapshotStore, integrityKeys,
+} from '#event-store';
+import { PERSON_ENDING_EVENTS, upcastData } from '#domain';
+import { type ServiceConfig, resolveServiceSecret } from '#platform';
 
 export interface AuditStores {
   keys: IntegrityKeys;
@@ -36,7 +35,7 @@ export const openAuditStores = async (config: ServiceConfig, sqlPool: pg.Pool, a
   // Outermost on the way out: every reader (folds, projections, dispatcher, rebuilds, audit views)
   // gets events in the current schema (libs/domain/src/shared/event-schema.ts); the log keeps them as written.
   const eventStore = new PersonalDataEventStore(logStore, personKeys, snapshots, {
-    keysInAppend: adapter.runsStatements === true, endingTypes: PERSON_ENDING_TYPES, upcast: upcastEvent,
+    keysInAppend: adapter.runsStatements === true, endingTypes: PERSON_ENDING_EVENTS, upcast: upcastEvent,
   });
   return { audit: { keys, seals, personKeys, logStore }, eventStore };
 };

@@ -1,8 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { type Migration, inTransaction, runMigrations } from '#platform';
-import type { ServiceConfig } from '#platform';
+import { type Migration, type ServiceConfig, inTransaction, runMigrations } from '#platform';
 
 const TABLE = 'public.service_members';
 const TTL_MS = 6_000;
@@ -14,10 +13,8 @@ const clusterMigrations: Migration[] = [
 ];
 
 /**
- * The settings in which the workers of one deployment must agree: a worker that disagrees would
- * take the others' jobs and handle them differently (refuse an address they accept, open no secret,
- * retry on another schedule, put other links in e-mails). Secrets and addresses with credentials
- * are compared by a keyed digest, never stored.
+ * The settings the workers of a deployment must share: one that disagrees would handle the others' jobs
+ * differently. Secrets and addresses with credentials are compared by a keyed digest, never stored.
  */
 export const clusterSettings = (config: ServiceConfig, serviceSecret: string): Record<string, string> => {
   const digest = (value: string): string => createHmac('sha256', 'hiring-cluster-settings').update(value).digest('hex').slice(0, 16);
@@ -41,10 +38,9 @@ export class DivergentSettingsError extends Error {
 }
 
 /**
- * The workers running now, each with its settings, in PostgreSQL (a row per process, renewed every
- * 2 s, gone 6 s after its process). A worker joins only if every live member has its settings; the
- * check and the join are one transaction under an advisory lock, so two workers started at once
- * with different settings cannot both get in.
+ * The workers running now with their settings (a row per process, renewed every 2 s, gone 6 s after it). A
+ * worker joins only if every live member has its settings: check and join are one transaction under an
+ * advisory lock, so two workers started at once with different settings cannot both get in.
  */
 export class ClusterMembership {
   private timer: NodeJS.Timeout | null = null;

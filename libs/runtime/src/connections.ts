@@ -12,21 +12,17 @@ const CONNECT_TIMEOUT_MS = 5000;
 const KEEP_ALIVE_DELAY_MS = 10_000;
 
 /**
- * A pool on a PostgreSQL server. A connection the server drops while idle (a restart, a failover,
- * `pg_terminate_backend`) makes the pool emit 'error', which kills the process when nobody listens:
- * here it is one warning line (never the connection's details), the pool drops that connection and
- * opens a fresh one on next use. Queries in flight on it fail as they would anyway.
+ * A pool on a PostgreSQL server. An idle connection the server drops (restart, failover, `pg_terminate_backend`)
+ * makes the pool emit 'error', fatal unheard: here one warning line, and the pool opens another on next use.
  */
 export const serverPool = (server: PostgresServer, name: string, logger: Logger, database: DatabaseOutage, extra: pg.PoolConfig = {}): pg.Pool => {
-  // A server that does not answer at all (a host gone in a failover) fails a connection after 5 s
-  // instead of never; the health watcher then declares the outage and requests answer at once.
-  // A host list's connections are opened on its primary (postgres-servers.ts).
+  // A server that does not answer (a host gone in a failover) fails a connection after 5 s, not never;
+  // the health watcher then declares the outage. A host list's connections open on its primary.
   const pool = new pg.Pool({
     ...server.poolConfig(), max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true, keepAliveInitialDelayMillis: KEEP_ALIVE_DELAY_MS, ...extra,
   });
-  // A connection that ends while checked out (mid-transaction, between two statements) emits 'error'
-  // on its client, which the pool only listens to while the client is idle: unheard, it killed the
-  // process. The statements in flight on it fail on their own; this listener only keeps it alive.
+  // A connection that ends while checked out emits 'error' on its client, which the pool hears only while
+  // it is idle: unheard, it killed the process. Its statements fail on their own; this only keeps us alive.
   pool.on('connect', (client) => {
     client.on('error', (error) => database.report(error));
   });
@@ -54,10 +50,9 @@ const SENTINEL_COMMAND_TIMEOUT_MS = 1000;
 const SENTINEL_CONNECT_TIMEOUT_MS = 2000;
 
 /**
- * What every connection of the process shares, whatever its use: the address, or the sentinels with
- * `failoverDetector` (each connection also subscribes to the sentinels' `+switch-master` and
- * reconnects at once to the new master, instead of finding out when a command fails or times out),
- * the passwords, keep-alive, and a reconnection on READONLY (a master demoted under an open connection).
+ * What every Redis connection of the process shares: the address, or the sentinels with `failoverDetector`
+ * (`+switch-master` moves each connection at once, not after a failed command), the passwords, keep-alive,
+ * and a reconnection on READONLY (a master demoted under an open connection).
  */
 export const redisOptions = (target: RedisTarget): RedisOptions => {
   const common: RedisOptions = {
@@ -78,10 +73,8 @@ export const redisOptions = (target: RedisTarget): RedisOptions => {
 };
 
 /**
- * The request path's Redis connection. Requests never queue behind an outage: offline, a command
- * fails at once (500); a Redis that accepts the connection but does not answer (a frozen master)
- * fails it after a second. BullMQ's connections are duplicates with their own settings
- * (start-messaging.ts).
+ * The request path's Redis connection: never a queue behind an outage. Offline, a command fails at once (500);
+ * a frozen master fails it after a second. BullMQ's connections are duplicates with their own settings.
  */
 export const requestRedis = (target: RedisTarget): Redis => {
   const options: RedisOptions = { ...redisOptions(target), maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: 1000, lazyConnect: false };

@@ -1,8 +1,9 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { commandHandlers } from '#commands';
-import { EventWriter } from '#commands';
-import { CLOCK, CONFIG, EVENT_STORE, LOGGER, LOOKUPS, READ_SIDE, REDIS, RETIRED_API_KEYS, type RetiredApiKeys, SECRET_BOX } from '#commands';
+import {
+  CLOCK, CONFIG, EVENT_STORE, EventWriter, LOGGER, LOOKUPS, READ_SIDE, REDIS, RETIRED_API_KEYS, type RetiredApiKeys, SECRET_BOX,
+  commandHandlers,
+} from '#commands';
 import { RedisRateLimiter } from '#http';
 import { CURSORS, DOCUMENTS, ERASURE_WINDOW, INFRASTRUCTURE, type Infrastructure } from './infrastructure.js';
 import { ErasureWindow } from './personal-data-erasure.js';

@@ -1,16 +1,17 @@
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { EventWriter, warmUpFolds } from '#commands';
-import { createEmbeddedEventStore, createEsdbEventStore, createPostgresEventStore, startEmbeddedDatabase } from '#event-store';
-import type { EventStore } from '#event-store';
+import {
+  type EventStore, createEmbeddedEventStore, createEsdbEventStore, createPostgresEventStore, startEmbeddedDatabase,
+} from '#event-store';
 import { CursorCodec } from '#http';
-import { SimulatedClock, isPostgresUrl, noDatabaseOutage, systemClock } from '#platform';
-import type { DatabaseOutage } from '#platform';
-import type { ServiceConfig } from '#platform';
-import { SecretBox, deriveKey } from '#platform';
-import { resolveServiceSecret } from '#platform';
-import { createMongoDocumentStore, createPostgresDocumentStore, inlineReadModels, prepareReadModels, readModels } from '#read-models';
-import type { DocumentStore } from '#read-models';
+import {
+  type DatabaseOutage, SecretBox, type ServiceConfig, SimulatedClock, deriveKey, isPostgresUrl, noDatabaseOutage,
+  resolveServiceSecret, systemClock,
+} from '#platform';
+import {
+  type DocumentStore, createMongoDocumentStore, createPostgresDocumentStore, inlineReadModels, prepareReadModels, readModels,
+} from '#read-models';
 import { type AuditStores, openAuditStores } from './audit-wiring.js';
 import { redisReady, requestRedis, serverPool } from './connections.js';
 import { startFollowers } from './followers.js';
@@ -23,23 +24,12 @@ import { RedisHealth } from './redis-health.js';
 import { PostgresServers } from './postgres-servers.js';
 import { primaryReads, replicaReads } from './public-reads.js';
 
-/*
- * The composition root: it chooses the adapters from the configuration and passes the deployment
- * value; each library builds its own parts (readModels, startMessagingSide in messaging-wiring.ts,
- * EventWriter).
- */
+/* The composition root: it chooses the adapters and passes the deployment value; each library builds its own parts. */
 
 export interface InfrastructureOptions {
-  /**
-   * The loops that follow the log (catch-up projections, sealer): `run` in this process (standalone,
-   * one process per DATA_DIR); `leased`: only while this process holds the followers' lease (workers
-   * of a cluster: `infra.followers`); `none`: API processes and the internal app only wait for them.
-   */
+  /** The log's followers (followers.ts): `run` here (standalone), `leased` (cluster workers), `none` (API, internal app). */
   followers: 'run' | 'leased' | 'none';
-  /**
-   * The process serves the public API: with READ_REPLICA_URL its GETs read the read models on a
-   * standby (public-reads.ts). Other processes never open READ_REPLICA_URL.
-   */
+  /** Only the public API's processes open READ_REPLICA_URL, for their GETs (public-reads.ts). */
   publicApi?: boolean;
 }
 
@@ -53,9 +43,8 @@ export interface Stores {
   /** Chain keys and the seals (docs/audit.md); `eventStore` already stamps every append. */
   audit: AuditStores;
   /**
-   * Where the log and the read models (and the side-effect tables) are one SQL database, the
-   * projectors run inside every append transaction (docs/architecture.md, "Inline projections");
-   * null elsewhere (EventStoreDB, MongoDB, a separate read store) or when turned off.
+   * The projectors run inside every append where the log, the read models and the side-effect tables are
+   * one SQL database (docs/architecture.md, "Inline projections"); null elsewhere or when turned off.
    */
   inline: InlineProjectors | null;
   stop(): Promise<void>;
@@ -72,13 +61,18 @@ export const databaseServers = (config: ServiceConfig, logger: Logger): Postgres
  * Opens the log and the read store chosen by the configuration: embedded PGlite by default,
  * PostgreSQL or EventStoreDB for the log, PostgreSQL or MongoDB for the read models.
  */
+/** Stops to run last first; one that fails is logged and the others still run. */
+const stopList = (logger: Logger, stops: (() => Promise<void>)[] = []) => ({
+  stops,
+  stopAll: async (): Promise<void> => {
+    for (const stop of stops.reverse()) await stop().catch((error: unknown) => logger.error({ err: error }, 'stop failed'));
+  },
+});
+
 export const openStores = async (
   config: ServiceConfig, logger: Logger, database: DatabaseOutage = noDatabaseOutage, servers: PostgresServers = databaseServers(config, logger),
 ): Promise<Stores> => {
-  const stops: (() => Promise<void>)[] = [];
-  const stopAll = async () => {
-    for (const stop of stops.reverse()) await stop().catch((error: unknown) => logger.error({ err: error }, 'stop failed'));
-  };
+  const { stops, stopAll } = stopList(logger);
   try {
     // A host list's pools open their connections on the primary found here (createInfrastructure has
     // waited for one already; the audit command line has not).
@@ -152,10 +146,7 @@ export const createInfrastructure = async (config: ServiceConfig, logger: Logger
   const { eventStore, documents, sqlPool } = stores;
   // Traces are sent last at a stop: what the stopping parts report still goes out.
   const tracing = Tracing.start(String(logger.bindings()['name'] ?? 'hiring'), logger);
-  const stops: (() => Promise<void>)[] = [async () => tracing?.stop(), () => stores.stop(), async () => databaseHealth?.stop()];
-  const stopAll = async () => {
-    for (const stop of stops.reverse()) await stop().catch((error: unknown) => logger.error({ err: error }, 'stop failed'));
-  };
+  const { stops, stopAll } = stopList(logger, [async () => tracing?.stop(), () => stores.stop(), async () => databaseHealth?.stop()]);
   try {
     const redis = requestRedis(config.redis);
     const redisHealth = new RedisHealth(redis, logger, config.redis);
@@ -173,9 +164,8 @@ export const createInfrastructure = async (config: ServiceConfig, logger: Logger
       mode: options.followers, readModels: reads, followsInline: stores.inline !== null, stores, config, logger, readSide, onStop: (stop) => stops.push(stop),
     });
 
-    const readReplicaUrl = config.readReplicaUrl;
-    const publicReads = options.publicApi === true && readReplicaUrl !== null && stores.documentsPool !== null
-      ? await replicaReads(readReplicaUrl, logger, documents, stores.documentsPool)
+    const publicReads = options.publicApi === true && config.readReplicaUrl !== null && stores.documentsPool !== null
+      ? await replicaReads(config.readReplicaUrl, logger, documents, stores.documentsPool)
       : primaryReads(documents);
     stops.push(() => publicReads.stop());
 

@@ -5,15 +5,11 @@ import type { PostgresServer } from './postgres-servers.js';
 const PROBE_INTERVAL_MS = 1000;
 
 /**
- * Watches the PostgreSQL server(s) of a process and says ONCE that the database is unreachable (and
- * once that it is back), instead of a stack trace per request, per pool and per follower retry.
- * Errors are reported to it by whoever meets them (the HTTP edge, the followers, the pools' idle
- * connections); a connection error makes it probe the server on a connection of its own, and only a
- * failed probe declares the outage (a connection killed by `pg_terminate_backend` is not one). While
- * down it probes every second; the HTTP edge answers at once, followers wait for `untilUp()`.
- *
- * Invariant: `isUp` is false only between a failed probe and the next successful one, so it can
- * never hold requests back for longer than one probe interval after the server is back.
+ * Says ONCE that the process's PostgreSQL is unreachable (and once that it is back), not a stack trace per
+ * request, pool and retry. Whoever meets an error reports it; a connection error makes it probe on a
+ * connection of its own, and only a failed probe declares the outage (`pg_terminate_backend` is not one).
+ * While down it probes every second; the edge answers at once, followers wait for `untilUp()`.
+ * Invariant: `isUp` is false only between a failed probe and the next successful one (one interval at most).
  */
 export class DatabaseHealth implements DatabaseOutage {
   private up = true;

@@ -2,8 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CommandBus } from '@nestjs/cqrs';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { CreateWorkspace, IssueApiKey, type IssuedKey, VerifyWorkspace } from '#commands';
-import { systemContext } from '#commands';
+import { CreateWorkspace, IssueApiKey, type IssuedKey, VerifyWorkspace, systemContext } from '#commands';
 import { getApiKey } from '#read-models';
 import type { Infrastructure } from './infrastructure.js';
 

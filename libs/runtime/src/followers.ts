@@ -6,7 +6,7 @@ import { type AuditStores, createSealer } from './audit-wiring.js';
 import type { LeasedFollowers } from './infrastructure.js';
 import type { CompositeReadSide } from './read-side.js';
 
-export interface FollowersDeps {
+interface FollowersDeps {
   mode: 'run' | 'leased' | 'none';
   readModels: ReadModels;
   /** The read models are projected inline too: the runner only catches up. */

@@ -22,10 +22,8 @@ export const isLegacyRequest = (request: FastifyRequest): boolean => (request.ur
 const OPERATIONS_PATH = /^\/(health\/|metrics(\?|$))/;
 
 /**
- * During a database outage (declared by the health watcher after a failed probe) every request is
- * answered at once with 500 server_error and Retry-After, in the endpoint's error shape, instead of
- * waiting for a connection that cannot come. Requests that met the outage before it was declared
- * fail on their own connection errors, answered the same way by the error filter.
+ * During a declared database outage every request is answered at once, 500 server_error with Retry-After in
+ * the endpoint's error shape; those that met it before it was declared get the same from the error filter.
  */
 const failFastDuringOutage = (instance: FastifyInstance, infra: Infrastructure, logger: Logger, isLegacy: ((request: FastifyRequest) => boolean) | undefined): void => {
   instance.addHook('onRequest', async (request, reply) => {
@@ -35,10 +33,7 @@ const failFastDuringOutage = (instance: FastifyInstance, infra: Infrastructure, 
   });
 };
 
-/**
- * A span per request (its route's template, never the URL: a query string may hold an address) and
- * one per command it executes, made once each is done (observability/tracing.ts).
- */
+/** A span per request (its route's template, never the URL: a query may hold an address) and per command it runs. */
 const traceHttpApp = (instance: FastifyInstance, app: NestFastifyApplication, tracing: Tracing): void => {
   instance.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';

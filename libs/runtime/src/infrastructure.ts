@@ -1,8 +1,7 @@
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import type { EventWriter } from '#commands';
-import type { WriteLookups } from '#commands';
+import type { EventWriter, WriteLookups } from '#commands';
 import type { Messaging } from '#messaging';
 import type { AuditStores } from './audit-wiring.js';
 import type { CompositeReadSide } from './read-side.js';
@@ -14,9 +13,7 @@ import type { PublicReads } from './public-reads.js';
 import type { Tracing } from './observability/tracing.js';
 import type { EventStore } from '#event-store';
 import type { CursorCodec } from '#http';
-import type { Clock, DatabaseOutage, SimulatedClock } from '#platform';
-import type { ServiceConfig } from '#platform';
-import type { SecretBox } from '#platform';
+import type { Clock, DatabaseOutage, SecretBox, ServiceConfig, SimulatedClock } from '#platform';
 import type { DocumentStore } from '#read-models';
 
 /** Everything a process of the service shares: built once at start by the composition root. */

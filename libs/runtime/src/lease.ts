@@ -28,16 +28,12 @@ export interface LeaseHandlers {
   lost(): Promise<void>;
 }
 
-/* The table is made by the messaging migrations, with the dispatch checkpoints it fences (#messaging). */
-
 /**
- * A lease in PostgreSQL, as Marten's and Emmett's async daemons hold theirs: one row per name with its
- * holder, a fence number bumped at every change of holder, and an expiry renewed every 2 s. Time is
- * the database's (`now()`), never a process clock, so skew between hosts does not matter. A holder
- * that dies stops renewing and is replaced within TTL + poll (about 7 s); one that stops cleanly
- * releases at once. A holder that cannot renew (database unreachable) for longer than the TTL stops
- * its loops itself before anyone else can take over; the fence in checkpoint writes covers a holder
- * that was frozen past that point and wakes up still running (its writes are refused).
+ * A lease in PostgreSQL (its table made by the messaging migrations), as Marten's and Emmett's daemons hold
+ * theirs: a row per name with its holder, a fence bumped at every change of holder, and an expiry renewed
+ * every 2 s by the database's clock (`now()`), so host skew does not matter. A dead holder is replaced within
+ * TTL + poll (about 7 s); a clean stop releases at once. A holder that cannot renew for the TTL stops its
+ * loops before anyone can take over; the fence in checkpoint writes refuses one frozen past that point.
  */
 export class Lease {
   private held: HeldLease | null = null;

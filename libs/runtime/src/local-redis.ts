@@ -4,8 +4,7 @@ import { connect } from 'node:net';
 import { delimiter, join } from 'node:path';
 import type { Logger } from 'pino';
 import { keepDataDirPrivate } from '#event-store/embedded/data-dir-permissions.js';
-import { type ServiceConfig, freeLoopbackPort } from '#platform';
-import { redisAddress } from './redis-health.js';
+import { type ServiceConfig, freeLoopbackPort, redisTargetAddress } from '#platform';
 
 export class RedisNotAvailableError extends Error {
   constructor(address: string) {
@@ -71,16 +70,14 @@ const answersAlive = (pid: number): boolean => {
 };
 
 /**
- * The embedded default needs nothing but Node: when REDIS_URL is unset and nothing answers at the
- * default address, a redis-server of the service's own is started (data in DATA_DIR/redis, append-only
- * file, loopback and a free port only) and stopped with the service. Without redis-server the start is
- * refused at once, with one line saying how to get Redis.
+ * With REDIS_URL unset and nothing at the default address, a redis-server of the service's own is started
+ * (DATA_DIR/redis, append-only, loopback on a free port) and stopped with it; without one, a one-line refusal.
  */
 export const ensureRedis = async (config: ServiceConfig, logger: Logger): Promise<LocalRedis> => {
   const unchanged = { config, stop: async () => undefined };
   if (config.redisUrlGiven || (await answersPing(config.redisUrl, 500))) return unchanged;
   const binary = onPath('redis-server');
-  if (!binary) throw new RedisNotAvailableError(redisAddress(config.redisUrl));
+  if (!binary) throw new RedisNotAvailableError(redisTargetAddress(config.redis));
   const dir = join(config.dataDir, 'redis');
   // Its append-only file holds rate-limit and idempotency records (answers with personal data):
   // the service's alone, like the rest of DATA_DIR, before redis-server opens it (it inherits the

@@ -1,8 +1,9 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { PERSON_ENDING_EVENTS, assessmentStream, candidateStream } from '#domain';
-import type { EventStore, RecordedEvent } from '#event-store';
-import { ERASED, type PersonKeyStore, decryptPersonalFields, personalValues, sealedKeyIds } from '#event-store';
+import {
+  ERASED, type EventStore, type PersonKeyStore, type RecordedEvent, decryptPersonalFields, personalValues, sealedKeyIds,
+} from '#event-store';
 import type { DeliveryLog, EmailOutbox, ErasureReaction } from '#messaging';
 import { type DocumentStore, listAssessmentIds } from '#read-models';
 import { scrubRedis } from './redis-scrub.js';
@@ -31,9 +32,6 @@ export class ErasureWindow {
   }
 }
 
-/** The event types that end a person: their key is retired with it, and this erasure follows from it. */
-export const PERSON_ENDING_TYPES = PERSON_ENDING_EVENTS;
-
 export interface ErasureDependencies {
   /** The log as stored (personal data sealed): which events a person's keys sealed. */
   logStore: EventStore;
@@ -58,7 +56,8 @@ export interface ErasureDependencies {
  * address since has data under those keys: the deletion retired them in its own transaction.
  */
 export class PersonalDataErasure implements ErasureReaction {
-  readonly endingTypes = PERSON_ENDING_TYPES;
+  /** The event types that end a person: their key is retired with it, and this erasure follows from it. */
+  readonly endingTypes = PERSON_ENDING_EVENTS;
 
   constructor(private readonly deps: ErasureDependencies) {}
 

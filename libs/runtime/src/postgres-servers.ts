@@ -6,8 +6,7 @@ import { reportFailover } from '#platform/instrumentation/channels.js';
 const PROBE_TIMEOUT_MS = 1000;
 
 /**
- * One PostgreSQL URL of the configuration (EVENT_STORE_URL, READ_STORE_URL): its hosts, and for a
- * host list the locator that keeps its pools on the primary (libs/platform/src/database/primary-locator.ts).
+ * One PostgreSQL URL of the configuration and, for a host list, the locator keeping its pools on the primary.
  * Made once per URL and process, shared by the pools on it and the outage watcher.
  */
 export class PostgresServer {
@@ -15,10 +14,7 @@ export class PostgresServer {
   /** Null for a single host without target_session_attrs: node-postgres connects to it as before. */
   readonly locator: PrimaryLocator | null;
 
-  /**
-   * `replica`: READ_REPLICA_URL, whose locator keeps the pool on a standby; a change of standby is
-   * not a failover (the reads' own checks decide what each read may use, replica-document.store.ts).
-   */
+  /** `replica`: READ_REPLICA_URL's standby; a change of it is no failover (each read checks what it may use). */
   constructor(readonly url: string, readonly name: string, logger: Logger, readonly role: 'primary' | 'replica' = 'primary') {
     this.target = parsePostgresUrl(url, name);
     this.locator = this.target.hostList
@@ -47,9 +43,8 @@ export class PostgresServer {
   }
 
   /**
-   * Resolves when the server answers (a host list: some host is what the URL asks for, which the
-   * locator keeps as the primary); rejects with the reason otherwise. On a connection of its own,
-   * never the pool's (its queue may be full of requests).
+   * Resolves when the server answers (a host list: a host is what the URL asks for, kept by the locator), else
+   * rejects. On a connection of its own, never the pool's (its queue may be full of requests).
    */
   async probe(): Promise<void> {
     if (this.locator !== null) {

@@ -29,10 +29,9 @@ export const primaryReads = (documents: DocumentStore): PublicReads => ({
 });
 
 /**
- * The public API's reads with READ_REPLICA_URL: a pool kept on a standby by its own locator (its
- * errors are never the database outage: the primary serves while it is away, so `/health/ready` and
- * the edge's fail-fast do not hear of it), and the store that waits for the standby to replay what
- * the primary had when a GET began (replica-document.store.ts).
+ * The public API's reads with READ_REPLICA_URL: a pool on a standby, kept there by its own locator (its errors
+ * are never the database outage: the primary serves meanwhile), and the store that waits for the standby to
+ * replay what the primary had when a GET began (replica-document.store.ts).
  */
 export const replicaReads = async (readReplicaUrl: string, logger: Logger, documents: DocumentStore, documentsPool: pg.Pool): Promise<PublicReads> => {
   const replica = new PostgresServer(readReplicaUrl, 'READ_REPLICA_URL', logger, 'replica');
@@ -61,9 +60,8 @@ export const replicaReads = async (readReplicaUrl: string, logger: Logger, docum
 };
 
 /**
- * A public GET (or HEAD) runs as one read session of PublicReads: the primary's WAL position it must
- * see is read after it began (at its first read), never before. Guards ran already (API keys are read
- * on the primary); other methods are untouched.
+ * A public GET (or HEAD) runs as one read session: the primary's WAL position it must see is read at its first
+ * read, never before. Guards ran already (API keys are read on the primary); other methods are untouched.
  */
 @Injectable()
 export class PublicReadSessions implements NestInterceptor {

@@ -3,27 +3,13 @@ import type { Logger } from 'pino';
 import { type RedisTarget, redisTargetAddress } from '#platform';
 import { reportFailover } from '#platform/instrumentation/channels.js';
 
-/** host:port (or the socket path) of a Redis URL, without credentials, for the log. */
-export const redisAddress = (url: string): string => {
-  try {
-    const parsed = new URL(url);
-    return parsed.host || parsed.pathname;
-  } catch {
-    return 'the configured address';
-  }
-};
-
 /**
  * Watches the service's Redis connection and says ONCE that Redis is unreachable (and once that it
  * is back), instead of one stack trace per reconnection attempt and per request. What depends on it
  * asks `isUp` to fail fast, or `untilDown()` to stop waiting for something that cannot move.
  */
 export class RedisHealth {
-  /**
-   * Whether this process's connection is ready now: set by the connection's own 'ready' and 'close'
-   * events, so it is this process's view, which is what its requests meet (another process's
-   * connection is its own). One value.
-   */
+  /** Whether this process's connection is ready now (its own 'ready' and 'close' events): what its requests meet. */
   private up = false;
   private announcedDown = false;
   // One promise per period of being up, shared by every waiter (no list that grows with each write).
@@ -33,14 +19,12 @@ export class RedisHealth {
   private closing = false;
   /** host:port the connection reached last (behind Sentinel: the master it was sent to), null before. */
   private reached: string | null = null;
-  private changes = 0;
 
   constructor(redis: Redis, logger: Logger, target: RedisTarget) {
     const address = redisTargetAddress(target);
     redis.on('ready', () => {
       const now = redis.stream?.remoteAddress === undefined ? null : `${redis.stream.remoteAddress}:${String(redis.stream.remotePort)}`;
       if (target.kind === 'sentinel' && now !== null && this.reached !== null && now !== this.reached) {
-        this.changes += 1;
         reportFailover('redis');
         logger.warn({ redis: address, from: this.reached, to: now }, 'the Redis master changed (Sentinel failover): connections follow it');
       }
@@ -79,11 +63,6 @@ export class RedisHealth {
   /** host:port of the Redis server (the master, behind Sentinel) the connection reached last. */
   get master(): string | null {
     return this.reached;
-  }
-
-  /** Changes of master this process's connection followed (Sentinel failovers seen). */
-  get failovers(): number {
-    return this.changes;
   }
 
   /** Resolves when the connection is lost (at once if it is down). */

@@ -4,10 +4,8 @@ import { prefixPattern } from '#platform';
 const SCAN_COUNT = 500;
 
 /**
- * Removes every copy of `needle` under the given key prefixes, whatever the key's type: strings and
- * hashes (idempotency records, BullMQ job payloads and return values) are deleted, stream entries
- * (BullMQ's event streams) and list/set members are removed one by one. Slow by design (a scan of
- * the prefixes): it runs once per erased person, never on a request path.
+ * Removes every copy of `needle` under the key prefixes: strings and hashes (idempotency records, job payloads)
+ * are deleted, stream entries and list/set members removed. A slow scan, once per erased person, off requests.
  *
  * `madeBefore` (ms since the epoch): copies that say when they were made (an idempotency record's
  * `started`, a BullMQ job's `timestamp`, a stream entry's id) and were made at or after it are left:

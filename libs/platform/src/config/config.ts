@@ -13,22 +13,14 @@ export interface ServiceConfig {
   internalToken: string;
   internalTokenGenerated: boolean;
   appUrl: string;
-  /**
-   * The public API's own addresses (API_URL, comma-separated), the first the default: the base of
-   * links the API builds (the original endpoint's next/previous). A request's Host header only picks
-   * one of these; it never becomes a link.
-   */
+  /** API_URL (comma-separated, the first the default): the base of the links the API builds; a Host header only picks one. */
   apiUrls: string[];
   dataDir: string;
   eventStoreUrl: string | null;
   /** Decided once, here: see deployment.ts. */
   deployment: Deployment;
   readStoreUrl: string | null;
-  /**
-   * READ_REPLICA_URL: standbys of the read models' PostgreSQL (target_session_attrs `standby` or
-   * `prefer-standby`) that API processes serve public GETs from, never staler than a write already
-   * acknowledged (docs/architecture.md, "Reads on standbys"). Null: every read on the primary.
-   */
+  /** Standbys serving public GETs, never staler than an acknowledged write (docs/architecture.md); null: the primary. */
   readReplicaUrl: string | null;
   redisUrl: string;
   /** False when REDIS_URL and REDIS_SENTINELS are unset: the standalone service may then start a redis-server of its own. */
@@ -54,26 +46,15 @@ export interface ServiceConfig {
   /** Longest a client may take to send a whole request, headers and body (slow clients hold sockets). */
   httpRequestTimeoutMs: number;
   /**
-   * BullMQ key prefix. Deployments sharing one Redis must not share queues (a worker would pick up
-   * jobs about another deployment's deliveries): by default it is derived from where the log lives.
-   * Hash-tagged (`{ht-<hash>}`, or QUEUE_PREFIX in braces unless it carries a `{...}` already), so
-   * that every key of the queues shares one Redis Cluster slot (docs/architecture.md, Redis keys).
+   * BullMQ key prefix, by default derived from where the log lives: deployments sharing one Redis must not share queues.
+   * Hash-tagged (`{ht-<hash>}`, or QUEUE_PREFIX in braces unless it has a `{...}`): one Redis Cluster slot for every key.
    */
   queuePrefix: string;
-  /**
-   * The deployment's name in Redis as configured (`ht-<hash>` or QUEUE_PREFIX as given): the
-   * prefix of single-key counters, which need no slot of their own (failed-authentication counts).
-   */
+  /** `ht-<hash>` or QUEUE_PREFIX as given: the prefix of single-key counters (failed-authentication counts). */
   redisName: string;
-  /**
-   * The untagged prefix releases before hash tags used for the same queues: its jobs are drained,
-   * nothing is written there. Null when QUEUE_PREFIX already carried a tag (nothing moved).
-   */
+  /** The untagged prefix of releases before hash tags: drained, never written; null when QUEUE_PREFIX had a tag. */
   legacyQueuePrefix: string | null;
-  /**
-   * Read models and the e-mail outbox updated inside the append transaction where the log and
-   * they share a database (PGlite, PostgreSQL); `INLINE_PROJECTIONS=false` leaves it all to the followers.
-   */
+  /** Read models and the outbox updated in the append transaction where they share the log's database; false: followers only. */
   inlineProjections: boolean;
 }
 
@@ -113,11 +94,7 @@ const normalizePrefix = (value: string): string => {
   return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
 };
 
-/**
- * A PostgreSQL URL of the primary (EVENT_STORE_URL, READ_STORE_URL): one host as always, or a libpq
- * host list whose target_session_attrs asks for a host that takes writes. Refused at start, naming
- * the setting and never echoing the URL (it may hold a password).
- */
+/** EVENT_STORE_URL, READ_STORE_URL: one host, or a host list asking for a writable host; a refusal never echoes the URL. */
 const primaryUrl = (value: string | undefined, name: string): string | null => {
   if (!value) return null;
   if (!isPostgresUrl(value)) return value;
@@ -128,13 +105,9 @@ const primaryUrl = (value: string | undefined, name: string): string | null => {
   return value;
 };
 
-/** The kinds of host READ_REPLICA_URL may ask for: a standby, or (prefer-standby) whatever answers when none does. */
 const REPLICA_TARGETS: readonly string[] = ['standby', 'prefer-standby'];
 
-/**
- * READ_REPLICA_URL: a PostgreSQL URL (one host or a list) asking for a standby, beside read models
- * that are in PostgreSQL (the LSNs that keep reads current are that server's).
- */
+/** A URL asking for a standby of the server the read models are on (the LSNs that keep reads current are its own). */
 const replicaUrl = (env: NodeJS.ProcessEnv): string | null => {
   const value = env.READ_REPLICA_URL;
   if (!value) return null;

@@ -11,9 +11,8 @@ const SHA256_HEX = /^[0-9a-f]{64}$/i;
 const BASE32_ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 
 /**
- * Secrets are 32 random bytes, so no dictionary or brute-force attack can reach them whatever the
- * hash speed: a slow password hash (bcrypt, scrypt) would only add latency to every request.
- * A single SHA-256 is enough to keep a leaked table from revealing usable secrets.
+ * Secrets are 32 random bytes, out of reach of any dictionary or brute force whatever the hash speed: one
+ * SHA-256 keeps a leaked table useless; a slow password hash would only add latency to every request.
  */
 export const hashSecret = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
 
@@ -26,9 +25,8 @@ export const secretMatches = (secret: string, storedHash: string): boolean => {
 };
 
 /**
- * A sandbox key starts with `SBX` (API document 4.4) so people can tell it apart at a glance; the
- * mode itself is stored with the key and never inferred from the prefix. 15 random bytes give
- * exactly 24 base32 characters (120 bits), enough to make keys unguessable and unique.
+ * A sandbox key starts with `SBX` (API document 4.4) to be told apart at a glance; the mode is stored, never
+ * inferred from it. 15 random bytes give 24 base32 characters (120 bits): unguessable and unique.
  */
 export const generateApiKey = (mode: ApiKeyMode): GeneratedApiKey => {
   const prefix = mode === 'sandbox' ? 'SBX_' : 'live_';

@@ -45,7 +45,10 @@ export const wanted = (target: PostgresTarget, found: Writability): boolean => {
   }
 };
 
-const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+export const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** Why a host that answered is not what was asked for, in the words of an error. */
+export const hostState = (found: Writability): string => (found.inRecovery ? 'in recovery' : found.readOnly ? 'read-only' : 'not in recovery');
 
 export type ProbeOutcome =
   | { kind: 'wanted'; endpoint: Endpoint; reason: string }
@@ -64,10 +67,10 @@ export const probeHost = async (target: PostgresTarget, host: PostgresHost, time
       const found = await writability(client);
       const endpoint = { host, key, sslmode };
       if (wanted(target, found)) return { kind: 'wanted', endpoint, reason: `${key}: ok` };
-      return { kind: 'unwanted', endpoint, reason: `${key}: ${found.inRecovery ? 'in recovery' : found.readOnly ? 'read-only' : 'not in recovery'}` };
+      return { kind: 'unwanted', endpoint, reason: `${key}: ${hostState(found)}` };
     } catch (error) {
       lastError = error;
-      if (!SSL_REFUSED.test(message(error))) break;
+      if (!SSL_REFUSED.test(errorMessage(error))) break;
     } finally {
       await client.end().catch(() => undefined);
     }
@@ -75,5 +78,5 @@ export const probeHost = async (target: PostgresTarget, host: PostgresHost, time
   const code = (lastError as { code?: unknown } | null)?.code;
   // Authentication (28xxx) and a missing database (3D000) are the operator's; anything else is the host being away.
   const connectionProblem = !(typeof code === 'string' && /^(28|3D)/.test(code));
-  return { kind: 'failed', error: lastError, connectionProblem, reason: `${key}: ${message(lastError)}` };
+  return { kind: 'failed', error: lastError, connectionProblem, reason: `${key}: ${errorMessage(lastError)}` };
 };

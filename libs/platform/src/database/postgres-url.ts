@@ -1,9 +1,6 @@
 /**
- * PostgreSQL URLs as libpq reads them, host lists included:
- * `postgres://user@h1:p1,h2:p2/db?target_session_attrs=read-write`, the form `pg_autoctl show uri`
- * prints. node-postgres parses a URL with WHATWG's URL, which refuses a host list (ERR_INVALID_URL),
- * so the list is taken apart here and each host gets a single-host URL of its own, which node-postgres
- * then reads as it always did (every other parameter keeps its meaning).
+ * PostgreSQL URLs as libpq reads them, host lists included (`postgres://u@h1:p1,h2:p2/db?target_session_attrs=read-write`,
+ * as `pg_autoctl show uri` prints), which WHATWG's URL refuses: each host gets a single-host URL of its own.
  */
 
 export type TargetSessionAttrs = 'any' | 'read-write' | 'read-only' | 'primary' | 'standby' | 'prefer-standby';
@@ -42,9 +39,7 @@ export class PostgresUrlError extends Error {
 
 const DEFAULT_PORT = 5432;
 
-const hostKey = (host: PostgresHost): string => (host.host.includes(':') ? `[${host.host}]:${host.port}` : `${host.host}:${host.port}`);
-
-export const postgresHostKey = hostKey;
+export const postgresHostKey = (host: PostgresHost): string => (host.host.includes(':') ? `[${host.host}]:${host.port}` : `${host.host}:${host.port}`);
 
 const parseHost = (text: string, setting: string): PostgresHost => {
   const bracketed = /^\[([^\]]+)\](?::(\d*))?$/.exec(text);
@@ -96,12 +91,12 @@ export const parsePostgresUrl = (url: string, setting = 'the PostgreSQL URL'): P
     targetSessionAttrs,
     hostList: hosts.length > 1 || given !== null,
     sslmode: params.get('sslmode'),
-    address: `${hosts.map(hostKey).join(',')}/${database}`,
+    address: `${hosts.map(postgresHostKey).join(',')}/${database}`,
     urlFor(host, sslmode) {
       const query = new URLSearchParams(params);
       if (sslmode !== undefined) query.set('sslmode', sslmode);
       const search = query.toString();
-      return `${scheme[1]}${userinfo}${hostKey(host)}${path}${search === '' ? '' : `?${search}`}`;
+      return `${scheme[1]}${userinfo}${postgresHostKey(host)}${path}${search === '' ? '' : `?${search}`}`;
     },
   };
 };

@@ -1,23 +1,18 @@
 import pg from 'pg';
-import { type Endpoint, type Writability, probeHost, sslAttempts, wanted, writability } from './host-probe.js';
+import { type Endpoint, type Writability, errorMessage, hostState, probeHost, sslAttempts, wanted, writability } from './host-probe.js';
 import { type PostgresTarget, postgresHostKey } from './postgres-url.js';
 
 /**
- * Which host of a PostgreSQL host list is the writable primary now, and a pg.Pool that opens every
- * new connection there. node-postgres has no host lists (an open pull request adds them); libpq's
- * are what `pg_autoctl show uri` and Patroni's documentation print. Written here, small on purpose
- * (docs/architecture.md, "Connection failover"). The same locator keeps a READ_REPLICA_URL's pool on a
- * standby (`standby`, `prefer-standby`: a host in recovery; `prefer-standby` settles for any host that
- * answers when none is, as libpq does, and says so with `matches`):
- * - `locate()` asks every host at once `SELECT pg_is_in_recovery(), current_setting('transaction_read_only')`
- *   and keeps the first of the list that is writable: neither in recovery nor read-only, which a
- *   primary draining in a switchover is while it still answers (`pg_is_in_recovery()` alone misses it);
- * - the pool's clients are built on the host found last (`Client` below) and checked again once
- *   connected (`onConnect`): a host that stopped being writable fails that connection at once, with a
- *   connection error, instead of letting writes meet `read_only_sql_transaction` later;
- * - when another host becomes the primary, or the one known stops being writable, the connections open
- *   on any other host are cut (their socket destroyed, exactly as a server restart does), so the
- *   pool, LISTEN and the followers reconnect to the new primary through the paths a restart takes.
+ * Which host of a libpq host list (as `pg_autoctl show uri` prints; node-postgres has none) is the writable
+ * primary now, and a pg.Pool that opens every new connection there (docs/architecture.md, "Connection
+ * failover"). The same locator keeps READ_REPLICA_URL's pool on a standby (`prefer-standby`, as libpq,
+ * settles for any host that answers when no standby does, and says so with `matches`):
+ * - `locate()` asks every host at once and keeps the first of the list that is writable: neither in
+ *   recovery nor read-only, as a primary draining in a switchover is (`pg_is_in_recovery()` alone misses it);
+ * - the pool's clients connect to the host found last and check it once connected: a host no longer
+ *   writable fails the connection at once, a connection error, instead of writes failing later;
+ * - when the primary changes, connections on other hosts are cut (socket destroyed, as a server restart
+ *   does), so the pool, LISTEN and the followers reconnect through the paths a restart takes.
  */
 
 /** What a URL's target_session_attrs asks of a host, in the words of an error. */
@@ -31,10 +26,7 @@ const wantedWords = (target: PostgresTarget): string => {
   }
 };
 
-/**
- * No host of the list is what the URL asks for now (a failover in progress, every host down; for a
- * replica URL, no standby): a connection error.
- */
+/** No host of the list is what the URL asks for now (a failover, every host down, no standby): a connection error. */
 export class NoWritableHostError extends Error {
   /** SQLSTATE sqlclient_unable_to_establish_sqlconnection: the outage detection reads class 08. */
   readonly code = '08001';
@@ -59,21 +51,15 @@ export interface PrimaryLocatorOptions {
 
 const DEFAULT_PROBE_TIMEOUT_MS = 2000;
 
-const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-
 export class PrimaryLocator {
   private current: Endpoint | null = null;
-  /** Whether `current` is what the URL asks for (false: prefer-standby settled for a primary, or the last locate found nothing). */
+  /** See `matches`. */
   private found = false;
   private locating: Promise<string> | null = null;
-  private changes = 0;
   /** Connections the pool opened, by the host they are on: cut when that host stops being the primary. */
   private readonly clients = new Map<pg.Client, string>();
-  private readonly probeTimeoutMs: number;
 
-  constructor(readonly target: PostgresTarget, private readonly options: PrimaryLocatorOptions = {}) {
-    this.probeTimeoutMs = options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
-  }
+  constructor(readonly target: PostgresTarget, private readonly options: PrimaryLocatorOptions = {}) {}
 
   /** host:port of the primary found last, or null before the first. */
   get primary(): string | null {
@@ -86,11 +72,6 @@ export class PrimaryLocator {
    */
   get matches(): boolean {
     return this.found;
-  }
-
-  /** Changes of primary this process has seen since it started. */
-  get failovers(): number {
-    return this.changes;
   }
 
   /**
@@ -125,11 +106,6 @@ export class PrimaryLocator {
     };
   }
 
-  /** Cuts every connection this locator's pools hold (a stop, or a test). */
-  cutAll(): void {
-    for (const client of [...this.clients.keys()]) this.cut(client);
-  }
-
   private firstEndpoint(): Endpoint {
     const host = this.target.hosts[0];
     if (!host) throw new Error('a PostgreSQL host list without hosts');
@@ -145,15 +121,16 @@ export class PrimaryLocator {
     try {
       found = await writability(client);
     } catch (error) {
-      throw new NoWritableHostError(this.target, [message(error)]);
+      throw new NoWritableHostError(this.target, [errorMessage(error)]);
     }
     if (wanted(this.target, found)) return;
     if (key === undefined || this.current === null || this.current.key === key) void this.locate().catch(() => undefined);
-    throw new NoWritableHostError(this.target, [`${key ?? 'the host'} is ${found.inRecovery ? 'in recovery' : found.readOnly ? 'read-only' : 'not in recovery'}`]);
+    throw new NoWritableHostError(this.target, [`${key ?? 'the host'} is ${hostState(found)}`]);
   }
 
   private async probeAll(): Promise<string> {
-    const outcomes = await Promise.all(this.target.hosts.map((host) => probeHost(this.target, host, this.probeTimeoutMs)));
+    const timeoutMs = this.options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
+    const outcomes = await Promise.all(this.target.hosts.map((host) => probeHost(this.target, host, timeoutMs)));
     // prefer-standby, as libpq: a standby if one answers, else any host that does.
     const chosen = outcomes.find((outcome) => outcome.kind === 'wanted')
       ?? (this.target.targetSessionAttrs === 'prefer-standby' ? outcomes.find((outcome) => outcome.kind === 'unwanted') : undefined);
@@ -169,7 +146,6 @@ export class PrimaryLocator {
     this.current = chosen.endpoint;
     this.found = chosen.kind === 'wanted';
     if (previous !== null && previous.key !== chosen.endpoint.key) {
-      this.changes += 1;
       for (const [client, key] of this.clients) if (key !== chosen.endpoint.key) this.cut(client);
       this.options.onPrimaryChange?.({ from: previous.key, to: chosen.endpoint.key });
     }

@@ -8,5 +8,3 @@ export const parseLsn = (text: string): bigint => {
   if (!match?.[1] || !match[2]) throw new Error(`not a WAL position: ${text}`);
   return (BigInt(`0x${match[1]}`) << 32n) | BigInt(`0x${match[2]}`);
 };
-
-export const formatLsn = (lsn: bigint): string => `${(lsn >> 32n).toString(16).toUpperCase()}/${(lsn & 0xffffffffn).toString(16).toUpperCase()}`;

@@ -1,9 +1,8 @@
 import { channel } from 'node:diagnostics_channel';
 
 /*
- * What the libraries tell whoever listens (the process's metrics, later its traces) through Node's
- * diagnostics channels: a library needs no registry handed down to it, and with nobody subscribed a
- * report costs one property read. Every field is bounded: no id, no address, no personal data.
+ * What the libraries tell the process's metrics and traces through Node's diagnostics channels: no registry is
+ * handed down, and with nobody subscribed a report costs one property read. Fields are bounded: no id, no address.
  */
 
 /** One group transaction of the SQL event store (PostgreSQL or embedded): how long, how many callers. */
@@ -49,19 +48,16 @@ export const reportRefusal = (reason: RefusalReason): void => {
 
 /** Counts the jobs a BullMQ worker (or anything with its events) completes and fails. */
 export const reportJobOutcomes = (worker: { name: string; on(event: 'completed' | 'failed', listener: () => void): unknown }): void => {
-  worker.on('completed', () => {
-    if (JOB_CHANNEL.hasSubscribers) JOB_CHANNEL.publish({ queue: worker.name, outcome: 'completed' } satisfies JobObserved);
-  });
-  worker.on('failed', () => {
-    if (JOB_CHANNEL.hasSubscribers) JOB_CHANNEL.publish({ queue: worker.name, outcome: 'failed' } satisfies JobObserved);
-  });
+  for (const outcome of ['completed', 'failed'] as const) {
+    worker.on(outcome, () => {
+      if (JOB_CHANNEL.hasSubscribers) JOB_CHANNEL.publish({ queue: worker.name, outcome } satisfies JobObserved);
+    });
+  }
 };
 
 /*
- * Traces (libs/runtime/src/observability/tracing.ts, only with OTEL_EXPORTER_OTLP_ENDPOINT): a stage
- * of the work done for requests, named by their request ids (never personal data), reported after
- * the fact with its start and end (epoch milliseconds). A request id is what ties a request's span to
- * the append, the projection and the webhook attempts made for it, in this process or another.
+ * Traces (observability/tracing.ts): a stage of the work done for requests, reported afterwards with its start
+ * and end (epoch ms) and their request ids, which tie it to the request's span in this process or another.
  */
 export interface StageTraced {
   stage: 'append' | 'projection' | 'webhook';
@@ -84,9 +80,8 @@ export const reportStage = (stage: StageTraced['stage'], requestIds: Iterable<st
 };
 
 /**
- * An event a follower of the log (`projections`, `dispatcher`) skipped because this version does not
- * know its type: written by a newer version during a rolling deploy. `type` is the literal type only
- * when it looks like one of ours (a PascalCase word), else `other`; the listener caps how many it keeps.
+ * An event of a type this version does not know (a newer one wrote it in a rolling deploy), skipped by a follower.
+ * `type` is `other` unless it looks like one of ours (a PascalCase word); the listener caps how many it keeps.
  */
 export interface UnknownEventObserved {
   follower: 'projections' | 'dispatcher';
@@ -113,11 +108,9 @@ export const reportFailover = (store: FailoverObserved['store']): void => {
 };
 
 /**
- * One read of a public GET where READ_REPLICA_URL is set: who served it and why. `caught_up`: the
- * standby had replayed the primary's position at once; `waited`: after waiting for it; `behind`: it
- * had not within the bound, so the primary served it; `error`: the standby failed (or the primary's
- * position could not be read), so the primary served it; `no_standby`: none is known now (none
- * answers, or it was paused after errors), so the primary served it without asking.
+ * A public GET's read with READ_REPLICA_URL. The standby served it: `caught_up` at once, or `waited` for the
+ * primary's position. The primary did: `behind` (not replayed in time), `error` (the standby or the position
+ * failed), `no_standby` (none known now: none answers, or it was paused after errors).
  */
 export interface ReplicaReadObserved {
   servedBy: 'replica' | 'primary';

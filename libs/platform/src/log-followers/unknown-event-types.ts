@@ -5,10 +5,8 @@ import { type UnknownEventObserved, reportUnknownEvent } from '../instrumentatio
 const MAX_WARNED_TYPES = 50;
 
 /**
- * What a follower of the log does with an event whose type this version does not know (a newer
- * version wrote it during a rolling deploy): it is counted (`hiring_unknown_events_total`) and warned
- * about once per type for the life of the follower, not once per event, which would flood the log
- * for as long as the deploy lasts. One per follower: its memory is bounded by MAX_WARNED_TYPES.
+ * An event of a type this version does not know (a rolling deploy) is counted (`hiring_unknown_events_total`)
+ * and warned about once per type for the follower's life, not per event. Memory bounded by MAX_WARNED_TYPES.
  */
 export class UnknownEventTypes {
   private readonly warned = new Set<string>();

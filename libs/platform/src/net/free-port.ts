@@ -20,10 +20,8 @@ const canListen = (port: number): Promise<boolean> =>
   });
 
 /**
- * A free loopback port for a process about to be started, picked at random outside the kernel's
- * ephemeral range. A port from `listen(0)` comes from that range, so between our check and the
- * child's bind any outgoing connection (a database pool, a Redis client) may take it: the child
- * then fails with EADDRINUSE. Outside the range only another explicit bind can.
+ * A free loopback port for a child process, at random outside the kernel's ephemeral range: a `listen(0)`
+ * port may be taken by any outgoing connection before the child binds it; outside, only an explicit bind can.
  */
 export const freeLoopbackPort = async (): Promise<number> => {
   const [low, high] = ephemeralRange();

@@ -4,18 +4,12 @@ import { fileURLToPath } from 'node:url';
 
 const PACKAGE_NAME = 'hiring-test-platform';
 
-/**
- * The version of the public API contract this release serves (the OpenAPI document's `info.version`):
- * it moves with the contract (additive minor versions), the release (package.json) with the code.
- * Both are shown side by side: the start banner, `GET /internal/health`.
- */
+/** The public API contract's version (OpenAPI `info.version`), shown beside the release's own (package.json). */
 export const API_VERSION = '1.2.0';
 
 /**
- * The release this code is, read from the root package.json at run time: one place to change, the
- * same answer from the source (tests) and from dist/. Looked up from this file upwards, so it holds
- * wherever the tree is checked out or copied. Read at each call (at start, by a health request): no
- * cache to keep in step.
+ * The release, from the root package.json found upwards from this file: the same from the source and from
+ * dist/, wherever the tree is. Read at each call (at start, by a health request): no cache to keep in step.
  */
 export const serviceVersion = (): string => {
   let directory = dirname(fileURLToPath(import.meta.url));

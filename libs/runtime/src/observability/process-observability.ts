@@ -1,17 +1,22 @@
-import { subscribe } from 'node:diagnostics_channel';
+import { type Channel, subscribe } from 'node:diagnostics_channel';
 import { Counter, Gauge, Histogram, type Metric, Registry, collectDefaultMetrics } from 'prom-client';
 import {
   APPEND_CHANNEL, type AppendObserved, FAILOVER_CHANNEL, type FailoverObserved, JOB_CHANNEL, type JobObserved, REFUSAL_CHANNEL, type RefusalReason,
   REPLICA_READ_CHANNEL, type ReplicaReadObserved, UNKNOWN_EVENT_CHANNEL, type UnknownEventObserved, WEBHOOK_ATTEMPT_CHANNEL, type WebhookAttemptObserved,
 } from '#platform/instrumentation/channels.js';
 import type { Infrastructure } from '../infrastructure.js';
-import { type FollowerLag, type ReadSideLag, readSideLag } from './read-side-lag.js';
+import { type ReadSideLag, readSideLag } from './read-side-lag.js';
 import { postgresHostKey } from '#platform';
-import { Readiness, type ReadinessReport, within } from './readiness.js';
+import { Readiness, within } from './readiness.js';
 import { RequestDurations } from './request-durations.js';
 
 /** Distinct `type` labels of hiring_unknown_events_total; the rest count as `other`. */
 const MAX_UNKNOWN_TYPE_LABELS = 20;
+
+/** Each message of a channel (libs/platform/src/instrumentation/channels.ts), as the type published there. */
+const on = <T>(published: Channel, handle: (message: T) => void): void => {
+  subscribe(published.name, (message) => handle(message as T));
+};
 
 /** Where the process's one SQL pool points, named as create-infrastructure.ts names it in its logs. */
 const poolName = (infra: Infrastructure): string => {
@@ -21,10 +26,8 @@ const poolName = (infra: Infrastructure): string => {
 };
 
 /**
- * One Prometheus registry per process (every metric named `hiring_…`, every label bounded: app,
- * route template, method, status, queue, projection, outcome, reason; never an id or an address),
- * fed by the libraries' diagnostics channels and, at each scrape, by reads of the stores: the lag of
- * every follower of the log, the queues' depths, the pool, readiness. docs/operations.md lists them.
+ * One Prometheus registry per process (metrics `hiring_…`, every label bounded, never an id or an address), fed
+ * by the diagnostics channels and, at each scrape, by reads of the stores (docs/operations.md lists them).
  */
 export class ProcessObservability {
   readonly registry = new Registry();
@@ -48,8 +51,7 @@ export class ProcessObservability {
       name: 'hiring_event_store_append_group_size', help: 'Appends committed together in one transaction (group commit)',
       buckets: [1, 2, 4, 8, 16, 32, 64], registers,
     });
-    subscribe(APPEND_CHANNEL.name, (message) => {
-      const { seconds, callers } = message as AppendObserved;
+    on<AppendObserved>(APPEND_CHANNEL, ({ seconds, callers }) => {
       appendSeconds.observe(seconds);
       appendCallers.observe(callers);
     });
@@ -57,28 +59,21 @@ export class ProcessObservability {
       name: 'hiring_webhook_attempt_duration_seconds', help: 'Webhook delivery jobs run by this process, by outcome, and how long each took',
       labelNames: ['outcome'], buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers,
     });
-    subscribe(WEBHOOK_ATTEMPT_CHANNEL.name, (message) => {
-      const { outcome, seconds } = message as WebhookAttemptObserved;
-      webhookAttempts.observe({ outcome }, seconds);
-    });
+    on<WebhookAttemptObserved>(WEBHOOK_ATTEMPT_CHANNEL, ({ outcome, seconds }) => webhookAttempts.observe({ outcome }, seconds));
     const jobs = new Counter({ name: 'hiring_queue_jobs_finished_total', help: 'Jobs this process finished, by queue and outcome', labelNames: ['queue', 'outcome'], registers });
-    subscribe(JOB_CHANNEL.name, (message) => {
-      const { queue, outcome } = message as JobObserved;
-      jobs.inc({ queue, outcome });
-    });
+    on<JobObserved>(JOB_CHANNEL, ({ queue, outcome }) => jobs.inc({ queue, outcome }));
     const refusals = new Counter({
       name: 'hiring_http_refusals_total', help: 'Requests refused by the per-key rate limit or for failed authentication, by reason', labelNames: ['reason'], registers,
     });
     for (const reason of ['rate_limited', 'auth_failed', 'auth_throttled'] as const) refusals.inc({ reason }, 0);
-    subscribe(REFUSAL_CHANNEL.name, (message) => refusals.inc({ reason: message as RefusalReason }));
+    on<RefusalReason>(REFUSAL_CHANNEL, (reason) => refusals.inc({ reason }));
     const unknownEvents = new Counter({
       name: 'hiring_unknown_events_total', help: 'Events skipped by a follower of the log because this version does not know their type (a rolling deploy)',
       labelNames: ['follower', 'type'], registers,
     });
     // The type is a label only for the first few distinct ones: the log could hold any number.
     const namedTypes = new Set<string>();
-    subscribe(UNKNOWN_EVENT_CHANNEL.name, (message) => {
-      const { follower, type } = message as UnknownEventObserved;
+    on<UnknownEventObserved>(UNKNOWN_EVENT_CHANNEL, ({ follower, type }) => {
       if (!namedTypes.has(type) && namedTypes.size < MAX_UNKNOWN_TYPE_LABELS) namedTypes.add(type);
       unknownEvents.inc({ follower, type: namedTypes.has(type) ? type : 'other' });
     });
@@ -88,7 +83,7 @@ export class ProcessObservability {
       labelNames: ['store'], registers,
     });
     for (const store of ['postgres', 'redis'] as const) failovers.inc({ store }, 0);
-    subscribe(FAILOVER_CHANNEL.name, (message) => failovers.inc({ store: (message as FailoverObserved).store }));
+    on<FailoverObserved>(FAILOVER_CHANNEL, ({ store }) => failovers.inc({ store }));
 
     this.observeReplicaReads(registers);
 
@@ -128,8 +123,7 @@ export class ProcessObservability {
       labelNames: ['served_by'], buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.25, 0.5], registers,
     });
     const lag = new Gauge({ name: 'hiring_replica_lag_bytes', help: 'WAL the standby had still to replay when a public read last asked it (0: none)', registers });
-    subscribe(REPLICA_READ_CHANNEL.name, (message) => {
-      const { servedBy, reason, waitSeconds, lagBytes } = message as ReplicaReadObserved;
+    on<ReplicaReadObserved>(REPLICA_READ_CHANNEL, ({ servedBy, reason, waitSeconds, lagBytes }) => {
       reads.inc({ served_by: servedBy, reason });
       if (reason !== 'no_standby') wait.observe({ served_by: servedBy }, waitSeconds);
       if (lagBytes !== null) lag.set(lagBytes);
@@ -155,16 +149,12 @@ export class ProcessObservability {
 
   private readPool(): void {
     const { pool } = this.gauges;
-    const name = poolName(this.infra);
-    const sql = this.infra.sidePool;
-    pool.set({ pool: name, state: 'total' }, sql.totalCount);
-    pool.set({ pool: name, state: 'idle' }, sql.idleCount);
-    pool.set({ pool: name, state: 'waiting' }, sql.waitingCount);
-    const replica = this.infra.publicReads.replicaPool;
-    if (replica !== null) {
-      pool.set({ pool: 'replica', state: 'total' }, replica.totalCount);
-      pool.set({ pool: 'replica', state: 'idle' }, replica.idleCount);
-      pool.set({ pool: 'replica', state: 'waiting' }, replica.waitingCount);
+    const pools = [[poolName(this.infra), this.infra.sidePool], ['replica', this.infra.publicReads.replicaPool]] as const;
+    for (const [name, sql] of pools) {
+      if (sql === null) continue;
+      pool.set({ pool: name, state: 'total' }, sql.totalCount);
+      pool.set({ pool: name, state: 'idle' }, sql.idleCount);
+      pool.set({ pool: name, state: 'waiting' }, sql.waitingCount);
     }
   }
 
@@ -172,18 +162,15 @@ export class ProcessObservability {
   private readPrimaries(): void {
     const { primary, redisMaster, replica } = this.gauges;
     replica.reset();
-    const replicaServer = this.infra.publicReads.replica;
-    if (replicaServer?.locator) {
-      const standby = replicaServer.locator.matches ? replicaServer.locator.primary : null;
-      for (const host of replicaServer.target.hosts) replica.set({ host: postgresHostKey(host) }, postgresHostKey(host) === standby ? 1 : 0);
+    const replicaLocator = this.infra.publicReads.replica?.locator;
+    if (replicaLocator) {
+      const standby = replicaLocator.matches ? replicaLocator.primary : null;
+      for (const host of replicaLocator.target.hosts.map(postgresHostKey)) replica.set({ host }, host === standby ? 1 : 0);
     }
     primary.reset();
-    for (const server of this.infra.databaseServers.all) {
-      if (server.locator === null) continue;
-      const now = server.locator.primary;
-      for (const host of server.target.hosts) {
-        const key = postgresHostKey(host);
-        primary.set({ setting: server.name, host: key }, key === now ? 1 : 0);
+    for (const { locator, name } of this.infra.databaseServers.all) {
+      for (const host of locator?.target.hosts.map(postgresHostKey) ?? []) {
+        primary.set({ setting: name, host }, host === locator?.primary ? 1 : 0);
       }
     }
     redisMaster.reset();
@@ -206,10 +193,9 @@ export class ProcessObservability {
       projectionEvents.set({ projection }, events);
       projectionSeconds.set({ projection }, seconds);
     }
-    const dispatcher: FollowerLag | null = lag.dispatcher;
-    if (dispatcher !== null) {
-      dispatcherEvents.set(dispatcher.events);
-      dispatcherSeconds.set(dispatcher.seconds);
+    if (lag.dispatcher !== null) {
+      dispatcherEvents.set(lag.dispatcher.events);
+      dispatcherSeconds.set(lag.dispatcher.seconds);
     }
   }
 
@@ -224,11 +210,10 @@ export class ProcessObservability {
   }
 
   private async readReadiness(): Promise<void> {
-    const report: ReadinessReport = await this.readiness.check();
+    const report = await this.readiness.check();
     this.gauges.ready.set(report.ready ? 1 : 0);
-    this.gauges.check.set({ check: 'database' }, report.database ? 1 : 0);
-    this.gauges.check.set({ check: 'redis' }, report.redis ? 1 : 0);
-    this.gauges.check.set({ check: 'read_side' }, report.readSide ? 1 : 0);
+    const checks = { database: report.database, redis: report.redis, read_side: report.readSide };
+    for (const [check, passes] of Object.entries(checks)) this.gauges.check.set({ check }, passes ? 1 : 0);
   }
 }
 

@@ -33,9 +33,8 @@ const lagBehind = async (store: EventStore, head: bigint | null, checkpoint: big
 };
 
 /**
- * The stored checkpoints of every read model and of the dispatcher against the head of the log, as
- * any process reads them (the followers write them, in the worker or inline with the appends).
- * Followers at one checkpoint (the usual case: the runner moves them together) are read once.
+ * The stored checkpoints of every read model and of the dispatcher against the head of the log, as any
+ * process reads them. Followers at one checkpoint (the usual case) are read once.
  */
 export const readSideLag = async (infra: Infrastructure): Promise<ReadSideLag> => {
   const now = Date.now();

@@ -27,9 +27,8 @@ export const within = <T>(work: Promise<T>, ms: number): Promise<T> =>
 const answers = (work: Promise<unknown>): Promise<boolean> => within(work, READINESS_TIMEOUT_MS).then(() => true, () => false);
 
 /**
- * Ready: the process's SQL database answers `SELECT 1`, Redis answers PING, and every read model's
- * stored checkpoint is close to the head of the log. Probes that arrive while a check runs share it,
- * so a flood of probes costs one check at a time.
+ * Ready: the SQL database answers `SELECT 1`, Redis answers PING, and every read model is close to the head of
+ * the log. Probes arriving while a check runs share it: a flood of probes costs one check at a time.
  */
 export class Readiness {
   private running: Promise<ReadinessReport> | null = null;

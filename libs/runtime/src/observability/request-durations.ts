@@ -32,10 +32,9 @@ interface MetricValue {
 }
 
 /**
- * `hiring_http_request_duration_seconds` by app, method, route template and status, as a Prometheus
- * histogram registered on the process's registry. Not prom-client's Histogram: its observe hashes
- * the labels and validates them at every call (0.5 µs against 0.02 µs here, measured); here each
- * route's hook keeps its own series by method and status, found with one Map lookup.
+ * `hiring_http_request_duration_seconds` by app, method, route template and status. Not prom-client's Histogram,
+ * which hashes and validates the labels at each observe (0.5 µs against 0.02 µs here, measured): each route's
+ * hook keeps its own series by method and status, found with one Map lookup.
  */
 export class RequestDurations {
   readonly name = 'hiring_http_request_duration_seconds';
@@ -44,10 +43,7 @@ export class RequestDurations {
   readonly aggregator = 'sum';
   private readonly series: Series[] = [];
 
-  /**
-   * Every route registered on `instance` from now on observes its answers (the route's template as
-   * Fastify knows it: `/v1/candidates/:id`, never an id). A path no route serves is not counted.
-   */
+  /** Routes registered on `instance` from now on observe their answers, by template (never an id); no route: not counted. */
   instrument(instance: FastifyInstance, app: string): void {
     instance.addHook('onRoute', (route) => {
       const observe = this.observer(app, route.url ?? route.path);

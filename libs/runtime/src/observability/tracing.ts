@@ -36,15 +36,11 @@ class RequestDerivedIds implements IdGenerator {
 const STAGE_NAMES: Record<StageTraced['stage'], string> = { append: 'append', projection: 'projection', webhook: 'webhook attempt' };
 
 /**
- * OpenTelemetry traces, off unless OTEL_EXPORTER_OTLP_ENDPOINT is set (OTLP over HTTP, the exporter's
- * own variables apply). A request is followed without carrying a context anywhere: its trace id and
- * its span's id are derived from the request id, which every event records in its metadata and every
- * webhook job carries; so the command, the append (with the inline projections), the catch-up
- * projection and each webhook attempt, in whichever process, are children of the request's span.
- * Spans are made after the fact from reported start and end times (libs/platform/src/instrumentation).
- * Nothing personal goes into a span: route templates, command and stage names, counts, outcomes,
- * status codes and the request id (a client's `X-Request-Id` or a random one); never a query string,
- * an address, a name or a webhook URL.
+ * OpenTelemetry traces, only with OTEL_EXPORTER_OTLP_ENDPOINT (OTLP over HTTP). No context is carried: the
+ * trace and span ids derive from the request id, which every event's metadata and webhook job holds, so the
+ * command, append, projections and webhook attempts, in any process, are children of the request's span,
+ * made afterwards from reported times. Nothing personal: route templates, names, counts, outcomes, statuses
+ * and the request id; never a query string, an address or a webhook URL.
  */
 export class Tracing {
   private readonly ids = new RequestDerivedIds();
