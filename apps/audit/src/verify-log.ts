@@ -1,11 +1,9 @@
-import type { RecordedEvent } from '#event-store';
-import { LogVerifier, type IntegrityOptions } from '#event-store';
+import { type RecordedEvent, LogVerifier, type IntegrityOptions, type LogSource, linkedBatches } from '#event-store';
 import {
   type AssessmentEvent, type CandidateEmailEvent, type CandidateEvent, type DomainEvent, type WorkspaceEvent, evolveAssessment, evolveCandidate,
   evolveCandidateEmail, evolveWorkspace, initialAssessmentState, initialCandidateEmailState, initialCandidateState, initialWorkspaceState,
   isKnownEventType,
 } from '#domain';
-import { type LogSource, linkedBatches } from '#event-store';
 
 export interface VerifyReport {
   events: number;

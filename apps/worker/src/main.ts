@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import { hostname } from 'node:os';
-import { loadConfig } from '#platform';
-import { createLogger } from '#platform';
+import { loadConfig, createLogger } from '#platform';
 import { ClusterMembership, clusterSettings } from '#runtime/cluster-settings.js';
 import { createInfrastructure } from '#runtime/create-infrastructure.js';
 import { FOLLOWERS_LEASE, Lease } from '#runtime/lease.js';

@@ -1,9 +1,8 @@
 import { Body, Controller, HttpCode, Inject, Param, Post, Req, UseInterceptors } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
-import { type InvitationResult, InviteCandidates } from '#commands';
+import { type InvitationResult, InviteCandidates, CONFIG } from '#commands';
 import { invitationUrl } from '#domain';
-import { CONFIG } from '#commands';
 import { RequiredJsonBody } from '#http';
 import type { ServiceConfig } from '#platform';
 import type { AuthenticatedRequest } from '../auth/api-key.guard.js';

@@ -32,13 +32,10 @@ export class CursorCodec {
 
   encode(payload: CursorPayload): string {
     const text = JSON.stringify(payload);
-    const known = this.signed.get(text);
-    if (known !== undefined) return known;
-    const json = Buffer.from(text, 'utf8');
-    const cursor = Buffer.concat([this.mac(json), json]).toString('base64url');
-    if (this.signed.size >= MEMO_SIZE) this.signed.clear();
-    this.signed.set(text, cursor);
-    return cursor;
+    return memo(this.signed, text, () => {
+      const json = Buffer.from(text, 'utf8');
+      return Buffer.concat([this.mac(json), json]).toString('base64url');
+    });
   }
 
   /** The payload, or null for anything this codec did not sign unchanged. */

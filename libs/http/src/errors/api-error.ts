@@ -24,15 +24,7 @@ export interface ErrorBody {
 export const errorBody = (code: string, message: string): ErrorBody => ({ error: { code, message } });
 
 /** The original `GET /candidates` endpoint keeps its own shape: both fields are strings. */
-export interface LegacyErrorBody {
-  status: string;
-  code: string;
-}
-
-export const legacyErrorBody = (status: number, message: string): LegacyErrorBody => ({
-  status: String(status),
-  code: message,
-});
+export const legacyErrorBody = (status: number, message: string) => ({ status: String(status), code: message });
 
 export interface ErrorResponse {
   status: number;

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import { type IncomingMessage, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiError, errorBody } from '../errors/api-error.js';
-import { ERROR_MESSAGES } from '../errors/error-codes.js';
+import { ERROR_MESSAGES, ERROR_STATUS, type ErrorCode } from '../errors/error-codes.js';
 import { queryExcess } from '../query/query-limits.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -44,12 +44,9 @@ type MarkedRequest = IncomingMessage & { [ALT_BASE_MARK]?: boolean };
 
 export const cameThroughAltBase = (raw: IncomingMessage): boolean => (raw as MarkedRequest)[ALT_BASE_MARK] === true;
 
-const clientErrorAnswer = (code: string | undefined): [string, ReturnType<typeof errorBody>] => {
-  if (code === 'HPE_HEADER_OVERFLOW') return ['431 Request Header Fields Too Large', errorBody('request_too_large', 'The request line or headers are too large.')];
-  if (code === 'ERR_HTTP_REQUEST_TIMEOUT' || code === 'ERR_HTTP_HEADERS_TIMEOUT') {
-    return ['408 Request Timeout', errorBody('request_timeout', ERROR_MESSAGES.request_timeout)];
-  }
-  return ['400 Bad Request', errorBody('bad_request', 'The request is not valid HTTP.')];
+const clientErrorCode = (code: string | undefined): ErrorCode => {
+  if (code === 'HPE_HEADER_OVERFLOW') return 'request_too_large';
+  return code === 'ERR_HTTP_REQUEST_TIMEOUT' || code === 'ERR_HTTP_HEADERS_TIMEOUT' ? 'request_timeout' : 'bad_request';
 };
 
 /**
@@ -101,9 +98,10 @@ export const createFastifyAdapter = (altBasePath: string, requestTimeoutMs = 30_
         socket.destroy();
         return;
       }
-      const [statusLine, body] = clientErrorAnswer(error.code);
-      const text = JSON.stringify(body);
-      socket.end(`HTTP/1.1 ${statusLine}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\n`
+      const code = clientErrorCode(error.code);
+      const status = ERROR_STATUS[code];
+      const text = JSON.stringify(errorBody(code, ERROR_MESSAGES[code]));
+      socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\n`
         + `X-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${text}`);
     },
     rewriteUrl: (request: IncomingMessage) => {

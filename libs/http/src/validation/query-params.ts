@@ -3,8 +3,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ValidateBy, type ValidationArguments } from 'class-validator';
 import { MAX_CURSOR_LENGTH } from '../cursors/cursor-param.js';
-import { wholeNumberMessage, wholeNumberWithin } from '../query/limit.js';
-import { nameListMessage, oneOfMessage, parseNameList, singleTextMessage } from '../query/params.js';
+import { wholeNumberWithin } from '../query/limit.js';
 import { formatTime, parseIsoTime, timeMessage } from '../query/time.js';
 
 /*
@@ -38,7 +37,7 @@ export const WholeNumberParam = (options: { min: number; max: number; default: n
       name: 'wholeNumberWithin',
       validator: {
         validate: (value: unknown) => value === undefined || wholeNumberWithin(value, options.min, options.max) !== null,
-        defaultMessage: messageFor((name) => wholeNumberMessage(name, options.min, options.max)),
+        defaultMessage: messageFor((name) => `${name} must be a whole number from ${options.min} to ${options.max}.`),
       },
     }),
   );
@@ -81,10 +80,25 @@ export const OneOfParam = <T extends string>(allowed: readonly T[], description:
       name: 'oneOf',
       validator: {
         validate: (value: unknown) => value === undefined || (typeof value === 'string' && (allowed as readonly string[]).includes(value)),
-        defaultMessage: messageFor((name) => oneOfMessage(name, allowed)),
+        defaultMessage: messageFor((name) => `${name} must be one of: ${allowed.join(', ')}.`),
       },
     }),
   );
+
+/**
+ * One name of a closed set, or several separated by commas (`a,b`): the distinct names in the order
+ * given, or null for anything else (an empty item, an unknown name).
+ */
+const parseNameList = <T extends string>(value: unknown, allowed: readonly T[]): T[] | null => {
+  if (typeof value !== 'string') return null;
+  const names: T[] = [];
+  for (const item of value.split(',')) {
+    const match = allowed.find((candidate) => candidate === item.trim());
+    if (match === undefined) return null;
+    if (!names.includes(match)) names.push(match);
+  }
+  return names;
+};
 
 /** One name of a closed set or several separated by commas (`type=a,b`), read as the list of distinct names. */
 export const NameListParam = <T extends string>(allowed: readonly T[], description: string) =>
@@ -96,7 +110,8 @@ export const NameListParam = <T extends string>(allowed: readonly T[], descripti
       name: 'nameList',
       validator: {
         validate: (value: unknown) => value === undefined || (Array.isArray(value) && value.length > 0),
-        defaultMessage: messageFor((name) => nameListMessage(name, allowed)),
+        defaultMessage: messageFor((name) =>
+          `${name} must be one of: ${allowed.join(', ')}; or several of them separated by commas.`),
       },
     }),
   );
@@ -118,7 +133,7 @@ export const TextParam = (description: string, options: { maxLength: number; exa
       name: 'singleText',
       validator: {
         validate: (value: unknown) => value === undefined || (typeof value === 'string' && (!refused || value.length <= options.maxLength)),
-        defaultMessage: messageFor((name) => singleTextMessage(name, options.maxLength)),
+        defaultMessage: messageFor((name) => `${name} must be given once, as text of at most ${options.maxLength} characters.`),
       },
     }),
   );
