@@ -61,25 +61,17 @@ const withCode = (responses: Record<string, Json>, status: string, code: string,
  * shape on every path, the original endpoint's included (fastify-setup.ts, clientErrorHandler). One
  * component each, referred to by every operation.
  */
+const beforeAnyRoute = (name: string, code: string, why: string) => ({
+  name,
+  answer: {
+    description: `${code}: ${why}. Answered before its path is read: in this shape on every path, the original endpoint included`,
+    headers: { 'X-Request-Id': header('X-Request-Id') },
+    content: json(errorSchema([code])),
+  },
+});
 const BEFORE_ANY_ROUTE: Record<string, { name: string; answer: Json }> = {
-  '408': {
-    name: 'RequestTimeout',
-    answer: {
-      description: 'request_timeout: the request did not arrive whole within HTTP_REQUEST_TIMEOUT_MS (30 s; its headers within 10 s). '
-        + 'Answered before its path is read: in this shape on every path, the original endpoint included',
-      headers: { 'X-Request-Id': header('X-Request-Id') },
-      content: json(errorSchema(['request_timeout'])),
-    },
-  },
-  '431': {
-    name: 'RequestTooLarge',
-    answer: {
-      description: 'request_too_large: the request line and headers together are over 16 KiB (a long query string, large headers). '
-        + 'Answered before its path is read: in this shape on every path, the original endpoint included',
-      headers: { 'X-Request-Id': header('X-Request-Id') },
-      content: json(errorSchema(['request_too_large'])),
-    },
-  },
+  '408': beforeAnyRoute('RequestTimeout', 'request_timeout', 'the request did not arrive whole within HTTP_REQUEST_TIMEOUT_MS (30 s; its headers within 10 s)'),
+  '431': beforeAnyRoute('RequestTooLarge', 'request_too_large', 'the request line and headers together are over 16 KiB (a long query string, large headers)'),
 };
 
 /**

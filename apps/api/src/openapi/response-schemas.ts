@@ -1,4 +1,4 @@
-import { MAX_TESTS_PER_ASSESSMENT, TEST_FORMATS, TEST_TYPES, WEBHOOK_EVENT_NAMES } from '#domain';
+import { MAX_TESTS_PER_ASSESSMENT, TEST_FORMATS, TEST_TYPES } from '#domain';
 import { RESULT_FIELDS, VIEW_SCHEMAS, resultList, schemaParts } from '#http';
 
 /*
@@ -121,5 +121,3 @@ export const list = (name: string, meta?: string): Schema =>
 export const errorSchema = (codes: readonly string[]): Schema => object({
   error: object({ code: { type: 'string', enum: [...codes] }, message: text('For people; may change') }),
 });
-
-export { WEBHOOK_EVENT_NAMES };

@@ -44,7 +44,7 @@ interface Container {
   name: string;
 }
 
-export const isWhiteSpace = (code: number): boolean => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
+const isWhiteSpace = (code: number): boolean => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
 
 /** `candidates[3].email` for the place inside the first `depth` containers. */
 const describe = (stack: readonly Container[], depth: number): string => {
