@@ -15,10 +15,7 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
 // Fields encodeFor adds itself; a position using them would be silently overwritten.
 const RESERVED = ['kind', 'filters', 'scope'] as const;
 
-/**
- * Opaque, signed list cursors: base64url of an HMAC-SHA256 tag followed by the JSON payload.
- * The tag makes every edit detectable, so a cursor can only come from `meta.nextCursor`.
- */
+/** Opaque list cursors: base64url of an HMAC-SHA256 tag and the JSON payload, so any edit is refused. */
 export class CursorCodec {
   private readonly secret: Buffer;
 
@@ -50,10 +47,7 @@ export class CursorCodec {
     return parsePayload(json);
   }
 
-  /**
-   * A cursor for one list (`kind`) and one set of filters: decodeFor refuses it on another list
-   * or with other filters, where its keyset position would mean nothing.
-   */
+  /** A cursor for one list (`kind`) and one set of filters: decodeFor refuses it with any other. */
   encodeFor(list: string, position: CursorPayload, filters: CursorFilters, scope: CursorScope): string {
     for (const field of RESERVED) {
       if (field in position) throw new Error(`cursor position cannot use the reserved field ${field}`);

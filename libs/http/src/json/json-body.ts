@@ -7,11 +7,9 @@ const STARTS_AS_OBJECT = /^[ \t\n\r]*\{/;
 
 /**
  * The request body as a JSON object, whatever the Content-Type (product decisions); anything else
- * (empty, not JSON, an array, null, a scalar, too deep) is 400 invalid_json. An object that asks for
- * more work than one request may (json-limits.ts: too many values or entries, too long a string) is
- * 422 validation_failed. Both are found in one linear pass over the text before JSON.parse, so a body
- * of 100 000 `[` or of 100 000 strings is refused in microseconds, and never reaches the parser, the
- * recursive code that walks the parsed value, or the route's rules.
+ * (empty, not JSON, an array, a scalar, too deep) is 400 invalid_json, and an object beyond the limits
+ * of json-limits.ts 422 validation_failed: both found in one pass over the text before JSON.parse, so
+ * a body of 100 000 `[` is refused in microseconds.
  */
 export const parseJsonObjectBody = (raw: string | Buffer | undefined): Record<string, unknown> => {
   const text = decode(raw);
