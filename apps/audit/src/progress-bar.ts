@@ -3,7 +3,8 @@ export const progressReporter = (label: string, stream: NodeJS.WriteStream = pro
   let lastLine = 0;
   const started = Date.now();
   const averageRate = (done: number): number => done / Math.max(0.001, (Date.now() - started) / 1000);
-  return (done: number, total: number | null, etaSeconds: number | null = null, final = false, perSecond = averageRate(done)): void => {
+  return (done: number, total: number | null, etaSeconds: number | null = null, final = false,
+    perSecond = averageRate(done)): void => {
     const now = Date.now();
     if (!final && !stream.isTTY && now - lastLine < 2000) return;
     if (!final && stream.isTTY && now - lastLine < 100) return;

@@ -33,9 +33,8 @@ export interface ErrorResponse {
 }
 
 /**
- * Maps anything thrown to the response to send. Besides ApiError it accepts any error whose `code`
- * is in the table (the domain's refusals carry only a code; their status is decided here), without
- * importing the domain at run time. Anything else is a 500 whose details are not leaked.
+ * The response for anything thrown: an ApiError, any error whose `code` is in the table (the domain's
+ * refusals, not imported at run time), else a 500 whose details are not leaked.
  */
 export const toErrorResponse = (error: unknown): ErrorResponse => {
   if (error instanceof ApiError) {

@@ -25,11 +25,9 @@ const fromFastifyError = (error: unknown): ErrorResponse | null => {
   return statusCode === 404 ? refusal('not_found') : refusal('invalid_json');
 };
 
-// Rate limits and idempotency records live in Redis, everything else in the database: while either
-// is unreachable, requests that need it are answered at once with the contract's 500 server_error
-// (section 7 has no 503) and a Retry-After hint, without a stack trace per request: the outage itself
-// is logged once (redis-health.ts, database-health.ts).
-const OUTAGE_RETRY_AFTER_SECONDS = '5';
+// While Redis or the database is unreachable, requests that need it are answered at once 500
+// server_error (the contract has no 503) with a Retry-After hint; the outage is logged once, elsewhere.
+const OUTAGE_RETRY_SECONDS = '5';
 
 /** Redis or the database cannot be reached: not a bug of the request, and not logged per request. */
 export const isOutage = (exception: unknown): boolean =>
@@ -37,7 +35,7 @@ export const isOutage = (exception: unknown): boolean =>
 
 export const errorResponseFor = (exception: unknown): ErrorResponse => {
   if (exception instanceof HttpException) return fromHttpException(exception);
-  if (isOutage(exception)) return toErrorResponse(apiError('server_error', undefined, { 'Retry-After': OUTAGE_RETRY_AFTER_SECONDS }));
+  if (isOutage(exception)) return toErrorResponse(apiError('server_error', undefined, { 'Retry-After': OUTAGE_RETRY_SECONDS }));
   const mapped = toErrorResponse(exception);
   if (mapped.status !== 500) return mapped;
   return fromFastifyError(exception) ?? mapped;

@@ -26,8 +26,10 @@ export const parseIsoTime = (text: string): Date | null => {
   const match = TIME_PATTERN.exec(text);
   if (!match) return null;
   // A date alone is midnight UTC.
-  const [, year, month, day, hour = '0', minute = '0', second = '0', fraction = '', sign, offsetHour = '0', offsetMinute = '0'] = match;
-  const [mo, h, mi, s, oh, om] = [Number(month) - 1, Number(hour), Number(minute), Number(second), Number(offsetHour), Number(offsetMinute)];
+  const [, year, month, day, hour = '0', minute = '0', second = '0'] = match;
+  const [fraction = '', sign, offsetHour = '0', offsetMinute = '0'] = match.slice(7);
+  const [h, mi, s, oh, om] = [hour, minute, second, offsetHour, offsetMinute].map(Number);
+  const mo = Number(month) - 1;
   if (h > 23 || mi > 59 || s > 59 || oh > 23 || om > 59) return null;
   // Truncated, not rounded: a time the API wrote with milliseconds must select exactly itself.
   const ms = Number(fraction.slice(0, 3).padEnd(3, '0'));
