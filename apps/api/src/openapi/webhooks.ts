@@ -52,9 +52,8 @@ const HEADERS = [
 ];
 
 /**
- * How a receiver authenticates a delivery: not a key it holds for the service, but the signature the
- * service makes with the workspace's webhook secret. OpenAPI has no scheme for a signature; an API key
- * in the header is the closest, and the description says what to check.
+ * How a receiver authenticates a delivery: the service's signature with the webhook secret. OpenAPI
+ * has no scheme for a signature; an API key in the header is the closest.
  */
 export const WEBHOOK_SIGNATURE_SCHEME = {
   name: 'webhookSignature',

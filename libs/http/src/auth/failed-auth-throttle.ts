@@ -3,13 +3,6 @@ import { reportRefusal } from '#platform/instrumentation/channels.js';
 import { type ApiError, apiError } from '../errors/api-error.js';
 import { LuaScript, replyArray, replyInteger } from '../redis/lua-script.js';
 
-export interface FailedAuthThrottleOptions {
-  /** Failed authentications allowed per address and window. */
-  limit?: number;
-  windowMs?: number;
-  prefix?: string;
-}
-
 /** KEYS[1] the address's counter. ARGV: window ms. Counts one failure; the window starts with the first. */
 const COUNT_FAILURE = new LuaScript(`
 local count = redis.call('INCR', KEYS[1])
@@ -32,10 +25,11 @@ export class FailedAuthThrottle {
   private readonly windowMs: number;
   private readonly prefix: string;
 
-  constructor(private readonly redis: Redis, options: FailedAuthThrottleOptions = {}) {
-    this.limit = options.limit ?? 100;
-    this.windowMs = options.windowMs ?? 60_000;
-    this.prefix = options.prefix ?? 'authfail:';
+  /** `limit`: failed authentications allowed per address and window. */
+  constructor(private readonly redis: Redis, { limit = 100, windowMs = 60_000, prefix = 'authfail:' } = {}) {
+    this.limit = limit;
+    this.windowMs = windowMs;
+    this.prefix = prefix;
   }
 
   /** Counts a failed authentication from the address: 401 `unauthorized`, or 429 once past the limit. */

@@ -24,14 +24,6 @@ export type IdempotencyBegin =
   | { kind: 'reused' }
   | { kind: 'in_progress'; retryAfterSeconds: number };
 
-export interface IdempotencyStoreOptions {
-  prefix?: string;
-  /** How long a completed answer is replayed (API document: 24 hours). */
-  ttlSeconds?: number;
-  /** How long a running request holds the key; a crashed request frees it after this. */
-  lockSeconds?: number;
-}
-
 /** Before any request has completed: what an invitation request usually takes, with room to spare. */
 const DEFAULT_DURATION_MS = 1000;
 
@@ -62,13 +54,14 @@ export class RedisIdempotencyStore {
   /** Records written by a release before hash tags have all expired by then (Date.now()). */
   private readonly legacyReadsUntil: number;
 
-  constructor(
-    private readonly redis: Redis,
-    options: IdempotencyStoreOptions = {},
-  ) {
-    this.prefix = options.prefix ?? 'idempotency:';
-    this.ttlSeconds = options.ttlSeconds ?? 86_400;
-    this.lockSeconds = options.lockSeconds ?? 60;
+  /**
+   * `ttlSeconds`: how long a completed answer is replayed (API document: 24 hours); `lockSeconds`: how
+   * long a running request holds the key (a crashed request frees it then).
+   */
+  constructor(private readonly redis: Redis, { prefix = 'idempotency:', ttlSeconds = 86_400, lockSeconds = 60 } = {}) {
+    this.prefix = prefix;
+    this.ttlSeconds = ttlSeconds;
+    this.lockSeconds = lockSeconds;
     for (const [name, value] of [['ttlSeconds', this.ttlSeconds], ['lockSeconds', this.lockSeconds]] as const) {
       if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
     }

@@ -2,13 +2,6 @@ import type { Redis } from 'ioredis';
 import { reportRefusal } from '#platform/instrumentation/channels.js';
 import { LuaScript, replyArray, replyInteger } from '../redis/lua-script.js';
 
-export interface RateLimiterOptions {
-  /** Requests allowed per window (API document section 8: 120). */
-  limit?: number;
-  windowMs?: number;
-  prefix?: string;
-}
-
 export interface RateLimitDecision {
   allowed: boolean;
   limit: number;
@@ -58,13 +51,11 @@ export class RedisRateLimiter {
   private readonly windowMs: number;
   private readonly prefix: string;
 
-  constructor(
-    private readonly redis: Redis,
-    options: RateLimiterOptions = {},
-  ) {
-    this.limit = options.limit ?? 120;
-    this.windowMs = options.windowMs ?? 60_000;
-    this.prefix = options.prefix ?? 'ratelimit:';
+  /** `limit`: requests allowed per window (API document section 8: 120). */
+  constructor(private readonly redis: Redis, { limit = 120, windowMs = 60_000, prefix = 'ratelimit:' } = {}) {
+    this.limit = limit;
+    this.windowMs = windowMs;
+    this.prefix = prefix;
     if (!Number.isInteger(this.limit) || this.limit < 1) throw new Error('rate limit must be a positive integer');
     if (!Number.isInteger(this.windowMs) || this.windowMs < 1) throw new Error('rate-limit window must be a positive integer');
   }
