@@ -17,18 +17,14 @@ export class ApiError extends Error {
 export const apiError = (code: ErrorCode, message?: string, headers?: Record<string, string>): ApiError =>
   new ApiError(ERROR_STATUS[code], code, message ?? ERROR_MESSAGES[code], headers);
 
-export interface ErrorBody {
-  error: { code: string; message: string };
-}
-
-export const errorBody = (code: string, message: string): ErrorBody => ({ error: { code, message } });
+export const errorBody = (code: string, message: string) => ({ error: { code, message } });
 
 /** The original `GET /candidates` endpoint keeps its own shape: both fields are strings. */
 export const legacyErrorBody = (status: number, message: string) => ({ status: String(status), code: message });
 
 export interface ErrorResponse {
   status: number;
-  body: ErrorBody;
+  body: ReturnType<typeof errorBody>;
   headers: Record<string, string>;
 }
 
