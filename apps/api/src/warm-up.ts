@@ -7,13 +7,11 @@ import { DOCUMENTS, ERASURE_WINDOW } from '#runtime/infrastructure.js';
 import type { ErasureWindow } from '#runtime/personal-data-erasure.js';
 
 /**
- * Runs an invitation's reads once before the API listens, on ids that cannot exist, and its write
- * rehearsed (rehearseInvitation: the append's transaction rolled back on each connection), so that
- * the first request after a start does not pay for compiling their code and for the store's first
- * execution of each statement (PGlite plans and loads its catalogue on a statement's first run:
- * most of a cold first invitation). Nothing is written and nothing counted: the command is refused
- * (no such assessment) before any decision, the rehearsal keeps nothing, and no request goes
- * through the failed-sign-in throttle or the refusal metrics.
+ * Runs an invitation's reads once before the API listens, on ids that cannot exist, and rehearses its
+ * write (rolled back on each connection), so the first request does not pay for compiling the code and
+ * the store's first run of each statement (most of a cold first invitation on PGlite). Nothing is
+ * written or counted: the command is refused before any decision, and no request meets the
+ * failed-sign-in throttle or the refusal metrics.
  */
 export const warmUpPublicApi = async (app: NestFastifyApplication): Promise<void> => {
   const nowhere = `warm-up-${randomUUID()}`;

@@ -1,8 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { DataDirInUseError } from '#event-store';
-import type { RecordedEvent } from '#event-store';
+import { DataDirInUseError, type RecordedEvent } from '#event-store';
 import { integrityKeys, linesSource, storeSource, type IntegrityKeys, type LogSeal, type LogSource } from '#event-store';
 import type { ServiceConfig } from '#platform';
 import { createSealer } from '#runtime/audit-wiring.js';

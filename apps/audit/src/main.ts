@@ -1,9 +1,8 @@
 import 'reflect-metadata';
 import { createWriteStream, readFileSync } from 'node:fs';
 import { once } from 'node:events';
-import { exportLines, fileLines, linesSource, type IntegrityKeys, type LogSeal } from '#event-store';
-import { loadConfig } from '#platform';
-import { createLogger } from '#platform';
+import { exportLines, fileLines, linesSource, type LogSeal, type LogSource } from '#event-store';
+import { loadConfig, createLogger, type ServiceConfig } from '#platform';
 import { allProjections, rebuildReadModels } from '#read-models';
 import { runMain } from '#runtime/process-main.js';
 import { knownKeys, openAccess } from './audit-access.js';
@@ -50,30 +49,25 @@ runMain(async () => {
   }
   const file = option(args, '--file');
   if (command === 'verify' && file !== null) {
-    const keys = knownKeys(config);
-    const source = await linesSource(fileLines(file));
-    await verifyCommand(source, keys, option(args, '--public-key') ?? keys?.signer.publicKey ?? null, keptSeals(args));
+    await verifyCommand(() => linesSource(fileLines(file)), config, args);
     return;
   }
   const access = await openAccess(config, logger);
   try {
     if (command === 'verify') {
-      const keys = knownKeys(config);
-      await verifyCommand(await access.source(), keys, option(args, '--public-key') ?? keys?.signer.publicKey ?? null, keptSeals(args));
+      await verifyCommand(() => access.source(), config, args);
     } else if (command === 'seal' || command === 'head') {
       const report = progressReporter('seal');
-      const started = Date.now();
-      const seal = await access.sealNow((done) => report(done, null, done / Math.max(0.001, (Date.now() - started) / 1000), null));
+      const seal = await access.sealNow((done) => report(done, null));
       if (seal === null) throw new Error('the log is empty: nothing to seal');
       process.stdout.write(`${JSON.stringify(seal)}\n`);
     } else if (command === 'export') {
       const source = await access.source();
       const head = await source.head();
       const report = progressReporter('export');
-      const started = Date.now();
       const out = option(args, '--out');
       const target = out === null ? process.stdout : createWriteStream(out);
-      for await (const chunk of exportLines(source, (done) => report(done, head === null ? null : Number(head), done / Math.max(0.001, (Date.now() - started) / 1000), null))) {
+      for await (const chunk of exportLines(source, (done) => report(done, head === null ? null : Number(head)))) {
         if (!target.write(chunk)) await once(target, 'drain');
       }
       if (target !== process.stdout) await new Promise<void>((resolve) => target.end(() => resolve()));
@@ -82,9 +76,9 @@ runMain(async () => {
       const report = progressReporter('rebuild');
       const result = await rebuildReadModels({
         eventStore: access.stores.eventStore, documentStore: access.stores.documents, projections: allProjections, logger,
-        onProgress: (p) => report(p.eventsDone, p.headPosition === null ? null : Number(p.headPosition), p.eventsPerSecond, p.etaSeconds),
+        onProgress: (p) => report(p.eventsDone, p.headPosition === null ? null : Number(p.headPosition), p.etaSeconds, false, p.eventsPerSecond),
       });
-      report(result.eventsDone, result.eventsDone, result.eventsPerSecond, 0, true);
+      report(result.eventsDone, result.eventsDone, 0, true, result.eventsPerSecond);
       process.stdout.write(`rebuilt ${allProjections.length} read models from ${result.eventsDone} events (${Math.round(result.eventsPerSecond)} events/s)\n`);
     } else if (command === 'replay') {
       const from = args[0] ? BigInt(args[0]) : null;
@@ -110,14 +104,17 @@ runMain(async () => {
   }
 });
 
-async function verifyCommand(source: Awaited<ReturnType<typeof linesSource>>, keys: IntegrityKeys | null, publicKey: string | null, kept: LogSeal[]): Promise<void> {
+async function verifyCommand(openSource: () => Promise<LogSource>, config: ServiceConfig, args: string[]): Promise<void> {
+  const keys = knownKeys(config);
+  const source = await openSource();
   const eventKey = keys?.eventKey ?? null;
+  const kept = keptSeals(args);
+  const trustedPublicKey = option(args, '--public-key') ?? keys?.signer.publicKey ?? null;
   const head = await source.head();
   const report = progressReporter('verify');
-  const started = Date.now();
-  const result = await verifyLog(source, { eventKey, linkKey: keys?.linkKey ?? null, trustedPublicKey: publicKey, keptSeals: kept }, (done) =>
-    report(done, head === null ? 0 : Number(head), done / Math.max(0.001, (Date.now() - started) / 1000), null));
-  report(result.events, result.events, result.events / Math.max(0.001, (Date.now() - started) / 1000), 0, true);
+  const result = await verifyLog(source, { eventKey, linkKey: keys?.linkKey ?? null, trustedPublicKey, keptSeals: kept }, (done) =>
+    report(done, head === null ? 0 : Number(head)));
+  report(result.events, result.events, 0, true);
   if (eventKey === null) process.stdout.write('no service secret here: hashes and links checked for linkage only, not recomputed (set SERVICE_SECRET)\n');
   process.stdout.write(`${result.events} events in ${result.streams} streams, ${result.seals} seals, ${result.unsealedEvents} events after the last seal, `
     + `${result.unlinkedEvents} after the last link, ${kept.length} anchors, ${result.problems.length} problems\n`);

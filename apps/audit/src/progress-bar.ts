@@ -1,7 +1,10 @@
 /** A progress line on a terminal (redrawn in place), or one line every few seconds in a log. */
 export const progressReporter = (label: string, stream: NodeJS.WriteStream = process.stderr) => {
   let lastLine = 0;
-  return (done: number, total: number | null, perSecond: number, etaSeconds: number | null, final = false): void => {
+  const started = Date.now();
+  const averageRate = (done: number): number => done / Math.max(0.001, (Date.now() - started) / 1000);
+  return (done: number, total: number | null, etaSeconds: number | null = null, final = false,
+    perSecond = averageRate(done)): void => {
     const now = Date.now();
     if (!final && !stream.isTTY && now - lastLine < 2000) return;
     if (!final && stream.isTTY && now - lastLine < 100) return;

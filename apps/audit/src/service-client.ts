@@ -1,7 +1,6 @@
 import { Readable } from 'node:stream';
 import { createInterface } from 'node:readline';
-import type { RecordedEvent } from '#event-store';
-import type { LogSeal } from '#event-store';
+import type { RecordedEvent, LogSeal } from '#event-store';
 
 /** The running service's internal routes, with the internal token: how the CLI works beside an embedded service. */
 export class ServiceClient {

@@ -1,11 +1,9 @@
-import type { RecordedEvent } from '#event-store';
-import { LogVerifier, type IntegrityOptions } from '#event-store';
+import { type RecordedEvent, LogVerifier, type IntegrityOptions, type LogSource, linkedBatches } from '#event-store';
 import {
   type AssessmentEvent, type CandidateEmailEvent, type CandidateEvent, type DomainEvent, type WorkspaceEvent, evolveAssessment, evolveCandidate,
   evolveCandidateEmail, evolveWorkspace, initialAssessmentState, initialCandidateEmailState, initialCandidateState, initialWorkspaceState,
   isKnownEventType,
 } from '#domain';
-import { type LogSource, linkedBatches } from '#event-store';
 
 export interface VerifyReport {
   events: number;
@@ -28,11 +26,9 @@ export const foldStream = (streamId: string, events: readonly RecordedEvent[]): 
 };
 
 /**
- * Replays the whole log in global order and checks what auditors rely on: positions strictly
- * increase, each stream's revisions run 0, 1, 2… without a gap, every event is of a known type and
- * carries its metadata, every event's hash links it to the one before in its stream, the seals cover
- * exactly the events they sealed, every event's link follows the one before it in the global order
- * (nothing removed, inserted or moved), and every stream folds through its decider's evolve.
+ * Replays the log in global order and checks positions, gapless revisions, known types, metadata,
+ * each stream's hash chain, the seals, the global links (nothing removed, inserted or moved) and that
+ * every stream folds through its decider's evolve.
  */
 export const verifyLog = async (source: LogSource, integrity: IntegrityOptions, onProgress: (done: number) => void): Promise<VerifyReport> => {
   const verifier = new LogVerifier(integrity);

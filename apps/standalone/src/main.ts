@@ -1,5 +1,4 @@
-import { loadConfig } from '#platform';
-import { createLogger } from '#platform';
+import { loadConfig, createLogger } from '#platform';
 import { ensureRedis } from '#runtime/local-redis.js';
 import { runMain } from '#runtime/process-main.js';
 

@@ -1,7 +1,6 @@
 import 'reflect-metadata';
 import { hostname } from 'node:os';
-import { loadConfig } from '#platform';
-import { createLogger } from '#platform';
+import { loadConfig, createLogger } from '#platform';
 import { ClusterMembership, clusterSettings } from '#runtime/cluster-settings.js';
 import { createInfrastructure } from '#runtime/create-infrastructure.js';
 import { FOLLOWERS_LEASE, Lease } from '#runtime/lease.js';
@@ -10,11 +9,9 @@ import { startProcessEndpoints } from '#runtime/observability/endpoints.js';
 import { runMain, stopOnSignals } from '#runtime/process-main.js';
 
 /**
- * The webhook and e-mail workers, and, while this process holds the followers' lease, the loops that
- * must run once per deployment: projections (log -> read models), the dispatcher (log -> BullMQ jobs)
- * and the sealer. Start as many as needed: BullMQ spreads the jobs over all of them; the lease
- * (libs/runtime/src/lease.ts) gives the loops to one at a time, another takes over within about 7 s
- * when it dies, at once when it stops cleanly.
+ * The webhook and e-mail workers and, under the followers' lease, the once-per-deployment loops
+ * (projections, dispatcher, sealer). Start as many as needed: another takes the lease within about
+ * 7 s when its holder dies, at once when it stops cleanly.
  */
 runMain(async () => {
   const config = loadConfig();

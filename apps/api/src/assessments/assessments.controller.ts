@@ -1,11 +1,9 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, UseInterceptors } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { CreateAssessment } from '#commands';
-import { CONFIG } from '#commands';
+import { CreateAssessment, CONFIG } from '#commands';
 import { type CursorCodec, RequiredJsonBody, apiError, readCursorParam } from '#http';
 import type { ServiceConfig } from '#platform';
-import { getAssessment, listAssessments, toAssessmentView } from '#read-models';
-import type { DocumentStore } from '#read-models';
+import { getAssessment, listAssessments, toAssessmentView, type DocumentStore } from '#read-models';
 import { CURSORS, DOCUMENTS } from '#runtime/infrastructure.js';
 import type { AuthenticatedRequest } from '../auth/api-key.guard.js';
 import { requestContext } from '../auth/request-context.js';

@@ -19,9 +19,8 @@ export type AuthenticatedRequest = FastifyRequest & { apiKey: AuthenticatedKey }
 const DECOY_HASH = hashSecret('decoy-secret-for-unknown-keys');
 
 /**
- * Authenticates (both header forms), then lets the request through whatever its address's failed
- * attempts: only a failure meets the per-address throttle (failed-auth-throttle.ts), which answers
- * it 401, or 429 once the address is past its limit. The rate limit is RateLimitGuard's, which runs next.
+ * Authenticates (both header forms); only a failure meets the per-address throttle
+ * (failed-auth-throttle.ts): 401, or 429 past its limit. RateLimitGuard runs next.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
@@ -38,10 +37,9 @@ export class ApiKeyGuard implements CanActivate {
   }
 
   /**
-   * A held key with its secret costs no round trip. Every failure, by construction, costs one store
-   * read and two constant-time comparisons whether the key exists or not: against the held hash (or
-   * the decoy), then, after rereading the key (another process may have just changed it), against the
-   * stored hash (or the decoy). So the answer time does not tell a real key from an unknown one.
+   * A held key with its secret costs no round trip. Every failure costs one store read (another
+   * process may have just changed the key) and two constant-time comparisons, against the decoy when
+   * there is no key: the answer time does not tell a real key from an unknown one.
    */
   private async authenticate({ key, secret }: ApiCredential): Promise<ApiKeyDocument | null> {
     const held = this.keys.held(key);

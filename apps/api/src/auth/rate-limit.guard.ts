@@ -5,11 +5,9 @@ import { ApiKeyCache } from '#read-models';
 import type { AuthenticatedRequest } from './api-key.guard.js';
 
 /**
- * Counts the request against its key's sliding window; runs after ApiKeyGuard, so requests that
- * fail authentication use no place. Every authenticated answer carries the headers, a 429 too.
- * A key regenerated away (retired on the limiter before the regeneration answered) is refused here
- * even when this process's cache has not yet heard of the change, as ApiKeyGuard would refuse it: a
- * failed authentication of its address (401, or 429 past the address's limit).
+ * Counts the request against its key's sliding window, after ApiKeyGuard; every authenticated answer
+ * carries the headers. A key regenerated away is refused here as a failed authentication even before
+ * this process's cache hears of it.
  */
 @Injectable()
 export class RateLimitGuard implements CanActivate {

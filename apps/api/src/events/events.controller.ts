@@ -14,9 +14,8 @@ import { ENVELOPE_SCHEMA_NAME } from '../openapi/webhooks.js';
 import { ListEventsQuery } from './events.dto.js';
 
 /**
- * The events feed: the envelopes webhooks carry, in the log's order, from the `events` read model.
- * A cursor is a place in the workspace's log for the key's mode, whatever the filters: it is bound
- * to the workspace and mode only, so one stored cursor serves every later poll.
+ * The events feed, in the log's order. A cursor is a place in the log, bound to the workspace and mode
+ * only (not the filters), so one stored cursor serves every later poll.
  */
 @Controller('v1/events')
 @Authenticated('Events')

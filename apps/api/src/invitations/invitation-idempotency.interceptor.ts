@@ -37,10 +37,9 @@ export class InvitationIdempotency extends IdempotencyInterceptor {
   }
 
   /**
-   * The workspace of each assessment this process has seen on the query side. An assessment is
-   * never deleted and never changes workspace, so an entry never goes stale and no other process's
-   * write can invalidate it; one not found is not kept (it may be created next). Bound:
-   * KNOWN_ASSESSMENTS entries, the oldest first out.
+   * The workspace of each assessment seen on the query side. An assessment is never deleted and never
+   * changes workspace, so no entry goes stale and no other process's write can invalidate one; one not
+   * found is not kept (it may be created next). Bound: KNOWN_ASSESSMENTS, oldest first out.
    */
   private readonly known = new Map<string, string>();
 

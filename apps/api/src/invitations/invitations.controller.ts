@@ -1,9 +1,8 @@
 import { Body, Controller, HttpCode, Inject, Param, Post, Req, UseInterceptors } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
 import { CommandBus } from '@nestjs/cqrs';
-import { type InvitationResult, InviteCandidates } from '#commands';
+import { type InvitationResult, InviteCandidates, CONFIG } from '#commands';
 import { invitationUrl } from '#domain';
-import { CONFIG } from '#commands';
 import { RequiredJsonBody } from '#http';
 import type { ServiceConfig } from '#platform';
 import type { AuthenticatedRequest } from '../auth/api-key.guard.js';
@@ -34,7 +33,6 @@ export class InvitationsController {
 
   @Post()
   @HttpCode(200)
-  // In this order: 400 invalid_json, then the key, 404 and 409; the fingerprint is over the parsed body.
   @UseInterceptors(RequiredJsonBody, InvitationIdempotency)
   @Operation('inviteCandidates', 'Invite candidates', 'One entry per person sent, in the order sent; each is judged on its own, so one bad entry does not stop the others.')
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: '1 to 255 printable ASCII characters without spaces; makes retries safe for 24 hours', schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]{1,255}$' } })

@@ -16,10 +16,7 @@ export class InvitationCandidate {
 
 const CANDIDATES_RULE = 'candidates must be a non-empty list';
 
-/**
- * The envelope of POST …/invitations: a list of 1 to MAX_CANDIDATES_PER_REQUEST entries. A missing, empty or non-list
- * `candidates` is 422 validation_failed; more is 422 too_many_candidates.
- */
+/** POST …/invitations: a missing, empty or non-list `candidates` is 422 validation_failed, too long too_many_candidates. */
 export class InviteCandidatesBody {
   @ApiProperty({ type: [InvitationCandidate], minItems: 1, maxItems: MAX_CANDIDATES_PER_REQUEST, description: 'People to invite, judged one by one, in order' })
   @IsArray({ message: CANDIDATES_RULE })

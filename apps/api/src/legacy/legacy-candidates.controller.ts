@@ -5,8 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import { CONFIG } from '#commands';
 import { OneOfParam, WholeNumberParam, cameThroughAltBase } from '#http';
 import type { ServiceConfig } from '#platform';
-import { countCandidates, listCandidatesPage, toCandidateView, type CandidateView } from '#read-models';
-import type { DocumentStore } from '#read-models';
+import { countCandidates, listCandidatesPage, toCandidateView, type CandidateView, type DocumentStore } from '#read-models';
 import { DOCUMENTS } from '#runtime/infrastructure.js';
 import type { AuthenticatedRequest } from '../auth/api-key.guard.js';
 import { EXAMPLES } from '../openapi/examples.js';
@@ -15,10 +14,7 @@ import { LinkBase } from './link-base.js';
 
 const SORT_ORDERS = ['asc', 'desc'] as const;
 
-/**
- * A page number too large to hold exactly is still a whole number past the end: 200 with empty
- * `results` (product decisions), so it is read as the largest exact page rather than refused.
- */
+/** A page number too large to hold exactly is past the end (200, empty `results`): read as the largest exact one. */
 const clampHugePage = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^[0-9]+$/.test(value) && Number(value) > Number.MAX_SAFE_INTEGER ? String(Number.MAX_SAFE_INTEGER) : value;
 

@@ -1,8 +1,6 @@
 /**
- * Where the original endpoint's `next`/`previous` links point. The Host header is the client's to
- * write, so it only selects among the configured public addresses (API_URL): a request that came
- * through one of them gets links on it, any other Host gets the first. The address in a link is
- * therefore always one the operator configured, never one a client or a proxy made up.
+ * Where the original endpoint's `next`/`previous` links point: the Host header (the client's to
+ * write) only selects among the configured addresses (API_URL), the first for any other Host.
  */
 export class LinkBase {
   /** Configured address by its host (lower case, default port dropped, as `URL.host` spells it). */

@@ -1,7 +1,6 @@
 import { Controller, Get, Inject, Req } from '@nestjs/common';
 import { apiError } from '#http';
-import { getWorkspace, sandboxAllowance } from '#read-models';
-import type { DocumentStore } from '#read-models';
+import { getWorkspace, sandboxAllowance, type DocumentStore } from '#read-models';
 import { CLOCK } from '#commands';
 import type { Clock } from '#platform';
 import { DOCUMENTS } from '#runtime/infrastructure.js';

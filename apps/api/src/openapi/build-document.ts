@@ -37,10 +37,7 @@ const header = (name: string): Json => ({ $ref: `#/components/headers/${name}` }
 
 const json = (schema: Json): Json => ({ 'application/json': { schema } });
 
-/**
- * Adds a refusal code to an operation's answers of one status, beside the codes its route gives
- * (the limits on one request hold for every route: docs/operations.md).
- */
+/** Adds a refusal code every route can give (the limits on one request) to an operation's answers of one status. */
 const withCode = (responses: Record<string, Json>, status: string, code: string, note: string): void => {
   const existing = responses[status];
   if (!existing) {
@@ -56,42 +53,27 @@ const withCode = (responses: Record<string, Json>, status: string, code: string,
   existing['description'] = `${String(existing['description'])} (${code} also: ${note})`;
 };
 
-/**
- * Refused as the request arrives, by Node's HTTP parser, before its path is known: in the main error
- * shape on every path, the original endpoint's included (fastify-setup.ts, clientErrorHandler). One
- * component each, referred to by every operation.
- */
+/** Refused by Node's HTTP parser before the path is known (fastify-setup.ts): one component each, on every operation. */
+const beforeAnyRoute = (name: string, code: string, why: string) => ({
+  name,
+  answer: {
+    description: `${code}: ${why}. Answered before its path is read: in this shape on every path, the original endpoint included`,
+    headers: { 'X-Request-Id': header('X-Request-Id') },
+    content: json(errorSchema([code])),
+  },
+});
 const BEFORE_ANY_ROUTE: Record<string, { name: string; answer: Json }> = {
-  '408': {
-    name: 'RequestTimeout',
-    answer: {
-      description: 'request_timeout: the request did not arrive whole within HTTP_REQUEST_TIMEOUT_MS (30 s; its headers within 10 s). '
-        + 'Answered before its path is read: in this shape on every path, the original endpoint included',
-      headers: { 'X-Request-Id': header('X-Request-Id') },
-      content: json(errorSchema(['request_timeout'])),
-    },
-  },
-  '431': {
-    name: 'RequestTooLarge',
-    answer: {
-      description: 'request_too_large: the request line and headers together are over 16 KiB (a long query string, large headers). '
-        + 'Answered before its path is read: in this shape on every path, the original endpoint included',
-      headers: { 'X-Request-Id': header('X-Request-Id') },
-      content: json(errorSchema(['request_too_large'])),
-    },
-  },
+  '408': beforeAnyRoute('RequestTimeout', 'request_timeout',
+    'the request did not arrive whole within HTTP_REQUEST_TIMEOUT_MS (30 s; its headers within 10 s)'),
+  '431': beforeAnyRoute('RequestTooLarge', 'request_too_large',
+    'the request line and headers together are over 16 KiB (a long query string, large headers)'),
 };
 
-/**
- * Which answers carry the rate-limit headers: every answer once the key is authenticated and
- * counted; none that refuse the credential or come before anything is read; and either way where
- * the refusal can come before or after the key is counted.
- */
+/** Which answers carry the rate-limit headers: those after the key is counted, and maybe those that can come before. */
 const rateLimitHeaders = (status: string, legacy: boolean): 'required' | 'optional' | 'absent' => {
   if (status === '401' || (legacy && status === '403')) return 'absent';
-  // A 400, 404, 413 or 500 may come before the credential is read (an unreadable query string, an
-  // id no route can hold, a body too large); a 429 may refuse a key over its limit (headers, Remaining
-  // 0) or an address's failed authentications (no key: no headers).
+  // A 400, 404, 413 or 500 may come before the credential is read; a 429 may refuse a key over its
+  // limit (headers, Remaining 0) or an address's failed authentications (no key: no headers).
   return ['400', '404', '413', '429', '500'].includes(status) ? 'optional' : 'required';
 };
 
@@ -138,10 +120,8 @@ const sortedResponses = (operation: Json): void => {
 };
 
 /**
- * The OpenAPI 3.1 document of the public API, produced from the controllers and their DTO classes
- * by @nestjs/swagger, then finished here: 3.0-isms fixed, the answers' schemas, common refusals
- * and headers, both base addresses and the webhooks. `app` only needs the module graph (a preview
- * application is enough), so the committed docs/openapi.json is written without starting anything.
+ * The OpenAPI 3.1 document of the public API: @nestjs/swagger's, from the controllers and DTOs,
+ * finished here. `app` only needs the module graph, so a preview application writes docs/openapi.json.
  */
 export const buildPublicDocument = (app: INestApplication, altBasePath: string): Json => {
   const config = new DocumentBuilder()

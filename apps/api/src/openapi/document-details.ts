@@ -3,10 +3,8 @@ import { MAX_ID_LENGTH } from '#http';
 import { PARAMETER_EXAMPLES, REQUEST_EXAMPLES } from './request-examples.js';
 
 /*
- * What tools need beyond the shapes (Dredd, generated clients, Redocly's and Spectral's rulesets):
- * an example for every path parameter and request body, the bounds the service applies, and the
- * tags declared. Applied to every operation, so a new one gets them too; test/openapi-tools.e2e.spec.ts
- * fails on an operation still without them.
+ * What tools need beyond the shapes (Dredd, generated clients, Redocly, Spectral): examples, bounds
+ * and declared tags, on every operation (test/openapi-tools.e2e.spec.ts fails on one without them).
  */
 
 type Json = Record<string, unknown>;

@@ -8,12 +8,7 @@ import { errorSchema } from './response-schemas.js';
 export const BEARER_SCHEME = 'keySecretBearer';
 export const BASIC_SCHEME = 'keySecretBasic';
 
-/**
- * Authentication, then the rate limit, as two guards in that order (a request that fails
- * authentication uses no place), and the two credential forms in the document. The refusals
- * every authenticated operation can give (401, 429, 500) are added to the document once, by
- * build-document.
- */
+/** Authentication, then the rate limit (a failed authentication uses no place), and both credential forms. */
 export const Authenticated = (tag: string) =>
   applyDecorators(UseGuards(ApiKeyGuard, RateLimitGuard), ApiSecurity(BEARER_SCHEME), ApiSecurity(BASIC_SCHEME), ApiTags(tag));
 

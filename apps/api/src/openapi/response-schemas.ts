@@ -1,20 +1,15 @@
-import { MAX_TESTS_PER_ASSESSMENT, TEST_FORMATS, TEST_TYPES, WEBHOOK_EVENT_NAMES } from '#domain';
+import { MAX_TESTS_PER_ASSESSMENT, TEST_FORMATS, TEST_TYPES } from '#domain';
 import { RESULT_FIELDS, VIEW_SCHEMAS, resultList, schemaParts } from '#http';
 
 /*
- * The answers of the public API as JSON Schema 2020-12 (OpenAPI 3.1 components). Request shapes
- * come from the DTO classes; answers are written here beside the views that produce them, and every
- * answer the end-to-end suites receive is validated against these, so they cannot drift silently.
+ * The public API's answers as JSON Schema 2020-12 (request shapes come from the DTO classes); the
+ * end-to-end suites validate every answer they receive against them.
  */
 
 type Schema = Record<string, unknown>;
 const { ref, text, time, nullable, object } = schemaParts;
 
-/**
- * A value whose complete set the contract does not give ("not shown"): text, with today's values as
- * examples, never an `enum`, so that a client generated from this document keeps working when one
- * is added.
- */
+/** A set the contract does not close: text with today's values as examples, never an `enum` a generated client would break on. */
 const openSet = (description: string, known: readonly string[]): Schema => ({
   type: 'string', description: `${description}. Values today: ${known.map((value) => `\`${value}\``).join(', ')}; more may be added, so treat an unknown one as text.`, examples: [...known],
 });
@@ -121,5 +116,3 @@ export const list = (name: string, meta?: string): Schema =>
 export const errorSchema = (codes: readonly string[]): Schema => object({
   error: object({ code: { type: 'string', enum: [...codes] }, message: text('For people; may change') }),
 });
-
-export { WEBHOOK_EVENT_NAMES };

@@ -1,8 +1,9 @@
 import { WEBHOOK_EVENT_NAMES, type WebhookEventName } from '#domain';
+import { schemaParts } from '#http';
 
 type Schema = Record<string, unknown>;
-const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
-const object = (properties: Record<string, Schema>): Schema => ({ type: 'object', required: Object.keys(properties), properties });
+const { ref, object } = schemaParts;
+const withResult = object({ candidate: ref('CandidateRef'), assessment: ref('AssessmentRef'), result: ref('Result') });
 
 const DATA: Record<WebhookEventName, { when: string; data: Schema }> = {
   candidateCreated: { when: 'A candidate is created', data: object({ candidate: ref('CandidateRef') }) },
@@ -11,9 +12,9 @@ const DATA: Record<WebhookEventName, { when: string; data: Schema }> = {
     when: 'A candidate starts an assessment',
     data: object({ candidate: ref('CandidateRef'), assessment: ref('AssessmentRef'), startedAt: { type: 'string', format: 'date-time' } }),
   },
-  testCompleted: { when: 'A candidate finishes a test (the result is locked)', data: object({ candidate: ref('CandidateRef'), assessment: ref('AssessmentRef'), result: ref('Result') }) },
+  testCompleted: { when: 'A candidate finishes a test (the result is locked)', data: withResult },
   assessmentCompleted: { when: 'A candidate finishes every test of an assessment; carries the report link', data: ref('Completion') },
-  resultUnlocked: { when: 'A score becomes readable', data: object({ candidate: ref('CandidateRef'), assessment: ref('AssessmentRef'), result: ref('Result') }) },
+  resultUnlocked: { when: 'A score becomes readable', data: withResult },
 };
 
 const envelopeName = (event: WebhookEventName): string => `${event[0]?.toUpperCase()}${event.slice(1)}Envelope`;
@@ -51,9 +52,8 @@ const HEADERS = [
 ];
 
 /**
- * How a receiver authenticates a delivery: not a key it holds for the service, but the signature the
- * service makes with the workspace's webhook secret. OpenAPI has no scheme for a signature; an API key
- * in the header is the closest, and the description says what to check.
+ * How a receiver authenticates a delivery: the service's signature with the webhook secret. OpenAPI
+ * has no scheme for a signature; an API key in the header is the closest.
  */
 export const WEBHOOK_SIGNATURE_SCHEME = {
   name: 'webhookSignature',

@@ -8,8 +8,7 @@ export class ListResultsQuery extends PageQuery {
   @TimeParam('Only tests completed at or after this time (inclusive)')
   since?: string;
 
-  // The order by unlock time has no cursor (API document 4.3): `cursor` is not one of its parameters,
-  // and, as any parameter a list does not read, is ignored (product decisions), whatever its value.
+  // The order by unlock time has no cursor (API document 4.3): like any parameter a list does not read, it is ignored.
   @CursorParam('Ignored, whatever its value, when `unlocked_since` is given: that order has no cursor.')
   override cursor?: string = undefined;
 

@@ -10,9 +10,8 @@ export interface TextListRule {
 }
 
 /**
- * What is wrong with a list of distinct strings, or null. The size is checked before any item is
- * looked at, so a list of 100 000 items is refused at once; the items are then read once, repeats
- * found with a Set (class-validator's ArrayUnique compares every pair: seconds for such a list).
+ * What is wrong with a list of distinct strings, or null: the size first, then one pass with a Set
+ * (class-validator's ArrayUnique compares every pair: seconds for 100 000 items).
  */
 export const textListProblem = (value: unknown, rule: TextListRule): string | null => {
   if (!Array.isArray(value) || value.length < rule.min || value.length > rule.max) return rule.message;

@@ -3,13 +3,6 @@ import { reportRefusal } from '#platform/instrumentation/channels.js';
 import { type ApiError, apiError } from '../errors/api-error.js';
 import { LuaScript, replyArray, replyInteger } from '../redis/lua-script.js';
 
-export interface FailedAuthThrottleOptions {
-  /** Failed authentications allowed per address and window. */
-  limit?: number;
-  windowMs?: number;
-  prefix?: string;
-}
-
 /** KEYS[1] the address's counter. ARGV: window ms. Counts one failure; the window starts with the first. */
 const COUNT_FAILURE = new LuaScript(`
 local count = redis.call('INCR', KEYS[1])
@@ -18,18 +11,13 @@ return {count, redis.call('PTTL', KEYS[1])}
 `);
 
 /**
- * A per-address limit on failed authentication, shared by every API process through Redis: past
- * `limit` failures (wrong, unknown or malformed credentials) within the window, a failed attempt from
- * that address is answered 429 `rate_limited` with Retry-After until the window ends, instead of 401.
- * Only failures are throttled: a valid credential is authenticated first and served whatever its
- * address's count (its own per-key rate limit still applies), so one guesser behind a NAT or a proxy
- * does not lock out the integrators sharing its address. That answering 200 tells the guesser its
- * guess was right is no loss: keys carry 120 random bits and secrets 256, so no guess is ever right;
- * what the throttle bounds is the guesser's rate (and so its cost to the service), not what a guess
- * learns. The valid path never asks Redis here; a failure costs one round trip, which both counts it
- * and tells whether the address is past its limit.
- * Generous on purpose (100 a minute by default): a client with a wrong key retrying every second never
- * reaches it, while a guesser is held to under two tries a second.
+ * A per-address limit on failed authentication, shared through Redis: past `limit` failures in the
+ * window, a failure from that address is answered 429 `rate_limited` with Retry-After instead of 401.
+ * Only failures are throttled, so a guesser behind a NAT does not lock out the integrators sharing
+ * its address; a valid credential is served whatever the count (keys carry 120 random bits and
+ * secrets 256: no guess is ever right, the throttle bounds the guesser's rate and cost). The valid
+ * path never asks Redis; a failure costs one round trip that counts it and reads the count.
+ * Generous (100 a minute): a client retrying a wrong key every second never reaches it.
  * When Redis cannot answer, the failure is not counted and answered 401 rather than failing anyone.
  */
 export class FailedAuthThrottle {
@@ -37,16 +25,14 @@ export class FailedAuthThrottle {
   private readonly windowMs: number;
   private readonly prefix: string;
 
-  constructor(private readonly redis: Redis, options: FailedAuthThrottleOptions = {}) {
-    this.limit = options.limit ?? 100;
-    this.windowMs = options.windowMs ?? 60_000;
-    this.prefix = options.prefix ?? 'authfail:';
+  /** `limit`: failed authentications allowed per address and window. */
+  constructor(private readonly redis: Redis, { limit = 100, windowMs = 60_000, prefix = 'authfail:' } = {}) {
+    this.limit = limit;
+    this.windowMs = windowMs;
+    this.prefix = prefix;
   }
 
-  /**
-   * Counts a failed authentication from the address and returns the refusal to answer it with:
-   * 401 `unauthorized`, or 429 `rate_limited` once the address is past its limit in the window.
-   */
+  /** Counts a failed authentication from the address: 401 `unauthorized`, or 429 once past the limit. */
   async refusal(address: string): Promise<ApiError> {
     const reply = await COUNT_FAILURE.run(this.redis, [this.key(address)], [this.windowMs]).catch(() => null);
     const [count, ttlMs] = reply === null ? [] : replyArray(reply).map(replyInteger);

@@ -15,10 +15,7 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
 // Fields encodeFor adds itself; a position using them would be silently overwritten.
 const RESERVED = ['kind', 'filters', 'scope'] as const;
 
-/**
- * Opaque, signed list cursors: base64url of an HMAC-SHA256 tag followed by the JSON payload.
- * The tag makes every edit detectable, so a cursor can only come from `meta.nextCursor`.
- */
+/** Opaque list cursors: base64url of an HMAC-SHA256 tag and the JSON payload, so any edit is refused. */
 export class CursorCodec {
   private readonly secret: Buffer;
 
@@ -32,13 +29,10 @@ export class CursorCodec {
 
   encode(payload: CursorPayload): string {
     const text = JSON.stringify(payload);
-    const known = this.signed.get(text);
-    if (known !== undefined) return known;
-    const json = Buffer.from(text, 'utf8');
-    const cursor = Buffer.concat([this.mac(json), json]).toString('base64url');
-    if (this.signed.size >= MEMO_SIZE) this.signed.clear();
-    this.signed.set(text, cursor);
-    return cursor;
+    return memo(this.signed, text, () => {
+      const json = Buffer.from(text, 'utf8');
+      return Buffer.concat([this.mac(json), json]).toString('base64url');
+    });
   }
 
   /** The payload, or null for anything this codec did not sign unchanged. */
@@ -53,10 +47,7 @@ export class CursorCodec {
     return parsePayload(json);
   }
 
-  /**
-   * A cursor for one list (`kind`) and one set of filters: decodeFor refuses it on another list
-   * or with other filters, where its keyset position would mean nothing.
-   */
+  /** A cursor for one list (`kind`) and one set of filters: decodeFor refuses it with any other. */
   encodeFor(list: string, position: CursorPayload, filters: CursorFilters, scope: CursorScope): string {
     for (const field of RESERVED) {
       if (field in position) throw new Error(`cursor position cannot use the reserved field ${field}`);

@@ -17,33 +17,20 @@ export class ApiError extends Error {
 export const apiError = (code: ErrorCode, message?: string, headers?: Record<string, string>): ApiError =>
   new ApiError(ERROR_STATUS[code], code, message ?? ERROR_MESSAGES[code], headers);
 
-export interface ErrorBody {
-  error: { code: string; message: string };
-}
-
-export const errorBody = (code: string, message: string): ErrorBody => ({ error: { code, message } });
+export const errorBody = (code: string, message: string) => ({ error: { code, message } });
 
 /** The original `GET /candidates` endpoint keeps its own shape: both fields are strings. */
-export interface LegacyErrorBody {
-  status: string;
-  code: string;
-}
-
-export const legacyErrorBody = (status: number, message: string): LegacyErrorBody => ({
-  status: String(status),
-  code: message,
-});
+export const legacyErrorBody = (status: number, message: string) => ({ status: String(status), code: message });
 
 export interface ErrorResponse {
   status: number;
-  body: ErrorBody;
+  body: ReturnType<typeof errorBody>;
   headers: Record<string, string>;
 }
 
 /**
- * Maps anything thrown to the response to send. Besides ApiError it accepts any error whose `code`
- * is in the table (the domain's refusals carry only a code; their status is decided here), without
- * importing the domain at run time. Anything else is a 500 whose details are not leaked.
+ * The response for anything thrown: an ApiError, any error whose `code` is in the table (the domain's
+ * refusals, not imported at run time), else a 500 whose details are not leaked.
  */
 export const toErrorResponse = (error: unknown): ErrorResponse => {
   if (error instanceof ApiError) {

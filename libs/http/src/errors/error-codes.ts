@@ -1,10 +1,6 @@
 import { type DomainErrorCode, MAX_CANDIDATES_PER_REQUEST } from '#domain';
 
-/**
- * The one table of error codes and the HTTP status each is answered with: the API document's
- * (section 7), the internal application's, the domain's refusals and the server's own refusals
- * of malformed requests. Messages are for people and may change; clients key on the code.
- */
+/** The one table of error codes and their HTTP status. Messages are for people and may change; clients key on the code. */
 export const ERROR_STATUS = {
   invalid_parameter: 400,
   invalid_cursor: 400,

@@ -2,11 +2,9 @@ import { LuaScript } from '../redis/lua-script.js';
 
 /*
  * One hash per (workspace, key): `state` (in_progress | completed), `fingerprint`, `mode`, `started`
- * (Redis time in ms), and for a completed record `status` and `body`. Each script reads and writes in
- * one atomic step, so two requests racing on a fresh key cannot both start. KEYS[2] holds the
- * running average duration of completed requests (ms), shared by every key of the workspace: it is
- * what a request still in progress can be expected to take, for Retry-After. Both keys carry the
- * workspace's hash tag, so that a Redis Cluster runs the scripts (one slot per script).
+ * (Redis time in ms), and once completed `status` and `body`. Each script is atomic, so two requests
+ * racing on a fresh key cannot both start. KEYS[2], the workspace's running average duration (ms), is
+ * what Retry-After expects a request in progress to take. Both keys carry the workspace's hash tag.
  */
 
 const NOW_MS = `local clock = redis.call('TIME')
@@ -33,9 +31,8 @@ return {'in_progress', redis.call('PTTL', KEYS[1]), elapsed, tonumber(redis.call
 `);
 
 /*
- * KEYS: record, duration average. ARGV: fingerprint, mode, status, body, ttl seconds. Writes only over nothing (the lock expired)
- * or over the caller's own marker: a completed record is never replaced, and a marker left by a
- * different request after our lock expired is not ours to overwrite.
+ * KEYS: record, duration average. ARGV: fingerprint, mode, status, body, ttl seconds. Writes only over
+ * nothing (the lock expired) or the caller's own marker: never over a completed record or another's marker.
  */
 export const COMPLETE = new LuaScript(`
 ${NOW_MS}
@@ -58,10 +55,6 @@ redis.call('EXPIRE', KEYS[1], tonumber(ARGV[5]))
 return 1
 `);
 
-/*
- * ARGV: fingerprint and mode, or nothing. Only an in-progress marker is removed, and when the
- * request is named only its own, so a late abandon cannot free a key another request now holds.
- */
 /** Deletes a completed record, only if it is still this request's (same fingerprint and mode). */
 export const FORGET = new LuaScript(`
 local record = redis.call('HMGET', KEYS[1], 'fingerprint', 'mode')
@@ -69,6 +62,10 @@ if record[1] ~= ARGV[1] or record[2] ~= ARGV[2] then return 0 end
 return redis.call('DEL', KEYS[1])
 `);
 
+/*
+ * ARGV: fingerprint and mode, or nothing. Only an in-progress marker is removed, and when the
+ * request is named only its own, so a late abandon cannot free a key another request now holds.
+ */
 export const ABANDON = new LuaScript(`
 local record = redis.call('HMGET', KEYS[1], 'state', 'fingerprint', 'mode')
 if record[1] ~= 'in_progress' then return 0 end

@@ -12,12 +12,10 @@ export interface IdempotencyOwner {
 }
 
 /**
- * The `Idempotency-Key` rules (API document 4.3) around a route, in the documented order of
- * refusals: 400 invalid_idempotency_key, then the route's own `precondition` (404 for an unknown
- * resource), then 409 from the record; everything after (the DTO's 422, the decision's refusals)
- * runs inside and leaves the key unused. Only 200 answers are kept and replayed. Runs after
- * RequiredJsonBody, so the fingerprint is taken over the parsed body (the same JSON value, whatever its
- * spacing and key order).
+ * The `Idempotency-Key` rules (API document 4.3) in the documented order: 400
+ * invalid_idempotency_key, the route's `precondition` (404), then 409 from the record; later refusals
+ * (422s) leave the key unused. Only 200 answers are replayed. Runs after RequiredJsonBody: the
+ * fingerprint is over the parsed body, whatever its spacing and key order.
  */
 export abstract class IdempotencyInterceptor implements NestInterceptor {
   constructor(private readonly store: RedisIdempotencyStore) {}
@@ -27,10 +25,7 @@ export abstract class IdempotencyInterceptor implements NestInterceptor {
   /** A refusal that must come before the idempotency record is looked at. */
   protected abstract precondition(request: FastifyRequest): Promise<void>;
 
-  /**
-   * Whether the answer, stored for replay, may stay: false deletes it again (a replay then runs the
-   * request again). Asked after it is stored, for what may have happened while the request ran.
-   */
+  /** Asked once the answer is stored, for what happened while the request ran: false deletes it again. */
   protected keepAnswer(_request: FastifyRequest, _body: unknown, _startedAt: number): Promise<boolean> {
     return Promise.resolve(true);
   }

@@ -24,24 +24,15 @@ export type IdempotencyBegin =
   | { kind: 'reused' }
   | { kind: 'in_progress'; retryAfterSeconds: number };
 
-export interface IdempotencyStoreOptions {
-  prefix?: string;
-  /** How long a completed answer is replayed (API document: 24 hours). */
-  ttlSeconds?: number;
-  /** How long a running request holds the key; a crashed request frees it after this. */
-  lockSeconds?: number;
-}
-
 /** Before any request has completed: what an invitation request usually takes, with room to spare. */
 const DEFAULT_DURATION_MS = 1000;
 
 /**
- * Retry-After for a request still in progress: when it can be expected to finish (twice the average
- * duration of completed requests, from when it started), at least 1 s, and never past the lock's
- * expiry (a crashed request frees the key then). Not the lock time itself: that is a crash bound,
- * a minute, while a request takes milliseconds to seconds.
+ * Retry-After for a request in progress: twice the average duration of completed requests, from when
+ * it started, at least 1 s and never past the lock's expiry (a crash bound, a minute, when a request
+ * takes milliseconds to seconds).
  */
-export const expectedWaitSeconds = (lockRemainingMs: number, elapsedMs: number, averageMs: number, lockSeconds: number): number => {
+const expectedWaitSeconds = (lockRemainingMs: number, elapsedMs: number, averageMs: number, lockSeconds: number): number => {
   const expectedMs = 2 * (averageMs > 0 ? averageMs : DEFAULT_DURATION_MS);
   const waitMs = elapsedMs >= 0 ? expectedMs - elapsedMs : expectedMs;
   // PTTL is negative only when the marker has no expiry, which begin never leaves.
@@ -50,14 +41,11 @@ export const expectedWaitSeconds = (lockRemainingMs: number, elapsedMs: number, 
 };
 
 /**
- * Idempotency records in Redis, shared by every API process. Keys belong to the workspace, so
- * every API key of one workspace sees the same records (API document 4.3, rule 4).
- *
- * A record and its workspace's average duration share the workspace's hash tag (`idem:{ws}:key`,
- * `idem:{ws}duration-ms`): the scripts touch both, which Redis Cluster allows only within one slot,
- * and the workspaces spread over the slots. Releases before the tag wrote `idem:ws:key` and one
- * average for everyone; for one record lifetime after a process starts, a request first looks for
- * its record under that old key, never writing there (docs/architecture.md, Redis keys).
+ * Idempotency records in Redis, shared by every API process; keys belong to the workspace (API
+ * document 4.3, rule 4). A record and its workspace's average duration share the workspace's hash tag
+ * (`idem:{ws}:key`, `idem:{ws}duration-ms`), as a script on a Redis Cluster needs. Releases before the
+ * tag wrote `idem:ws:key`: for one record lifetime after a process starts, a request looks there
+ * first, never writing there (docs/architecture.md, Redis keys).
  */
 export class RedisIdempotencyStore {
   private readonly prefix: string;
@@ -66,13 +54,14 @@ export class RedisIdempotencyStore {
   /** Records written by a release before hash tags have all expired by then (Date.now()). */
   private readonly legacyReadsUntil: number;
 
-  constructor(
-    private readonly redis: Redis,
-    options: IdempotencyStoreOptions = {},
-  ) {
-    this.prefix = options.prefix ?? 'idempotency:';
-    this.ttlSeconds = options.ttlSeconds ?? 86_400;
-    this.lockSeconds = options.lockSeconds ?? 60;
+  /**
+   * `ttlSeconds`: how long a completed answer is replayed (API document: 24 hours); `lockSeconds`: how
+   * long a running request holds the key (a crashed request frees it then).
+   */
+  constructor(private readonly redis: Redis, { prefix = 'idempotency:', ttlSeconds = 86_400, lockSeconds = 60 } = {}) {
+    this.prefix = prefix;
+    this.ttlSeconds = ttlSeconds;
+    this.lockSeconds = lockSeconds;
     for (const [name, value] of [['ttlSeconds', this.ttlSeconds], ['lockSeconds', this.lockSeconds]] as const) {
       if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
     }
@@ -111,10 +100,7 @@ export class RedisIdempotencyStore {
     return replyInteger(stored) === 1;
   }
 
-  /**
-   * Frees the key after a refused request, which leaves it unused. Pass the request so that only
-   * its own marker is removed, should the lock have expired and another request taken the key.
-   */
+  /** Frees the key after a refused request; given the request, only its own marker (another may hold the key now). */
   async abandon(scope: IdempotencyScope, request?: IdempotentRequest): Promise<void> {
     const args = request ? [request.fingerprint, request.mode] : [];
     await ABANDON.run(this.redis, [this.redisKey(scope)], args);
@@ -127,10 +113,7 @@ export class RedisIdempotencyStore {
     if (Date.now() < this.legacyReadsUntil) await FORGET.run(this.redis, [this.legacyKey(scope)], [request.fingerprint, request.mode]);
   }
 
-  /**
-   * The answer a record under the old key gives, or null when there is none (then the tagged key
-   * decides). Read only: a request that finds nothing there begins under the tagged key.
-   */
+  /** The answer a record under the old key gives, or null when there is none (the tagged key decides). */
   private async legacyBegin(scope: IdempotencyScope, request: IdempotentRequest): Promise<IdempotencyBegin | null> {
     if (Date.now() >= this.legacyReadsUntil) return null;
     const key = this.legacyKey(scope);

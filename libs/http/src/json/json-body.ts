@@ -1,21 +1,20 @@
 import { apiError } from '../errors/api-error.js';
-import { JSON_LIMITS, isWhiteSpace, jsonTextExcess } from './json-limits.js';
+import { JSON_LIMITS, jsonTextExcess } from './json-limits.js';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-const OPEN_BRACE = 0x7b;
+// JSON white space only (RFC 8259), then the object's brace.
+const STARTS_AS_OBJECT = /^[ \t\n\r]*\{/;
 
 /**
  * The request body as a JSON object, whatever the Content-Type (product decisions); anything else
- * (empty, not JSON, an array, null, a scalar, too deep) is 400 invalid_json. An object that asks for
- * more work than one request may (json-limits.ts: too many values or entries, too long a string) is
- * 422 validation_failed. Both are found in one linear pass over the text before JSON.parse, so a body
- * of 100 000 `[` or of 100 000 strings is refused in microseconds, and never reaches the parser, the
- * recursive code that walks the parsed value, or the route's rules.
+ * (empty, not JSON, an array, a scalar, too deep) is 400 invalid_json, and an object beyond the limits
+ * of json-limits.ts 422 validation_failed: both found in one pass over the text before JSON.parse, so
+ * a body of 100 000 `[` is refused in microseconds.
  */
 export const parseJsonObjectBody = (raw: string | Buffer | undefined): Record<string, unknown> => {
   const text = decode(raw);
   // Only an object is read: anything else is invalid_json whatever its size.
-  if (text === null || firstToken(text) !== OPEN_BRACE) throw apiError('invalid_json');
+  if (text === null || !STARTS_AS_OBJECT.test(text)) throw apiError('invalid_json');
   const excess = jsonTextExcess(text, JSON_LIMITS);
   if (excess?.tooDeep) throw apiError('invalid_json');
   if (excess) throw apiError('validation_failed', `Beyond the limits on one request body: ${excess.message}.`);
@@ -28,15 +27,6 @@ export const parseJsonObjectBody = (raw: string | Buffer | undefined): Record<st
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw apiError('invalid_json');
   return value as Record<string, unknown>;
-};
-
-/** The first character that is not JSON white space, or -1. */
-const firstToken = (text: string): number => {
-  for (let index = 0; index < text.length; index += 1) {
-    const code = text.charCodeAt(index);
-    if (!isWhiteSpace(code)) return code;
-  }
-  return -1;
 };
 
 const decode = (raw: string | Buffer | undefined): string | null => {

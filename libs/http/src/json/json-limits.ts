@@ -1,12 +1,9 @@
 /*
- * The work one request body may ask for (docs/operations.md, "Limits on the work of one request").
- * Every body of both APIs is parsed by parseJsonObjectBody, which checks these limits on the text,
- * in one pass, before JSON.parse and before any rule of a route (class-validator or a decider) sees
- * the value: whatever a route then does per item, it does it for a bounded number of items. A body
- * far beyond them is refused at its first excess, without being parsed; one at the limits parses in
- * a few milliseconds (10,000 invitation entries: ~6 ms on a 2-core machine). They sit well above any
- * request a client sends (the largest, 100 invitations, holds about 400 values), so the contract's own
- * refusals (`too_many_candidates` past 100 people) hold for any list a client would plausibly send.
+ * The work one request body may ask for (docs/operations.md, "Limits on the work of one request"),
+ * checked on the text of every body of both APIs before JSON.parse and before any rule of a route, so
+ * a route's work per item is bounded. One at the limits parses in a few milliseconds (10,000
+ * invitation entries: ~6 ms on 2 cores); the largest real request (100 invitations) holds about 400
+ * values, so the contract's own refusals (`too_many_candidates`) hold for any plausible list.
  */
 
 export interface JsonLimits {
@@ -44,7 +41,7 @@ interface Container {
   name: string;
 }
 
-export const isWhiteSpace = (code: number): boolean => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
+const isWhiteSpace = (code: number): boolean => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
 
 /** `candidates[3].email` for the place inside the first `depth` containers. */
 const describe = (stack: readonly Container[], depth: number): string => {
@@ -58,10 +55,9 @@ const describe = (stack: readonly Container[], depth: number): string => {
 };
 
 /**
- * How a JSON text goes beyond the limits, with a message naming where, or null when it stays within
- * them. One pass over the characters that stops at the first excess: brackets, commas and colons
- * inside strings do not count, a backslash escapes the next character. Text that is not JSON is left
- * to JSON.parse, unless it is already beyond a limit (one excess is enough to refuse a body).
+ * How a JSON text goes beyond the limits, with a message naming where, or null. One pass that stops at
+ * the first excess; what is inside strings does not count. Text that is not JSON is JSON.parse's to
+ * refuse, unless it is already beyond a limit.
  */
 export const jsonTextExcess = (text: string, limits: JsonLimits = JSON_LIMITS): JsonTextExcess | null => {
   const stack: Container[] = [];
@@ -110,9 +106,8 @@ export const jsonTextExcess = (text: string, limits: JsonLimits = JSON_LIMITS): 
 };
 
 /**
- * The quote that ends the string opened at `open`, or -1: the next quote not escaped, that is not
- * after an odd run of backslashes. Found with indexOf (strings are most of a body); each run of
- * backslashes is counted once, for the quote that follows it.
+ * The quote that ends the string opened at `open` (the next one after an even run of backslashes), or
+ * -1. Found with indexOf, as strings are most of a body.
  */
 const closingQuote = (text: string, open: number): number => {
   for (let at = text.indexOf('"', open + 1); at !== -1; at = text.indexOf('"', at + 1)) {

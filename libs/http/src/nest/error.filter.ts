@@ -2,34 +2,32 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException } from '
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { type DatabaseOutage, DatabaseUnavailableError, isDatabaseConnectionError, isRedisConnectionError } from '#platform';
-import { ERROR_MESSAGES } from '../errors/error-codes.js';
-import { type ErrorResponse, errorBody, legacyErrorBody, toErrorResponse } from '../errors/api-error.js';
+import type { ErrorCode } from '../errors/error-codes.js';
+import { type ErrorResponse, apiError, legacyErrorBody, toErrorResponse } from '../errors/api-error.js';
 
 /** The original endpoint answers in its own shape, and any credential problem with 403. */
 export type LegacyMatcher = (request: FastifyRequest) => boolean;
 
+const refusal = (code: ErrorCode, message?: string): ErrorResponse => toErrorResponse(apiError(code, message));
+
 const fromHttpException = (exception: HttpException): ErrorResponse => {
   const status = exception.getStatus();
-  if (status === 404) return { status, body: errorBody('not_found', ERROR_MESSAGES.not_found), headers: {} };
-  if (status === 413) return { status, body: errorBody('payload_too_large', 'The request body is too large.'), headers: {} };
-  if (status >= 500) return { status: 500, body: errorBody('server_error', ERROR_MESSAGES.server_error), headers: {} };
-  return { status: 400, body: errorBody('invalid_parameter', exception.message), headers: {} };
+  if (status === 404) return refusal('not_found');
+  if (status === 413) return refusal('payload_too_large');
+  return status >= 500 ? refusal('server_error') : refusal('invalid_parameter', exception.message);
 };
 
 /** Fastify's own refusals (body too large, malformed request) carry a statusCode and FST_ codes. */
 const fromFastifyError = (error: unknown): ErrorResponse | null => {
   const statusCode = (error as { statusCode?: unknown }).statusCode;
   if (typeof statusCode !== 'number' || statusCode < 400 || statusCode >= 500) return null;
-  if (statusCode === 413) return { status: 413, body: errorBody('payload_too_large', 'The request body is too large.'), headers: {} };
-  if (statusCode === 404) return { status: 404, body: errorBody('not_found', ERROR_MESSAGES.not_found), headers: {} };
-  return { status: 400, body: errorBody('invalid_json', ERROR_MESSAGES.invalid_json), headers: {} };
+  if (statusCode === 413) return refusal('payload_too_large');
+  return statusCode === 404 ? refusal('not_found') : refusal('invalid_json');
 };
 
-// Rate limits and idempotency records live in Redis, everything else in the database: while either
-// is unreachable, requests that need it are answered at once with the contract's 500 server_error
-// (section 7 has no 503) and a Retry-After hint, without a stack trace per request: the outage itself
-// is logged once (redis-health.ts, database-health.ts).
-const OUTAGE_RETRY_AFTER_SECONDS = '5';
+// While Redis or the database is unreachable, requests that need it are answered at once 500
+// server_error (the contract has no 503) with a Retry-After hint; the outage is logged once, elsewhere.
+const OUTAGE_RETRY_SECONDS = '5';
 
 /** Redis or the database cannot be reached: not a bug of the request, and not logged per request. */
 export const isOutage = (exception: unknown): boolean =>
@@ -37,9 +35,7 @@ export const isOutage = (exception: unknown): boolean =>
 
 export const errorResponseFor = (exception: unknown): ErrorResponse => {
   if (exception instanceof HttpException) return fromHttpException(exception);
-  if (isOutage(exception)) {
-    return { status: 500, body: errorBody('server_error', ERROR_MESSAGES.server_error), headers: { 'Retry-After': OUTAGE_RETRY_AFTER_SECONDS } };
-  }
+  if (isOutage(exception)) return toErrorResponse(apiError('server_error', undefined, { 'Retry-After': OUTAGE_RETRY_SECONDS }));
   const mapped = toErrorResponse(exception);
   if (mapped.status !== 500) return mapped;
   return fromFastifyError(exception) ?? mapped;

@@ -24,18 +24,15 @@ const queryValues = (query: unknown): string[] => {
 
 /**
  * Text no store can hold (U+0000, unpaired surrogates) is refused at the edge, in the query string
- * (400 invalid_parameter) and in the body (422 validation_failed), before any handler can hand it
- * to SQL as a parameter: the internal application takes free text in many places (filters, links,
- * names), and one such value used to fail deep inside a statement as a 500.
- * Path parameters are refused by configureFastify (404: no id contains them).
+ * (400 invalid_parameter) and the body (422 validation_failed), before a handler hands it to SQL,
+ * where it failed as a 500. Path parameters are configureFastify's (404).
  */
 export const refuseUnstorableInput = (instance: FastifyInstance): void => {
   instance.addHook('preHandler', async (request) => {
     if (queryValues(request.query).some(unstorable)) {
       throw apiError('invalid_parameter', 'A query parameter contains a character that cannot be stored (U+0000 or an unpaired surrogate).');
     }
-    // Raw control characters and bad UTF-8 are not JSON at all: the handlers answer those invalid_json.
-    // Only escapes that JSON.parse would turn into such characters are refused here, and only in JSON.
+    // Raw control characters and bad UTF-8 are the handlers' invalid_json; only escapes in JSON are refused here.
     const body = request.body;
     if (typeof body === 'string' && (NUL_ESCAPE.test(body) || LONE_SURROGATE_ESCAPE.test(body)) && isJson(body)) {
       throw apiError('validation_failed', 'The body contains a character that cannot be stored (U+0000 or an unpaired surrogate).');

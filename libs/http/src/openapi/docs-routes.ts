@@ -13,8 +13,7 @@ const ASSETS: Record<string, string> = {
 
 const swaggerUiDir = (): string => dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
-// Links are relative, so the page works on both bases (`/docs` and `/api/docs`), and at `/docs/`
-// (`assets` is where the page's own files are from where it is served).
+// Relative links: the page works on both bases and at `/docs/` (`assets`: its files from where it is served).
 const page = (assets: string): string => `<!doctype html>
 <html lang="en">
 <head>
@@ -50,11 +49,7 @@ const SECURITY_HEADERS = {
   'x-content-type-options': 'nosniff',
 };
 
-/**
- * `GET /openapi.json` and `GET /docs` on the public port, registered on Fastify outside Nest's
- * guards: no credential and no rate limit (they expose no workspace data). ALT_BASE_PATH is
- * stripped before routing, so both are served under it too.
- */
+/** `GET /openapi.json` and `GET /docs` on Fastify, outside Nest's guards: no credential, no rate limit, no workspace data. */
 export const mountPublicDocs = (instance: FastifyInstance, document: object): void => {
   const json = JSON.stringify(document);
   const dir = swaggerUiDir();

@@ -27,20 +27,17 @@ export const toJsonSchema2020 = (schema: Json): Json => {
     if (!('examples' in out)) out['examples'] = [out['example']];
     delete out['example'];
   }
-  for (const key of SUBSCHEMA_MAPS) {
-    const map = out[key];
-    if (isObject(map)) out[key] = Object.fromEntries(Object.entries(map).map(([name, sub]) => [name, isObject(sub) ? toJsonSchema2020(sub) : sub]));
-  }
+  for (const key of SUBSCHEMA_MAPS) if (isObject(out[key])) out[key] = mapSchemas(out[key]);
   for (const key of SUBSCHEMA_LISTS) {
     const list = out[key];
-    if (Array.isArray(list)) out[key] = list.map((sub) => (isObject(sub) ? toJsonSchema2020(sub) : sub));
+    if (Array.isArray(list)) out[key] = list.map(fixSchema);
   }
-  for (const key of SUBSCHEMAS) {
-    const sub = out[key];
-    if (isObject(sub)) out[key] = toJsonSchema2020(sub);
-  }
+  for (const key of SUBSCHEMAS) if (key in out) out[key] = fixSchema(out[key]);
   return out;
 };
+
+const fixSchema = (schema: unknown): unknown => (isObject(schema) ? toJsonSchema2020(schema) : schema);
+const mapSchemas = (map: Json): Json => Object.fromEntries(Object.entries(map).map(([name, schema]) => [name, fixSchema(schema)]));
 
 const fixContent = (content: unknown): void => {
   if (!isObject(content)) return;
@@ -52,11 +49,7 @@ const fixContent = (content: unknown): void => {
 /** Every schema of the document: components, parameters, request bodies, responses and headers. */
 export const fixOpenApi30Schemas = (document: Json): void => {
   const components = document['components'];
-  if (isObject(components) && isObject(components['schemas'])) {
-    components['schemas'] = Object.fromEntries(
-      Object.entries(components['schemas']).map(([name, schema]) => [name, isObject(schema) ? toJsonSchema2020(schema) : schema]),
-    );
-  }
+  if (isObject(components) && isObject(components['schemas'])) components['schemas'] = mapSchemas(components['schemas']);
   const paths = document['paths'];
   if (!isObject(paths)) return;
   for (const item of Object.values(paths)) {

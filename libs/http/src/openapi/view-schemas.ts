@@ -1,11 +1,8 @@
 import { MAX_TESTS_PER_ASSESSMENT } from '#domain';
 
 /*
- * The views both ports answer (an assessment, a candidate, a result), as JSON Schema 2020-12 (OpenAPI
- * 3.1 components): the public API's document (apps/api/src/openapi/response-schemas.ts) and the
- * internal application's (apps/simulator/src/openapi/internal-schemas.ts) take them from here, so the
- * two documents describe the same answer once. Every answer the end-to-end suites receive on either
- * port is validated against its document.
+ * The views both ports answer (an assessment, a candidate, a result), as JSON Schema 2020-12: the
+ * public and the internal documents take them from here, so the same answer is described once.
  */
 
 export type Schema = Record<string, unknown>;

@@ -9,5 +9,3 @@ export const wholeNumberWithin = (value: unknown, min: number, max: number): num
   else return null;
   return parsed < min || parsed > max ? null : parsed;
 };
-
-export const wholeNumberMessage = (name: string, min: number, max: number): string => `${name} must be a whole number from ${min} to ${max}.`;

@@ -1,8 +1,7 @@
 /*
- * The work one query string may ask for (docs/operations.md, "Limits on the work of one request").
- * Node already refuses a request line and headers over 16 KiB (431); these limits are the service's
- * own, whatever Node's setting, and bound what the routes' rules do per parameter. No route of either
- * API reads more than six parameters; an unknown parameter is still ignored below the limits.
+ * The work one query string may ask for (docs/operations.md, "Limits on the work of one request"):
+ * the service's own, whatever Node's 16 KiB limit on the head. No route reads more than six
+ * parameters; an unknown one is still ignored below the limits.
  */
 
 export interface QueryLimits {
@@ -16,10 +15,7 @@ export const QUERY_LIMITS: QueryLimits = { maxLength: 8_192, maxParameters: 100 
 
 const AMPERSAND = 0x26;
 
-/**
- * How the query string of a request target goes beyond the limits, as a message, or null. One pass
- * over the characters, without decoding or building anything.
- */
+/** How a request target's query string goes beyond the limits, or null: one pass, nothing decoded. */
 export const queryExcess = (url: string, limits: QueryLimits = QUERY_LIMITS): string | null => {
   const start = url.indexOf('?');
   if (start === -1) return null;

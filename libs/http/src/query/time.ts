@@ -25,39 +25,19 @@ export const formatTime = (date: Date): string => date.toISOString();
 export const parseIsoTime = (text: string): Date | null => {
   const match = TIME_PATTERN.exec(text);
   if (!match) return null;
-  const [, year, month, day, hour, minute, second, fraction, sign, offsetHour, offsetMinute] = match;
-  const y = Number(year);
-  const mo = Number(month);
-  const d = Number(day);
-  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return null;
-  if (hour === undefined) return utcDate(y, mo, d, 0, 0, 0, 0);
-  const h = Number(hour);
-  const mi = Number(minute);
-  const s = Number(second);
-  if (h > 23 || mi > 59 || s > 59) return null;
+  // A date alone is midnight UTC.
+  const [, year, month, day, hour = '0', minute = '0', second = '0'] = match;
+  const [fraction = '', sign, offsetHour = '0', offsetMinute = '0'] = match.slice(7);
+  const [h, mi, s, oh, om] = [hour, minute, second, offsetHour, offsetMinute].map(Number);
+  const mo = Number(month) - 1;
+  if (h > 23 || mi > 59 || s > 59 || oh > 23 || om > 59) return null;
   // Truncated, not rounded: a time the API wrote with milliseconds must select exactly itself.
-  const ms = fraction === undefined ? 0 : Number(fraction.slice(0, 3).padEnd(3, '0'));
-  let offsetMinutes = 0;
-  if (sign !== undefined) {
-    const oh = Number(offsetHour);
-    const om = Number(offsetMinute);
-    if (oh > 23 || om > 59) return null;
-    offsetMinutes = (sign === '-' ? -1 : 1) * (oh * 60 + om);
-  }
-  const local = utcDate(y, mo, d, h, mi, s, ms);
-  if (!local) return null;
-  const instant = new Date(local.getTime() - offsetMinutes * 60_000);
+  const ms = Number(fraction.slice(0, 3).padEnd(3, '0'));
+  // Date.UTC maps years 0-99 to 1900-1999, so the year is set separately. A day past the end of its
+  // month (or a month past 12) rolls over into the next: such a date does not exist.
+  const local = new Date(Date.UTC(2000, mo, Number(day), h, mi, s, ms));
+  local.setUTCFullYear(Number(year), mo, Number(day));
+  if (local.getUTCMonth() !== mo) return null;
+  const instant = new Date(local.getTime() - (sign === '-' ? -1 : 1) * (oh * 60 + om) * 60_000);
   return Number.isNaN(instant.getTime()) ? null : instant;
-};
-
-const daysInMonth = (year: number, month: number): number => {
-  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
-};
-
-// Date.UTC maps years 0-99 to 1900-1999, so the year is set separately.
-const utcDate = (y: number, mo: number, d: number, h: number, mi: number, s: number, ms: number): Date | null => {
-  const date = new Date(Date.UTC(2000, mo - 1, d, h, mi, s, ms));
-  date.setUTCFullYear(y, mo - 1, d);
-  return Number.isNaN(date.getTime()) ? null : date;
 };

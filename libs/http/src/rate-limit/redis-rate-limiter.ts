@@ -2,13 +2,6 @@ import type { Redis } from 'ioredis';
 import { reportRefusal } from '#platform/instrumentation/channels.js';
 import { LuaScript, replyArray, replyInteger } from '../redis/lua-script.js';
 
-export interface RateLimiterOptions {
-  /** Requests allowed per window (API document section 8: 120). */
-  limit?: number;
-  windowMs?: number;
-  prefix?: string;
-}
-
 export interface RateLimitDecision {
   allowed: boolean;
   limit: number;
@@ -17,12 +10,10 @@ export interface RateLimitDecision {
 }
 
 /*
- * KEYS[1] the ZSET of accepted request times (ms), KEYS[2] a counter that makes members unique,
- * KEYS[3] the set of the API key's retired public keys (regenerated away). ARGV[3] the public key
- * presented, '' for none: a retired one is answered {-1, 0, 0} and takes no place.
- * The server clock is read inside the script so every API process judges with the same time.
- * A refused request adds nothing, so it uses no place. Members older than the window are removed
- * first; a member exactly one window old no longer counts.
+ * KEYS: the ZSET of accepted request times (ms), a counter that makes members unique, the set of the
+ * API key's retired public keys. ARGV[3] the public key presented, '' for none: a retired one is
+ * answered {-1, 0, 0} and takes no place. The server's clock, so every API process judges with the
+ * same time. A refused request takes no place; a member exactly one window old no longer counts.
  */
 const SLIDING_WINDOW = new LuaScript(`
 if ARGV[3] ~= '' and redis.call('SISMEMBER', KEYS[3], ARGV[3]) == 1 then return {-1, 0, 0} end
@@ -49,25 +40,22 @@ return {0, 0, retry}
 const RETIRED_FOR_MS = 24 * 60 * 60 * 1000;
 
 /**
- * A sliding window per API key, shared by every API process through Redis (product decisions).
- * It also holds each API key's retired public keys: the process that regenerates a key retires the
- * old one here before it answers, and the same script that takes the request's place refuses it.
- * API processes cache keys and hear of a regeneration through the read models' change feed, which
- * arrives a moment after the commit; this makes "refused from then on" hold in every process at once
- * without a second round trip.
+ * A sliding window per API key, shared by every API process through Redis (product decisions). It
+ * also holds each API key's retired public keys: retired before the regeneration answers, refused by
+ * the script that takes the request's place. Processes hear of a regeneration through the read
+ * models' change feed a moment after the commit; this makes "refused from then on" hold everywhere at
+ * once, without a second round trip.
  */
 export class RedisRateLimiter {
   readonly limit: number;
   private readonly windowMs: number;
   private readonly prefix: string;
 
-  constructor(
-    private readonly redis: Redis,
-    options: RateLimiterOptions = {},
-  ) {
-    this.limit = options.limit ?? 120;
-    this.windowMs = options.windowMs ?? 60_000;
-    this.prefix = options.prefix ?? 'ratelimit:';
+  /** `limit`: requests allowed per window (API document section 8: 120). */
+  constructor(private readonly redis: Redis, { limit = 120, windowMs = 60_000, prefix = 'ratelimit:' } = {}) {
+    this.limit = limit;
+    this.windowMs = windowMs;
+    this.prefix = prefix;
     if (!Number.isInteger(this.limit) || this.limit < 1) throw new Error('rate limit must be a positive integer');
     if (!Number.isInteger(this.windowMs) || this.windowMs < 1) throw new Error('rate-limit window must be a positive integer');
   }

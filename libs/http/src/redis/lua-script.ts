@@ -2,9 +2,8 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 
 /**
- * A Lua script run by its SHA so the body crosses the network once per server; after a restart or
- * SCRIPT FLUSH the server answers NOSCRIPT and the body is sent again. Redis runs each script
- * atomically, which is what makes the check-then-write sequences of the callers race-free.
+ * A Lua script run by its SHA, the body sent again on NOSCRIPT (a restart, SCRIPT FLUSH). Redis runs
+ * each script atomically: that makes the callers' check-then-write sequences race-free.
  */
 export class LuaScript {
   private readonly sha: string;

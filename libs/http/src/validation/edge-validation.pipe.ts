@@ -29,10 +29,9 @@ const firstFinding = (errors: ValidationError[]): { message: string; code: strin
 };
 
 /**
- * The ValidationPipe of every request DTO at the edge, answering exactly what the API documents:
- * a query parameter that breaks its rule is 400 invalid_parameter; a body (already known to be a
- * JSON object, see RequiredJsonBody) is 422 validation_failed, unless the rule names its own
- * code in its context (`too_many_candidates`). The message is that of the first property found wrong.
+ * The ValidationPipe of every request DTO: a query parameter that breaks its rule is 400
+ * invalid_parameter, a body (a JSON object by then) 422 validation_failed unless the rule's context
+ * names its own code (`too_many_candidates`), with the message of the first property found wrong.
  */
 @Injectable()
 export class EdgeValidationPipe extends ValidationPipe {

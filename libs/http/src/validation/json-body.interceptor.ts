@@ -4,10 +4,8 @@ import type { Observable } from 'rxjs';
 import { parseJsonObjectBody } from '../json/json-body.js';
 
 /*
- * The body arrives as text whatever its Content-Type, or as bytes when they are not UTF-8
- * (fastify-setup). It is parsed here, after the guards (a bad credential is 401 before a bad body is
- * 400) and before the other interceptors (400 invalid_json comes before idempotency and before the
- * DTO's 422): anything but a JSON object is 400 invalid_json. The DTO then sees an object.
+ * The body (text, or bytes that are not UTF-8: fastify-setup) is parsed here, after the guards (401
+ * before 400) and before the other interceptors (400 invalid_json before idempotency and the DTO's 422).
  */
 
 /** What configureFastify hands on: the text, the bytes that were not UTF-8, or nothing. */

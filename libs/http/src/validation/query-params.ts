@@ -3,15 +3,13 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ValidateBy, type ValidationArguments } from 'class-validator';
 import { MAX_CURSOR_LENGTH } from '../cursors/cursor-param.js';
-import { wholeNumberMessage, wholeNumberWithin } from '../query/limit.js';
-import { nameListMessage, oneOfMessage, parseNameList, singleTextMessage } from '../query/params.js';
+import { wholeNumberWithin } from '../query/limit.js';
 import { formatTime, parseIsoTime, timeMessage } from '../query/time.js';
 
 /*
- * One decorator per kind of query parameter: it transforms, validates (class-validator, behind the
- * edge ValidationPipe, which answers 400 invalid_parameter) and documents (OpenAPI) the parameter,
- * so the three cannot disagree. The rules are the parse functions of ../query, shared with the
- * original endpoint; a parameter repeated in the query string arrives as a list and is refused.
+ * One decorator per kind of query parameter: it transforms, validates (400 invalid_parameter, through
+ * EdgeValidationPipe) and documents the parameter, so the three cannot disagree. A parameter repeated
+ * in the query string arrives as a list and is refused.
  */
 
 /** A name list given more than once (it arrives as a list): kept apart from a list of names, and refused. */
@@ -24,9 +22,8 @@ const messageFor = (message: (name: string) => string) => (args?: ValidationArgu
 };
 
 /**
- * A whole number within bounds (`limit`): read as a number, the default when absent. `documented:
- * false` leaves the maximum out of the document, for a bound that only keeps the arithmetic exact
- * (a larger value is read as the maximum, not refused).
+ * A whole number within bounds (`limit`), the default when absent. `maximumDocumented: false` leaves
+ * out of the document a bound that only keeps the arithmetic exact (a larger value is read as it).
  */
 export const WholeNumberParam = (options: { min: number; max: number; default: number; description: string; maximumDocumented?: boolean }) =>
   applyDecorators(
@@ -38,7 +35,7 @@ export const WholeNumberParam = (options: { min: number; max: number; default: n
       name: 'wholeNumberWithin',
       validator: {
         validate: (value: unknown) => value === undefined || wholeNumberWithin(value, options.min, options.max) !== null,
-        defaultMessage: messageFor((name) => wholeNumberMessage(name, options.min, options.max)),
+        defaultMessage: messageFor((name) => `${name} must be a whole number from ${options.min} to ${options.max}.`),
       },
     }),
   );
@@ -81,30 +78,42 @@ export const OneOfParam = <T extends string>(allowed: readonly T[], description:
       name: 'oneOf',
       validator: {
         validate: (value: unknown) => value === undefined || (typeof value === 'string' && (allowed as readonly string[]).includes(value)),
-        defaultMessage: messageFor((name) => oneOfMessage(name, allowed)),
+        defaultMessage: messageFor((name) => `${name} must be one of: ${allowed.join(', ')}.`),
       },
     }),
   );
+
+/** The distinct names in the order given, or null for anything else (an empty item, an unknown name). */
+const parseNameList = <T extends string>(value: unknown, allowed: readonly T[]): T[] | null => {
+  if (typeof value !== 'string') return null;
+  const names: T[] = [];
+  for (const item of value.split(',')) {
+    const match = allowed.find((candidate) => candidate === item.trim());
+    if (match === undefined) return null;
+    if (!names.includes(match)) names.push(match);
+  }
+  return names;
+};
 
 /** One name of a closed set or several separated by commas (`type=a,b`), read as the list of distinct names. */
 export const NameListParam = <T extends string>(allowed: readonly T[], description: string) =>
   applyDecorators(
     ApiPropertyOptional({ type: 'string', description, example: allowed.slice(0, 2).join(','), pattern: `^\\s*(${allowed.join('|')})\\s*(,\\s*(${allowed.join('|')})\\s*)*$` }),
-    // Read as the list of names; anything else stays text, which validation refuses, and a repeated parameter (it arrives as a list) is marked as such.
+    // Anything but a list of names stays text, which validation refuses.
     Transform(({ value }: { value: unknown }) => (value === undefined ? undefined : Array.isArray(value) ? new Repeated() : parseNameList(value, allowed) ?? String(value))),
     ValidateBy({
       name: 'nameList',
       validator: {
         validate: (value: unknown) => value === undefined || (Array.isArray(value) && value.length > 0),
-        defaultMessage: messageFor((name) => nameListMessage(name, allowed)),
+        defaultMessage: messageFor((name) =>
+          `${name} must be one of: ${allowed.join(', ')}; or several of them separated by commas.`),
       },
     }),
   );
 
 /**
- * Free text given once (an id, an address), of at most `maxLength` characters, as the document says.
- * A longer value is 400 invalid_parameter, or, with `longer: 'unknown id'`, left to the route, which
- * answers it as the id nothing has (an id is any text, used exactly as received: 404 not_found).
+ * Free text given once (an id, an address), of at most `maxLength` characters. Longer is 400
+ * invalid_parameter, or with `longer: 'unknown id'` left to the route, which answers 404 not_found.
  */
 export const TextParam = (description: string, options: { maxLength: number; example?: string; longer?: 'invalid' | 'unknown id' }) => {
   const refused = options.longer !== 'unknown id';
@@ -118,7 +127,7 @@ export const TextParam = (description: string, options: { maxLength: number; exa
       name: 'singleText',
       validator: {
         validate: (value: unknown) => value === undefined || (typeof value === 'string' && (!refused || value.length <= options.maxLength)),
-        defaultMessage: messageFor((name) => singleTextMessage(name, options.maxLength)),
+        defaultMessage: messageFor((name) => `${name} must be given once, as text of at most ${options.maxLength} characters.`),
       },
     }),
   );
@@ -126,9 +135,6 @@ export const TextParam = (description: string, options: { maxLength: number; exa
 
 const CURSOR_DESCRIPTION = 'Omit for the first page; otherwise the previous `meta.nextCursor`, unchanged.';
 
-/**
- * Documented only: whether a cursor is valid (its length included) depends on the list and filters
- * it was issued for, which the controller knows (`readCursorParam`, 400 invalid_cursor).
- */
+/** Documented only: the controller checks the cursor against its list and filters (`readCursorParam`). */
 export const CursorParam = (note?: string) =>
   ApiPropertyOptional({ type: 'string', maxLength: MAX_CURSOR_LENGTH, description: note ? `${CURSOR_DESCRIPTION} ${note}` : CURSOR_DESCRIPTION });
