@@ -22,33 +22,25 @@ export interface DispatcherOptions {
   emailQueue: Queue<EmailJob>;
   /** Records each e-mail as its event is dispatched, so a write that waits for it reads it back at once. */
   outbox?: EmailOutbox;
-  /**
-   * A BullMQ job per invitation e-mail (default true). Without SMTP the outbox row IS the e-mail and a
-   * job would only record it again (64 Redis commands per invitation, measured): the wiring turns them off.
-   */
+  /** A BullMQ job per invitation e-mail (default true); off without SMTP, where the outbox row is the e-mail. */
   emailJobs?: boolean;
   getSigningSecrets: GetSigningSecrets;
   appUrl: string;
   logger?: Logger;
   /** Checkpoint name; one per dispatcher. */
   name?: string;
-  /**
-   * E-mails are recorded in the append transaction (createInlineOutbox): the dispatcher only catches
-   * up, at the store's poll interval, and at once while a write waits for it (a webhook is due).
-   */
+  /** E-mails are recorded in the append transaction: catch up at the poll interval, and at once while a write waits. */
   catchUpOnly?: boolean;
   /** An unreachable database is not logged here (the outage is, once): following resumes once it answers. */
   database?: DatabaseOutage;
   /**
-   * Reactions to events that end a person, run in the log's order after every side effect of the
-   * events before it, so the copies it removes (outbox rows, delivery logs, Redis) are all there.
-   * Idempotent: a crash repeats it, and a failure fails the event (retried) rather than skip it.
+   * Reactions to events that end a person, in the log's order after the side effects of the events
+   * before, so every copy it scrubs exists. Idempotent; a failure fails the event (retried), never skips it.
    */
   erasure?: ErasureReaction;
   /**
-   * The event types this version knows (default isKnownEventType; a test plays an older version).
-   * Another type (a newer version wrote it during a rolling deploy) is skipped, warned about once and
-   * recorded beside the checkpoint; a dispatcher that knows it dispatches it at start (pickUpSkipped).
+   * The event types this version knows (default isKnownEventType). Another type (a newer version's) is
+   * skipped, warned about once and recorded beside the checkpoint for a version that knows it (pickUpSkipped).
    */
   knownEventType?: (type: string) => boolean;
 }
@@ -89,11 +81,7 @@ export class Dispatcher {
   private unsaved = 0;
   private saving: Promise<void> = Promise.resolve();
   private waiters: Waiter[] = [];
-  /**
-   * Invitation events whose e-mail their read batch already recorded (emailBatch); an id leaves when
-   * its event is handled, in the same follow(). No other process writes it. Bound: one read batch
-   * (follow() empties it, so a stopped subscription leaves nothing behind).
-   */
+  /** Invitation events whose e-mail their read batch already recorded (emailBatch); at most one batch (follow() empties it). */
   private readonly emailed = new Set<string>();
   /** Invitation events whose e-mail this process's append transaction recorded (recordedInline); kept across follow(). */
   private readonly recordedWithAppend = new Set<string>();
@@ -136,11 +124,7 @@ export class Dispatcher {
     await this.saveCheckpoint().catch((error: unknown) => this.options.logger?.warn({ err: error }, 'dispatch checkpoint not saved at stop; the events after it are dispatched again (idempotent)'));
   }
 
-  /**
-   * A catch-up-only dispatcher trails the log by up to a poll interval. At stop it catches up, for a
-   * few seconds at most, so the next start does not open with that backlog (after a burst of
-   * invitations, a restart's first request waited for 500 of them); the rest waits for that start.
-   */
+  /** A catch-up-only dispatcher trails the log: at stop it catches up for a few seconds, so the next start has no backlog. */
   private async catchUpBeforeStop(): Promise<void> {
     try {
       const head = await this.options.eventStore.headPosition();
@@ -168,9 +152,8 @@ export class Dispatcher {
   private kick: (() => void) | null = null;
 
   /**
-   * The append transaction recorded these invitations' e-mails (createInlineOutbox): with no job to
-   * hand them to (no SMTP), the dispatcher need not render them again. A hint only: once dropped
-   * (past MAX_INLINE_HINTS, at a restart), the e-mail is rendered and recorded if absent.
+   * The append transaction recorded these e-mails: without SMTP jobs they need not be rendered again.
+   * A hint only: once dropped (past MAX_INLINE_HINTS, at a restart) the e-mail is recorded if absent.
    */
   recordedInline(eventIds: readonly string[]): void {
     if (this.sendsJobs) return;
@@ -197,9 +180,8 @@ export class Dispatcher {
   }
 
   /**
-   * A workspace's webhook settings for an event of the batch in hand: read once per batch (they were
-   * read per event: one round trip per invitation on PostgreSQL). Read after the batch was, they are
-   * at least as new as every event in it, as a read per event would be. Without batches, per event.
+   * A workspace's webhook settings, read once per read batch (without batches, per event): read after
+   * the batch, they are at least as new as every event in it, as a read per event would be.
    */
   private settingsFor(workspaceId: string): Promise<WebhookSettings | null> {
     const memo = this.batchSettings;
@@ -229,9 +211,8 @@ export class Dispatcher {
   }
 
   /**
-   * The e-mails of a whole read batch at once: one outbox statement and one `addBulk`, instead of a
-   * round trip (and a dozen Redis commands) per invitation. The same rows and job ids as one by one,
-   * so a crash in between repeats them harmlessly; each event is then handled as usual, minus its e-mail.
+   * The e-mails of a whole read batch: one outbox statement and one `addBulk`, with the same rows and
+   * job ids as one by one, so a crash in between repeats them harmlessly.
    */
   private async emailBatch(events: readonly RecordedEvent[]): Promise<void> {
     const invitations = events.filter((event) => this.knows(event.type)).map(asWebhookSourceEvent).filter((source) => source?.type === 'CandidateInvited').filter((source) => !this.recordedWithAppend.has(source.id));
@@ -288,11 +269,9 @@ export class Dispatcher {
   }
 
   /**
-   * Events an older version skipped for not knowing their type (recorded beside the checkpoint), of
-   * types this version knows: dispatched now, before following the log, then their records dropped.
-   * Late and out of the log's order, but each once: every side effect has a stable id, so an event a
-   * version that knew it dispatched already sends nothing again. Runs where the dispatcher runs
-   * (under its lease in a cluster), so no older dispatcher records more meanwhile.
+   * Events an older version skipped for their unknown type, of types this version knows: dispatched
+   * before following the log, then their records dropped. Out of order but each once (stable side
+   * effect ids). Runs under the dispatcher's lease, so no older dispatcher records more meanwhile.
    */
   private async pickUpSkipped(checkpoint: bigint | null): Promise<void> {
     if (checkpoint === null) return;
@@ -319,9 +298,8 @@ export class Dispatcher {
   }
 
   /**
-   * The stored checkpoint trails what was dispatched by at most one read batch (it is saved when the
-   * subscription catches up): a crash repeats those events, and every side effect of an event has a
-   * deterministic id, so repeating sends nothing twice. One write per batch instead of per event.
+   * Saved once per read batch, not per event: a crash repeats at most that batch, and every side
+   * effect has a deterministic id, so repeating sends nothing twice.
    */
   private saveCheckpoint(): Promise<void> {
     this.saving = this.saving.catch(() => undefined).then(async () => {

@@ -53,10 +53,7 @@ export interface StartMessagingOptions {
   erasure?: (tables: { outbox: EmailOutbox; log: DeliveryLog }) => ErasureReaction;
   /** The database's health: the dispatcher waits out an outage instead of retrying and logging every second. */
   database?: DatabaseOutage;
-  /**
-   * The dispatcher is made but not started: a worker of a cluster starts it (with its lease's fence)
-   * when it takes the lease, and stops it when it loses it (Messaging.dispatcher.start/stop).
-   */
+  /** The dispatcher is made but not started: a worker of a cluster starts and stops it with its lease. */
   dispatcherUnderLease?: boolean;
 }
 
@@ -99,10 +96,9 @@ export const startMessaging = async (options: StartMessagingOptions): Promise<Me
   // BullMQ workers need connections that retry forever; one per user keeps blocking calls apart.
   const connections: Redis[] = [];
   const connection = (use: 'queue' | 'worker' = 'worker'): Redis => {
-    // These wait out an outage (offline queue) and reconnect forever. Workers block by design
-    // (BZPOPMIN, up to 10 s): no command timeout, BullMQ's watchdog resets a call that outlives its
-    // own; behind Sentinel each follows a failover (failoverDetector, copied by duplicate). The queue's
-    // never blocks: a silent master fails its commands after 5 s (the dispatcher waits, then enqueues again).
+    // These wait out an outage and reconnect forever (behind Sentinel, following a failover). Workers
+    // block by design (BZPOPMIN): no command timeout, BullMQ's watchdog resets a stuck call. The queue's
+    // never blocks: a silent master fails its commands after 5 s (the dispatcher enqueues again).
     const created: Redis = options.redis.duplicate({ maxRetriesPerRequest: null, enableOfflineQueue: true, commandTimeout: use === 'queue' ? QUEUE_COMMAND_TIMEOUT_MS : undefined });
     created.on('error', () => undefined);
     connections.push(created);

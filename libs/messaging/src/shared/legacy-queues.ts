@@ -24,11 +24,9 @@ export interface LegacyQueueDrainOptions {
 }
 
 /**
- * Jobs written by a release before hash-tagged prefixes wait under the old, untagged prefix. Until
- * a queue there holds nothing unfinished and no worker of an old release is attached to it (a rolling
- * upgrade: the old process still adds and runs jobs there), the same processor runs on it here; then
- * it is left alone. Nothing is ever added under the old prefix, and nothing is deleted there (the
- * completed jobs age out of use; the erasure scrubs that prefix too).
+ * Jobs of releases before hash-tagged prefixes wait under the old, untagged prefix. The same processor
+ * runs there until a queue holds nothing unfinished and no old release's worker is attached (a rolling
+ * upgrade), then it is left alone. Nothing is ever added or deleted there (the erasure scrubs it too).
  */
 export class LegacyQueueDrain {
   private readonly workerName = `${DRAIN_WORKER}-${randomUUID()}`;
@@ -46,14 +44,13 @@ export class LegacyQueueDrain {
     for (const queue of Object.values(this.queues)) queue.on('error', () => undefined);
   }
 
-  /** Looks now and every few seconds until every queue is drained (the workers it starts need the rest of messaging made). */
+  /** Looks now and every 5 s until every queue is drained (its workers need the rest of messaging made). */
   start(): void {
     this.timer = setInterval(() => void this.check(), 5_000);
     this.timer.unref();
     void this.check();
   }
 
-  /** True once every legacy queue is drained. */
   get done(): boolean {
     return this.drained.size === QUEUE_NAMES.length;
   }
@@ -110,16 +107,14 @@ export class LegacyQueueDrain {
 }
 
 /**
- * A queue that adds no job whose id the same queue under the old prefix still holds: the dispatcher
- * catching up after an upgrade enqueues again events an old release enqueued there, and two jobs of
- * one delivery may run at once. Adding an id twice under one prefix is a no-op already (BullMQ).
+ * A queue that adds no job whose id the old prefix still holds: the dispatcher catching up after an
+ * upgrade re-enqueues events an old release enqueued there, and two jobs of one delivery would run.
  */
 export class QueueBesideLegacy<T> extends Queue<T> {
   constructor(name: QueueName, options: QueueOptions, private readonly legacy: LegacyQueueDrain | null) {
     super(name, options);
   }
 
-  /** The job of that id under the old prefix while it is drained (as `LegacyQueueDrain.job`). */
   async legacyJob(jobId: string): Promise<Job | undefined> {
     return this.legacy?.job(this.name as QueueName, jobId);
   }

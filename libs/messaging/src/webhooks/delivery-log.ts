@@ -87,10 +87,8 @@ export const publicDelivery = ({ body: _body, ...delivery }: StoredDelivery): We
 
 /**
  * The webhook delivery log in PostgreSQL. Every method is one statement on the pool, never a held
- * client, so it also runs on an embedded PGlite behind a pool of a single connection.
- * The worker's two statements per attempt (read the row, record the attempt) are coalesced across
- * concurrent jobs (delivery-log.batches.ts): at a concurrency of 100, a few statements for dozens of
- * deliveries instead of two each, which was most of the database's cost per delivery.
+ * client, so it also runs on an embedded PGlite behind a single connection. The worker's reads and
+ * attempt writes are coalesced across concurrent jobs (delivery-log.batches.ts).
  */
 export class DeliveryLog {
   private readonly table: string;
@@ -103,10 +101,7 @@ export class DeliveryLog {
     this.attempts = attemptWrites(pool, schema);
   }
 
-  /**
-   * In the envelopes of the deliveries of these events (a deleted person's), every JSON string among
-   * `values` (their address and names) replaced by `erased`.
-   */
+  /** Erasure scrub: in the envelopes of these events' deliveries, every JSON string among `values` becomes `erased`. */
   async redact(workspaceId: string, eventIds: readonly string[], values: readonly string[], erased: string): Promise<void> {
     const kept = values.filter((value) => value !== '' && value !== erased);
     if (kept.length === 0 || eventIds.length === 0) return;
@@ -134,15 +129,11 @@ export class DeliveryLog {
     return { created: false, delivery: existing };
   }
 
-  /** Coalesced with the reads of concurrent callers (see the class). */
   get(id: string): Promise<StoredDelivery | null> {
     return this.reads.submit(id);
   }
 
-  /**
-   * Appends one attempt to a pending delivery and sets its status; false when it was no longer
-   * pending. Coalesced with concurrent callers; two attempts of one delivery are applied in call order.
-   */
+  /** Appends an attempt to a pending delivery and sets its status; false when no longer pending. Applied in call order. */
   recordAttempt(id: string, attempt: AttemptRecord, status: DeliveryStatus): Promise<boolean> {
     return this.attempts.submit({ id, attempt, status });
   }
@@ -190,10 +181,7 @@ export class DeliveryLog {
     return { rows: rows.map((row) => publicDelivery(deliveryOf(row))), next };
   }
 
-  /**
-   * Deliveries still to be sent (oldest first): what the sweeper checks against the queue. A
-   * recovered row waiting for its turn (recovery-log.ts) is not one of them: its recovery's head is.
-   */
+  /** Deliveries still to be sent, oldest first; of a recovery's rows waiting for their turn, only the head. */
   async listPending(limit: number): Promise<PendingDelivery[]> {
     const result = await this.pool.query(pendingDeliveriesSql(this.schema), [limit]);
     return (result.rows as Row[]).map((row) => ({

@@ -29,13 +29,10 @@ export interface NewRecovery {
 const INSERT_CHUNK = 500;
 
 /**
- * A recovery's rows in the delivery log. A recovered row keeps its recovery's id, and its turn
- * (`recovery_turn`, 1, 2, … in the log's order) while its first attempt is still to come. The
- * invariant the whole recovery rests on: of a recovery's pending rows that hold a turn, only the
- * lowest (its head) has a queue job; the others wait for it. The head gives up its turn once its
- * first attempt has ended (whatever the outcome: a failed row goes on with its own retries), and
- * the next one is enqueued. Everything here is read from the rows, so the sweeper can restart a
- * sequence whose job Redis lost, and a crash anywhere repeats a step without skipping one.
+ * A recovery's rows in the delivery log: each keeps its recovery's id, and its turn (`recovery_turn`,
+ * 1, 2, … in the log's order) until its first attempt ends. Invariant: of a recovery's pending rows
+ * holding a turn, only the lowest (the head) has a queue job. All state is in the rows, so the sweeper
+ * can restart a sequence whose job Redis lost, and a crash repeats a step without skipping one.
  */
 export class RecoveryLog {
   private readonly table: string;
@@ -44,10 +41,7 @@ export class RecoveryLog {
     this.table = qualified(schema, DELIVERIES_TABLE);
   }
 
-  /**
-   * Every row of a recovery, in one transaction (a recovery is recorded whole or not at all);
-   * answers the head's delivery id, or null when no row takes a turn.
-   */
+  /** Every row of a recovery, in one transaction; answers the head's delivery id, or null when no row takes a turn. */
   async insert(recovery: NewRecovery): Promise<string | null> {
     const { events } = recovery;
     const status = recovery.disabled ? 'failed' : 'pending';
@@ -71,11 +65,7 @@ export class RecoveryLog {
     return recovery.disabled ? null : events[0]?.deliveryId ?? null;
   }
 
-  /**
-   * The delivery gives up its turn (its first attempt has ended); answers the recovery's head now:
-   * its lowest pending row that still holds a turn, or null when none is left. Giving up a turn that
-   * was given up already changes nothing, so this may run again after a crash.
-   */
+  /** The delivery gives up its turn; answers the recovery's new head, or null. Idempotent, so safe to repeat after a crash. */
   async passTurn(deliveryId: string, recoveryId: string): Promise<string | null> {
     // A data-modifying WITH runs whether or not the query reads it; the SELECT sees the rows as before it, hence `id <> $1`.
     const result = await this.pool.query(

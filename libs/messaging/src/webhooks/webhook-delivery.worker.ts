@@ -72,10 +72,8 @@ const disableQuietly = async (deps: WebhookWorkerOptions, delivery: StoredDelive
 export const INTERRUPTED_ATTEMPT = 'interrupted: the worker stopped during this attempt; the receiver may have got it';
 
 /**
- * A job taken up again after its worker died mid-attempt (BullMQ counts it as stalled) had an attempt
- * the log never heard of: the request may have reached the receiver, which then gets it again under
- * the same id. Each such attempt is written to the log once (the ones already there are counted),
- * before the next, so the delivery log shows every attempt the receiver may have seen.
+ * A stalled job (its worker died mid-attempt) had an attempt the log never heard of, which the
+ * receiver may have got: each is logged once, before the next, so the log shows every attempt sent.
  */
 const recordInterrupted = async (deps: WebhookWorkerOptions, delivery: StoredDelivery, interrupted: number, at: string): Promise<StoredDelivery> => {
   const logged = delivery.attemptLog.filter((attempt) => attempt.error === INTERRUPTED_ATTEMPT).length;
@@ -165,9 +163,8 @@ export const createWebhookWorker = (options: WebhookWorkerOptions): Worker<Webho
       prefix: options.prefix,
       ...(options.workerName === undefined ? {} : { name: options.workerName }),
       concurrency: options.concurrency ?? WEBHOOK_CONCURRENCY,
-      // An attempt is safe to run again (it re-reads its row and sends the same bytes), so a job caught in a
-      // crash (kill -9 while its POST is in flight) is taken up again after every crash, not failed after the
-      // second one (BullMQ's default of 1 would leave its delivery pending, never sent).
+      // An attempt is safe to repeat (it re-reads its row, sends the same bytes): a job is taken up again
+      // after every crash, not failed after the second (BullMQ's default would leave it pending for ever).
       ...crashRecoveryOptions,
       settings: { backoffStrategy: (failedAttempts: number) => retryDelayMs(failedAttempts, options.backoffMs) },
     },

@@ -47,17 +47,12 @@ const recoveredEvent = (body: string): RecoveredEvent => {
 };
 
 /**
- * Webhook recovery: every event of a window that the settings select now, delivered again to the
- * saved address as new rows with the original envelopes (the feed's JSON with APP_URL filled in is
- * byte for byte the first delivery's body), one after another in the log's order.
- *
- * Order without giving up the worker's concurrency: the rows are written first, in one transaction,
- * each with its turn; only the head of the sequence has a job. The worker runs it like any delivery
- * (same attempt, signing, logging, crash handling) and, once its attempt has ended, passes the turn:
- * the next row's job is added. So the receiver gets the first attempts one at a time, in the log's
- * order. A row whose attempt failed goes on with the normal retry schedule beside the others, so it
- * can arrive after rows that follow it: order is promised while the receiver answers 2xx; the
- * envelope ids and `createdAt` let a receiver de-duplicate and order what came late.
+ * Webhook recovery: every event of a window that the settings select now, sent again to the saved
+ * address as new rows carrying the original envelopes (the feed's JSON is the first delivery's body).
+ * In the log's order without giving up the worker's concurrency: the rows are written in one
+ * transaction, each with its turn, and only the head has a job; once its attempt ends (any outcome)
+ * the next row's job is added. A failed row retries on its own schedule beside the others, so order
+ * holds while the receiver answers 2xx; envelope ids and `createdAt` let it de-duplicate and reorder.
  */
 export class WebhookRecoveries {
   constructor(private readonly deps: WebhookRecoveriesDeps) {}
@@ -78,16 +73,12 @@ export class WebhookRecoveries {
     return { count: events.length, addressDisabled: !settings.enabled };
   }
 
-  /** The delivery's attempt has ended (any outcome): it gives up its turn and the next of its recovery is enqueued. */
   async passTurn(deliveryId: string, recoveryId: string): Promise<void> {
     const head = await this.deps.log.passTurn(deliveryId, recoveryId);
     if (head !== null) await this.deps.deliveries.enqueue({ deliveryId: head, recoveryId });
   }
 
-  /**
-   * The recovery is accepted once its rows are committed: with Redis unreachable the answer does not
-   * wait for it (the job is added when it answers, or by the sweeper at the next reconnection).
-   */
+  /** The rows are committed: with Redis unreachable the answer does not wait (the sweeper adds the job on reconnection). */
   private async startSequence(head: string, recoveryId: string): Promise<void> {
     const queued = this.deps.deliveries.enqueue({ deliveryId: head, recoveryId }).catch((error: unknown) => {
       this.deps.logger?.warn({ err: error, recoveryId }, 'a webhook recovery is stored but its first job could not be added; the sweeper adds it');

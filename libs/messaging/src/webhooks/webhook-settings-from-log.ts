@@ -25,15 +25,11 @@ interface Folded {
 }
 
 /**
- * Workspaces' states folded from the log, for the messaging side (it reads no write-side cache).
- * The cache holds, per workspace, the state at a revision and when it was read.
- * - Current: `current` reads the events after the kept revision on every call, so its answer is
- *   the log's as of that read; the cache only saves folding the events before again.
- * - Invalidation: `current` needs none. A stream only grows, so a state at revision r and the
- *   events after r are the state now, whichever process appended them. `recent` answers a state
- *   read at most `maxAgeMs` ago without reading: its callers accept missing another process's
- *   change that young; a change of this process is not missed: its writes pass `forget` (through
- *   `written`, in the read side's wait) before they are answered.
+ * Workspaces' states folded from the log (messaging reads no write-side cache), each kept at a revision.
+ * - `current` reads the events after the kept revision on every call, so it needs no invalidation: a
+ *   stream only grows, so the state at r plus the events after r is the state now, whoever appended them.
+ * - `recent` answers a state read at most `maxAgeMs` ago without reading: its callers accept missing
+ *   another process's change that young; this process's writes pass `forget` before they are answered.
  * - Size: WORKSPACES_KEPT workspaces, the least recently used dropped first.
  */
 export class WorkspaceStates {
