@@ -23,9 +23,8 @@ export interface PostWebhookInput {
 class AttemptTimeout extends Error {}
 
 /**
- * A webhook address as it may appear in a log line: scheme, host and path. The query string and
- * fragment often carry the integrator's own token (`?token=…`), and user information is a password:
- * each is replaced by a marker saying something was there (`https://host/path?…redacted`).
+ * A webhook address for a log line: scheme, host and path. Query and fragment often carry the
+ * integrator's token and user information is a password: each becomes a marker (`?…redacted`).
  */
 export const addressForLogs = (address: string): string => {
   let url: URL;
@@ -39,21 +38,13 @@ export const addressForLogs = (address: string): string => {
   return `${url.protocol}//${userinfo}${url.host}${url.pathname}${rest}`;
 };
 
-const outcomeOf = (status: number, durationMs: number): AttemptOutcome => ({
-  responseStatus: status,
-  durationMs,
-  error: status >= 200 && status < 300 ? null : `http_${status}`,
-});
-
 const MAX_AGENTS = 1_000;
 const MAX_SOCKETS_PER_ADDRESS = 64;
 const agents = new Map<string, HttpAgent>();
 
 /**
- * Keep-alive sockets, pooled per checked address: an agent only ever connects to the one address it
- * is keyed by, so a socket opened for one pinned address is never reused for another (a name that
- * resolves elsewhere later gets another agent). A new TCP (and TLS) handshake per delivery was most
- * of a delivery's cost to a nearby receiver.
+ * Keep-alive sockets (a handshake per delivery was most of its cost), pooled per checked address: an
+ * agent only connects to the address it is keyed by, so a socket is never reused for another one.
  */
 const agentFor = (target: DeliveryTarget): HttpAgent => {
   const key = `${target.url.protocol}//${target.url.host}@${target.address}`;
@@ -64,8 +55,7 @@ const agentFor = (target: DeliveryTarget): HttpAgent => {
     if (oldestKey !== undefined) agents.delete(oldestKey);
     oldest?.destroy();
   }
-  // As many idle sockets kept as may be open: with fewer, a worker running more jobs than that closed the
-  // surplus after every lull and opened them again a moment later (a handshake per delivery again).
+  // As many idle sockets kept as may be open: with fewer, the surplus was closed and reopened after every lull.
   const options = { keepAlive: true, maxSockets: MAX_SOCKETS_PER_ADDRESS, maxFreeSockets: MAX_SOCKETS_PER_ADDRESS, timeout: 60_000, lookup: pinnedLookup(target) };
   const agent = target.url.protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
   agents.set(key, agent);
@@ -101,7 +91,8 @@ export const postWebhook = async (input: PostWebhookInput): Promise<AttemptOutco
     });
     const timer = setTimeout(() => req.destroy(new AttemptTimeout('no answer in time')), input.timeoutMs);
     req.on('response', (res: IncomingMessage) => {
-      finish(outcomeOf(res.statusCode ?? 0, elapsed()));
+      const status = res.statusCode ?? 0;
+      finish({ responseStatus: status, durationMs: elapsed(), error: status >= 200 && status < 300 ? null : `http_${status}` });
       // The answer's body is not needed; drain it so the socket closes, but never wait for it.
       res.setTimeout(input.timeoutMs, () => res.destroy());
       res.on('error', () => undefined);
