@@ -1,7 +1,4 @@
-export * from './shared/recorded-domain-event.js';
-export * from './shared/projection.js';
 export * from './shared/document-store.port.js';
-export * from './shared/page.js';
 export * from './shared/result-view.js';
 export * from './shared/served-json.js';
 
@@ -10,8 +7,6 @@ export * from './document-store/mongo-document.store.js';
 export * from './document-store/replica-document.store.js';
 
 export * from './projection-runner/projection-runner.js';
-export * from './projection-runner/checkpoint-waiter.js';
-export * from './inline/inline-read-models.js';
 export * from './rebuild/rebuild-read-models.js';
 export * from './all-projections.js';
 export * from './read-models.wiring.js';
@@ -27,19 +22,14 @@ export * from './assessments/assessment.view.js';
 export * from './candidates/candidates.projection.js';
 export * from './candidates/candidates.queries.js';
 export * from './candidates/candidate.view.js';
-export * from './results/results.projection.js';
 export * from './results/results.queries.js';
-export * from './results/result-list.view.js';
-export * from './completions/completions.projection.js';
 export * from './completions/completions.queries.js';
 export * from './completions/completion.view.js';
 export * from './billing/billing.projection.js';
 export * from './billing/billing.queries.js';
 export * from './invitations/invitations.projection.js';
 export * from './invitations/invitations.queries.js';
-export * from './assessment-invitations/assessment-invitations.projection.js';
 export * from './assessment-invitations/assessment-invitations.queries.js';
-export * from './assessment-invitations/invitation-row.view.js';
 export * from './events/events.projection.js';
 export * from './events/events.queries.js';
 export * from './as-of/document-as-of.js';

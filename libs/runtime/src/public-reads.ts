@@ -3,7 +3,7 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import { Observable } from 'rxjs';
 import { noDatabaseOutage } from '#platform';
-import { type DocumentStore, ReplicaDocumentStore } from '#read-models';
+import { createReplicaDocumentStore, type DocumentStore } from '#read-models';
 import { serverPool } from './connections.js';
 import { INFRASTRUCTURE, type Infrastructure } from './infrastructure.js';
 import { PostgresServer } from './postgres-servers.js';
@@ -43,7 +43,7 @@ export const replicaReads = async (readReplicaUrl: string, logger: Logger, docum
     (error: unknown) => logger.warn({ database: replica.address, err: error instanceof Error ? error.message : String(error) }, 'no standby answers: public reads go to the primary until one does'),
   );
   const pool = serverPool(replica, 'replica', logger, noDatabaseOutage, { query_timeout: REPLICA_QUERY_TIMEOUT_MS });
-  const store = new ReplicaDocumentStore({
+  const store = createReplicaDocumentStore({
     primary: documents, primaryPool: documentsPool, replicaPool: pool, schema: 'public', logger,
     standbyKnown: () => locator.matches,
     relocate: () => void locator.locate().catch(() => undefined),

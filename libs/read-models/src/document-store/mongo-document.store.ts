@@ -23,9 +23,7 @@ const toBigInt = (position: Long | bigint | number): bigint =>
   typeof position === 'bigint' ? position : typeof position === 'number' ? BigInt(position) : BigInt(position.toString());
 
 const withoutKey = <Doc extends object>(stored: StoredDocument): Doc => {
-  const { _id: key, _position: position, ...doc } = stored;
-  void key;
-  void position;
+  const { _id, _position, ...doc } = stored;
   return doc as Doc;
 };
 

@@ -7,7 +7,7 @@ import { type ThrowawayPostgres, type ThrowawayStandby, throwawayPostgres, throw
 import type { DocumentStore } from '../shared/document-store.port.js';
 import type { CollectionDefinition } from '../shared/projection.js';
 import { createPostgresDocumentStore } from './postgres-document.store.js';
-import { REPLICA_MAX_WAIT_MS, ReplicaDocumentStore } from './replica-document.store.js';
+import { createReplicaDocumentStore, REPLICA_MAX_WAIT_MS, type ReplicaDocumentStore } from './replica-document.store.js';
 
 /*
  * A primary of the test's own and a hot standby streaming from it (asynchronously: it really lags
@@ -52,7 +52,7 @@ describe('ReplicaDocumentStore: public reads on a standby that has replayed ever
     replicaPool = new pg.Pool({ ...locator.poolOptions(), max: 4, connectionTimeoutMillis: 2000 });
     replicaPool.on('error', () => undefined);
     const logger = pino({ level: 'info' }, { write: (line: string) => { lines.push(JSON.parse(line) as { level: number; msg: string }); } });
-    const replicaStore = (maxWaitMs?: number) => new ReplicaDocumentStore({
+    const replicaStore = (maxWaitMs?: number) => createReplicaDocumentStore({
       primary: onPrimary, primaryPool, replicaPool, schema: 'standby_marked', logger, maxWaitMs,
       standbyKnown: () => locator.matches,
       relocate: () => {

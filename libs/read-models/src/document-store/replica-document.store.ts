@@ -46,7 +46,10 @@ class ReadSession {
 }
 
 export interface ReplicaDocumentStoreOptions {
-  /** The read models on the primary: every write, every read outside a GET's session, and the fallback. */
+  /**
+   * The read models on the primary (createPostgresDocumentStore's, whose methods are its own properties:
+   * they are spread): every write, every read outside a GET's session, and the fallback.
+   */
   primary: DocumentStore;
   /** The pool the primary store uses: its WAL position is read there. */
   primaryPool: Queryable;
@@ -61,6 +64,13 @@ export interface ReplicaDocumentStoreOptions {
   maxWaitMs?: number;
 }
 
+export interface ReplicaDocumentStore extends DocumentStore {
+  /** Runs `work` (a public GET's handler) as one session: its reads may be served by a standby. */
+  session<T>(work: () => T): T;
+  /** Primary positions read so far (each shared by the GETs that began before it started). */
+  readonly positionsRead: number;
+}
+
 type Reason = ReplicaReadObserved['reason'];
 
 /**
@@ -73,168 +83,151 @@ type Reason = ReplicaReadObserved['reason'];
  * Everything else (writes, checkpoints, change feeds, reads outside a session: API keys, the
  * invitation's 404) is the primary store's.
  */
-export class ReplicaDocumentStore implements DocumentStore {
-  private readonly sessions = new AsyncLocalStorage<ReadSession>();
-  private readonly position: FreshQuery<bigint>;
-  private readonly replay = new StandbyReplay();
+export const createReplicaDocumentStore = (options: ReplicaDocumentStoreOptions): ReplicaDocumentStore => {
+  const { primary, primaryPool, replicaPool, schema, logger } = options;
+  const maxWaitMs = options.maxWaitMs ?? REPLICA_MAX_WAIT_MS;
+  const sessions = new AsyncLocalStorage<ReadSession>();
+  const position = new FreshQuery(async () => {
+    const { rows } = await primaryPool.query<{ lsn: string | null }>(PRIMARY_POSITION_SQL);
+    const lsn = rows[0]?.lsn;
+    if (lsn === undefined || lsn === null) throw new Error('the primary gave no WAL position (it is read-only)');
+    return parseLsn(lsn);
+  });
+  const standbyReplay = new StandbyReplay();
   /** Reads on each standby connection, made once per connection (the pool reuses them). */
-  private readonly readsOn = new WeakMap<pg.PoolClient, DocumentReads>();
-  private readonly table: (collection: string) => string;
-  private readonly maxWaitMs: number;
-  private pausedUntil = 0;
-  private nextRelocate = 0;
-  private timeoutsInARow = 0;
+  const readsOn = new WeakMap<pg.PoolClient, DocumentReads>();
+  const table = (collection: string) => `${quoteIdent(schema)}.${quoteIdent(tableName(collection))}`;
+  let pausedUntil = 0;
+  let nextRelocate = 0;
+  let timeoutsInARow = 0;
   /** Why reads go to the primary now, as last logged; null while the standby serves them. */
-  private degraded: string | null = null;
+  let degraded: string | null = null;
 
-  constructor(private readonly options: ReplicaDocumentStoreOptions) {
-    const { primaryPool, schema } = options;
-    this.position = new FreshQuery(async () => {
-      const { rows } = await primaryPool.query<{ lsn: string | null }>(PRIMARY_POSITION_SQL);
-      const lsn = rows[0]?.lsn;
-      if (lsn === undefined || lsn === null) throw new Error('the primary gave no WAL position (it is read-only)');
-      return parseLsn(lsn);
-    });
-    this.table = (collection) => `${quoteIdent(schema)}.${quoteIdent(tableName(collection))}`;
-    this.maxWaitMs = options.maxWaitMs ?? REPLICA_MAX_WAIT_MS;
-  }
-
-  /** Runs `work` (a public GET's handler) as one session: its reads may be served by a standby. */
-  session<T>(work: () => T): T {
-    return this.sessions.run(new ReadSession(), work);
-  }
-
-  /** Primary positions read so far (each shared by the GETs that began before it started). */
-  get positionsRead(): number {
-    return this.position.started;
-  }
-
-  get: DocumentStore['get'] = (collection, id) => this.read((reads) => reads.get(collection, id));
-  getMany: DocumentStore['getMany'] = (collection, ids) => this.read((reads) => reads.getMany(collection, ids));
-  find: DocumentStore['find'] = (collection, query) => this.read((reads) => reads.find(collection, query));
-  findServed: DocumentStore['findServed'] = (collection, query, render) => this.read((reads) => reads.findServed(collection, query, render));
-  count: DocumentStore['count'] = (collection, where) => this.read((reads) => reads.count(collection, where));
-
-  prepare: DocumentStore['prepare'] = (collections, options) => this.options.primary.prepare(collections, options);
-  applyBatch: DocumentStore['applyBatch'] = (names, changes, checkpoint, options) => this.options.primary.applyBatch(names, changes, checkpoint, options);
-  getForUpdate: DocumentStore['getForUpdate'] = (collection, ids) => this.options.primary.getForUpdate(collection, ids);
-  watchChanges: DocumentStore['watchChanges'] = (collection, onChange) => this.options.primary.watchChanges(collection, onChange);
-  announce: NonNullable<DocumentStore['announce']> = (collections) => this.options.primary.announce?.(collections);
-  checkpoints: DocumentStore['checkpoints'] = (names) => this.options.primary.checkpoints(names);
-  promoteRebuild: DocumentStore['promoteRebuild'] = (input) => this.options.primary.promoteRebuild(input);
-  // The pools are the caller's; the primary store is closed by whoever opened it.
-  close = async (): Promise<void> => undefined;
-
-  private async read<T>(work: (reads: DocumentReads) => Promise<T>): Promise<T> {
-    const session = this.sessions.getStore();
-    if (session === undefined) return work(this.options.primary);
+  const read = async <T>(work: (reads: DocumentReads) => Promise<T>): Promise<T> => {
+    const session = sessions.getStore();
+    if (session === undefined) return work(primary);
     const started = performance.now();
-    if (session.fellBack !== null) return this.fromPrimary(work, session.fellBack, started, null);
-    if (!this.standbyAvailable()) return this.fromPrimary(work, 'no_standby', started, null, session);
-    session.deadline ??= started + this.maxWaitMs;
+    if (session.fellBack !== null) return fromPrimary(work, session.fellBack, started, null);
+    if (!standbyAvailable()) return fromPrimary(work, 'no_standby', started, null, session);
+    session.deadline ??= started + maxWaitMs;
     const deadline = session.deadline;
     let target: bigint;
     try {
-      target = await session.target(() => this.position.ask());
+      target = await session.target(() => position.ask());
     } catch {
       // The primary's trouble, not the standby's: the primary's own read says what it is.
-      return this.fromPrimary(work, 'error', started, null, session);
+      return fromPrimary(work, 'error', started, null, session);
     }
     let client: pg.PoolClient | null = null;
     let replay: Replay | null = null;
     try {
-      client = await this.replay.connect(this.options.replicaPool, deadline);
-      const reads = this.held(client);
-      replay = await this.replay.until(client, target, deadline);
+      client = await standbyReplay.connect(replicaPool, deadline);
+      const reads = held(client);
+      replay = await standbyReplay.until(client, target, deadline);
       if (replay.state === 'not_standby') {
         client.release();
         client = null;
-        this.relocateSoon();
-        return this.fromPrimary(work, 'no_standby', started, null, session);
+        relocateSoon();
+        return fromPrimary(work, 'no_standby', started, null, session);
       }
-      this.timeoutsInARow = 0;
+      timeoutsInARow = 0;
       if (replay.state === 'behind') {
         client.release();
         client = null;
-        return this.fromPrimary(work, 'behind', started, replay.lagBytes, session);
+        return fromPrimary(work, 'behind', started, replay.lagBytes, session);
       }
       const ready = performance.now();
       const result = await work(reads);
       client.release();
       client = null;
-      this.recovered();
+      recovered();
       reportReplicaRead({ servedBy: 'replica', reason: replay.waited ? 'waited' : 'caught_up', waitSeconds: (ready - started) / 1000, lagBytes: replay.lagBytes });
       return result;
     } catch (error) {
       // Its state is unknown (a statement may still be running): the connection is closed, not reused.
       client?.release(error instanceof Error ? error : new Error(String(error)));
-      this.failed(error);
-      return this.fromPrimary(work, error instanceof StandbyTimeout ? 'behind' : 'error', started, replay?.lagBytes ?? null, session);
+      failed(error);
+      return fromPrimary(work, error instanceof StandbyTimeout ? 'behind' : 'error', started, replay?.lagBytes ?? null, session);
     }
-  }
+  };
 
   /** The reads on a standby connection just taken from the pool, made the first time the pool hands it out. */
-  private held(client: pg.PoolClient): DocumentReads {
-    let reads = this.readsOn.get(client);
+  const held = (client: pg.PoolClient): DocumentReads => {
+    let reads = readsOn.get(client);
     if (reads === undefined) {
-      reads = postgresReads(client, this.table);
+      reads = postgresReads(client, table);
       // A connection cut while held (its host stopped being the standby) emits 'error', which the pool
       // only hears while it is idle: unheard it would end the process. The statement in flight fails on its own.
       client.on('error', () => undefined);
-      this.readsOn.set(client, reads);
+      readsOn.set(client, reads);
     }
     return reads;
-  }
+  };
 
-  private async fromPrimary<T>(
+  const fromPrimary = <T>(
     work: (reads: DocumentReads) => Promise<T>, reason: Reason, started: number, lagBytes: number | null, session?: ReadSession,
-  ): Promise<T> {
+  ): Promise<T> => {
     if (session !== undefined) session.fellBack = reason;
     reportReplicaRead({ servedBy: 'primary', reason, waitSeconds: (performance.now() - started) / 1000, lagBytes });
-    return work(this.options.primary);
-  }
+    return work(primary);
+  };
 
-  private standbyAvailable(): boolean {
-    if (!this.options.standbyKnown()) {
-      this.relocateSoon();
-      this.degrade('no standby answers');
+  const standbyAvailable = (): boolean => {
+    if (!options.standbyKnown()) {
+      relocateSoon();
+      degrade('no standby answers');
       return false;
     }
-    return performance.now() >= this.pausedUntil;
-  }
+    return performance.now() >= pausedUntil;
+  };
 
-  private relocateSoon(): void {
+  const relocateSoon = (): void => {
     const now = performance.now();
-    if (now < this.nextRelocate) return;
-    this.nextRelocate = now + RELOCATE_EVERY_MS;
-    this.options.relocate();
-  }
+    if (now < nextRelocate) return;
+    nextRelocate = now + RELOCATE_EVERY_MS;
+    options.relocate();
+  };
 
   /** A connection error, or no answer within the bound several times in a row: the standby is left alone a moment. */
-  private failed(error: unknown): void {
+  const failed = (error: unknown): void => {
     if (error instanceof StandbyTimeout) {
-      this.timeoutsInARow += 1;
-      if (this.timeoutsInARow < TIMEOUTS_BEFORE_PAUSE) return;
+      timeoutsInARow += 1;
+      if (timeoutsInARow < TIMEOUTS_BEFORE_PAUSE) return;
     } else if (!isDatabaseConnectionError(error)) {
       // A read cancelled by a conflict with recovery (40001) is the standby doing its job; anything
       // else is no fault of the standby's (the primary's read says what it is): nothing to pause.
       return;
     }
-    this.timeoutsInARow = 0;
-    this.pausedUntil = performance.now() + PAUSE_AFTER_ERROR_MS;
-    this.relocateSoon();
-    this.degrade(error instanceof Error ? error.message : String(error));
-  }
+    timeoutsInARow = 0;
+    pausedUntil = performance.now() + PAUSE_AFTER_ERROR_MS;
+    relocateSoon();
+    degrade(error instanceof Error ? error.message : String(error));
+  };
 
-  private degrade(reason: string): void {
-    if (this.degraded !== null) return;
-    this.degraded = reason;
-    this.options.logger.warn({ reason }, 'the read replica is unavailable: public reads are served by the primary; asking again every second');
-  }
+  const degrade = (reason: string): void => {
+    if (degraded !== null) return;
+    degraded = reason;
+    logger.warn({ reason }, 'the read replica is unavailable: public reads are served by the primary; asking again every second');
+  };
 
-  private recovered(): void {
-    if (this.degraded === null) return;
-    this.degraded = null;
-    this.options.logger.info('public reads are served by the read replica again');
-  }
-}
+  const recovered = (): void => {
+    if (degraded === null) return;
+    degraded = null;
+    logger.info('public reads are served by the read replica again');
+  };
+
+  return {
+    ...primary,
+    get: (collection, id) => read((reads) => reads.get(collection, id)),
+    getMany: (collection, ids) => read((reads) => reads.getMany(collection, ids)),
+    find: (collection, query) => read((reads) => reads.find(collection, query)),
+    findServed: (collection, query, render) => read((reads) => reads.findServed(collection, query, render)),
+    count: (collection, where) => read((reads) => reads.count(collection, where)),
+    // The pools are the caller's; the primary store is closed by whoever opened it.
+    close: async () => undefined,
+    session: (work) => sessions.run(new ReadSession(), work),
+    get positionsRead() {
+      return position.started;
+    },
+  };
+};

@@ -36,14 +36,15 @@ const render = (doc: object): string => {
   return envelope === null ? 'null' : servedEnvelopeJson(envelope);
 };
 
-const eventsQuery = (options: ListEventsOptions): DocumentQuery => {
+/** Without `since`: every listed row up to `until` (the prune's query). */
+const eventsQuery = (options: Omit<ListEventsOptions, 'since'> & { since?: string }): DocumentQuery => {
   const where: Condition[] = [
     { field: 'workspaceId', op: 'eq', value: options.workspaceId },
     { field: 'mode', op: 'eq', value: options.mode },
     { field: 'seq', op: 'notNull' },
   ];
   if (options.types !== undefined) where.push({ field: 'event', op: 'in', values: options.types });
-  where.push({ field: 'createdAt', op: 'gte', value: options.since });
+  if (options.since !== undefined) where.push({ field: 'createdAt', op: 'gte', value: options.since });
   if (options.until !== undefined) where.push({ field: 'createdAt', op: 'lte', value: options.until });
   return { where, orderBy: [{ field: 'seq', direction: 'asc' }, { field: 'id', direction: 'asc' }], after: options.after, limit: options.limit };
 };
@@ -151,16 +152,8 @@ export const pruneFeed = async (store: DocumentStore, cutoff: string): Promise<n
   for await (const workspaceId of workspaceIds(store)) {
     for (const mode of ['live', 'sandbox'] as const) {
       for (;;) {
-        const old = await store.find<EventFeedDocument>(eventsProjection.name, {
-          where: [
-            { field: 'workspaceId', op: 'eq', value: workspaceId },
-            { field: 'mode', op: 'eq', value: mode },
-            { field: 'seq', op: 'notNull' },
-            { field: 'createdAt', op: 'lte', value: before },
-          ],
-          orderBy: [{ field: 'seq', direction: 'asc' }, { field: 'id', direction: 'asc' }],
-          limit: PRUNE_BATCH,
-        });
+        const query = eventsQuery({ workspaceId, mode, until: before, limit: PRUNE_BATCH });
+        const old = await store.find<EventFeedDocument>(eventsProjection.name, query);
         if (old.length === 0) break;
         // No checkpoint moves: these rows are gone by time, not by an event.
         await store.applyBatch([], old.map(({ id }) => ({ collection: eventsProjection.name, id, doc: null })), 0n);

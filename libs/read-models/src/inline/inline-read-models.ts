@@ -1,7 +1,6 @@
 import { type InlineProjector, type InlineResults, type InlineStatement, type InlineStep, type PendingEvent, type RecordedEvent, preparedStatement, sqlLiteral } from '#event-store';
-import type { Deployment } from '#platform';
 import { rowsOf } from '../document-store/postgres-rows.js';
-import { quoteIdent } from '#platform';
+import { type Deployment, quoteIdent } from '#platform';
 import { readModelsLockKey, tableName } from '../document-store/postgres-sql.js';
 import { handles, type AnyProjection } from '../shared/projection.js';
 import { asDomainEvent, type RecordedDomainEvent } from '../shared/recorded-domain-event.js';

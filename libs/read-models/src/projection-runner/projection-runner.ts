@@ -10,8 +10,6 @@ import { DocumentCache, type ProjectionTarget } from './document-cache.js';
 import { PositionWaiters, lowestCheckpoint } from './position-waiters.js';
 import type { ProjectionRunnerOptions } from './projection-runner.options.js';
 
-export type { ProjectionRunnerOptions } from './projection-runner.options.js';
-
 /** Documents kept between batches. */
 const MAX_CACHED_DOCUMENTS = 10_000;
 /** Housekeeping's first run after start; then every `housekeeping.everyMs`. */

@@ -86,8 +86,6 @@ export const rebuildReadModels = async (options: RebuildOptions): Promise<Rebuil
   // ones are read and evolved while the twin tables are made: only writes wait for them.
   let reader = new ReadAhead(eventStore, batchSize, READ_AHEAD_BATCHES, null, types);
   const headPosition = await eventStore.headPosition();
-  // A small log's twins are made with their indexes, kept up to date as rows are loaded while the
-  // log is still being evolved; a big one's get them built once loaded, at a fraction of the cost.
   const indexedTwins = headPosition === null || headPosition < BigInt(options.indexedTwinsBelow ?? INDEXED_TWINS_BELOW);
   const twinsMade = documentStore.prepare(twins(indexedTwins), { fresh: true });
   twinsMade.catch(() => undefined);
@@ -132,9 +130,6 @@ export const rebuildReadModels = async (options: RebuildOptions): Promise<Rebuil
     eventsDone += events.length;
     return events.at(-1)?.position ?? position;
   };
-  const writesBelow = async (count: number): Promise<void> => {
-    while (pendingWrites.length > count) await pendingWrites.shift();
-  };
   for (;;) {
     const events = carried ?? (await reader.next());
     carried = null;
@@ -151,7 +146,7 @@ export const rebuildReadModels = async (options: RebuildOptions): Promise<Rebuil
     }
     if ((tail || documents.changedDocuments >= flushDocuments) && position !== null) {
       // Writes apply in order (each after the one before), so a document written twice ends as written last.
-      await writesBelow(WRITES_QUEUED - 1);
+      while (pendingWrites.length >= WRITES_QUEUED) await pendingWrites.shift();
       writeChanges(position);
     }
     if (tail) break;
