@@ -464,29 +464,17 @@ export class PersonKeyStore {
   }
 
   /**
-   * Destroys every key of the person, and the workspace's snapshot key (its snapshots may hold the
-   * person's address in clear); returns how many of the person's keys went.
-   */
-  async destroy(workspaceId: string, email: string): Promise<number> {
-    return this.destroyWhere(workspaceId, this.addressHash(workspaceId, email), []);
-  }
-
-  /**
-   * Destroys these keys of a workspace (those that sealed a deleted person's events), and the
-   * workspace's snapshot key; returns how many of these keys went (0 when they already had).
+   * Destroys these keys of a workspace (those that sealed a deleted person's events), and the workspace's
+   * snapshot key (its snapshots may hold the person's address in clear); returns how many of these keys
+   * went (0 when they already had).
    */
   async destroyKeys(workspaceId: string, keyIds: readonly string[]): Promise<number> {
-    return this.destroyWhere(workspaceId, null, keyIds);
-  }
-
-  /** The keys of the person (by address hash) or these key ids, with the workspace's snapshot key. */
-  private async destroyWhere(workspaceId: string, addressHash: string | null, keyIds: readonly string[]): Promise<number> {
     const scopeHash = this.addressHash(workspaceId, SNAPSHOT_SCOPE);
     const result = await this.pool.query<{ key_id: string; address_hash: string }>(
       `UPDATE ${this.table} SET sealed_key = NULL, destroyed_at = now(), retired_at = coalesce(retired_at, now())
        WHERE workspace_id = $1 AND (address_hash = $2::text OR key_id = ANY($3::text[]) OR address_hash = $4) AND sealed_key IS NOT NULL
        RETURNING key_id, address_hash`,
-      [workspaceId, addressHash, [...keyIds], scopeHash],
+      [workspaceId, null, [...keyIds], scopeHash],
     );
     for (const row of result.rows) {
       this.dropPerson(personKey(workspaceId, row.address_hash));
