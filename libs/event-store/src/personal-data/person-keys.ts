@@ -8,9 +8,8 @@ import { sqlLiteral } from '../postgres/sql-literal.js';
 import { migrateAuditTables } from '../migrations/audit-tables.migrations.js';
 
 /**
- * Keys read from the table are kept this long. Another process may so open a key for up to this long
- * after it was destroyed; it can never seal new data with a retired or destroyed key, which every
- * append checks in its own transaction (currentCheck).
+ * Keys read from the table are kept this long: another process may open a destroyed key's data that long,
+ * never seal with a retired or destroyed key (every append checks in its transaction: currentCheck).
  */
 const CACHE_TTL_MS = 5_000;
 /** Keys kept by person and by id, at most (expired ones are dropped first, then the oldest). */
@@ -108,7 +107,7 @@ class ExpiringMap<K, V> {
 export class PersonKeyStore {
   private readonly sealingKey: Buffer;
   private readonly addressKey: Buffer;
-  /** Each workspace's address-hash key, derived from addressKey (see workspaceAddressKey). */
+  /** Each workspace's address-hash key, derived once, not at each of the three hashes an invitation makes. */
   private readonly workspaceAddressKeys = new Map<string, Buffer>();
   /** Current keys by person (workspace and address hash). */
   private readonly byPerson = new ExpiringMap<string, LiveKey>(CACHE_MAX_ENTRIES);
@@ -117,14 +116,9 @@ export class PersonKeyStore {
   /** Proposed keys not yet known to be stored, by person (address hash) and by key id, oldest first. */
   private readonly proposed = new Map<string, ProposedKey>();
   private readonly proposedById = new Map<string, ProposedKey>();
-  /** Lookups waiting for the one in progress to finish (see keysFor). */
   private readonly waiting: WaitingLookup[] = [];
   private lookingUp = false;
-  /**
-   * Single-process (no other process stores keys): a prefix of the address hash of every person with a
-   * live key, so a new person's key is proposed without a statement. A shared prefix costs that statement.
-   * Null: not known.
-   */
+  /** Single-process (no other process stores keys): the address-hash prefix of every person with a live key; null: not known. */
   private knownPeople: Set<number> | null = null;
   /** The qualified table name (snapshot writes check it for recent erasures). */
   readonly table: string;
@@ -144,7 +138,7 @@ export class PersonKeyStore {
   /** The name PostgreSQL gives the table's primary key (a proposal stored twice fails on it). */
   private readonly primaryKey = 'person_keys_pkey';
 
-  /** The table is made and changed by the audit migrations (migrations/audit-tables.migrations.ts), run here if not yet. */
+  /** Runs the audit migrations (they make the table), if not yet. */
   async prepare(): Promise<void> {
     await migrateAuditTables(this.pool, this.schema);
     if (this.options.deployment === 'single-process') await this.learnPeople();
@@ -162,7 +156,7 @@ export class PersonKeyStore {
     if (this.knownPeople !== null && this.knownPeople.size > MAX_KNOWN_PEOPLE) this.knownPeople = null;
   }
 
-  /** False only when the person surely has no live key (see knownPeople). */
+  /** False only when the person surely has no live key: proposed without a statement (a shared prefix costs one). */
   private mayHaveKey(addressHash: string): boolean {
     return this.knownPeople === null || this.knownPeople.has(hashPrefix(addressHash));
   }
@@ -172,7 +166,6 @@ export class PersonKeyStore {
     return createHmac('sha256', this.workspaceAddressKey(workspaceId)).update(addressOrDigest).digest('hex');
   }
 
-  /** Derived once per workspace, not at each of the three hashes an invitation makes. */
   private workspaceAddressKey(workspaceId: string): Buffer {
     let key = this.workspaceAddressKeys.get(workspaceId);
     if (key === undefined) {
@@ -362,7 +355,6 @@ export class PersonKeyStore {
     return new Map(rows.map((row) => [personKey(row.workspace_id, row.address_hash), row]));
   }
 
-  /** A stored key, as a row read from the table. */
   private rememberRow(row: KeyRow, now: number): LiveKey {
     return this.remember(row.workspace_id, row.address_hash, { keyId: row.key_id, key: this.open(row.sealed_key) }, now);
   }
@@ -456,7 +448,7 @@ export class PersonKeyStore {
     }
   }
 
-  /** Drops the person's cached key and proposal (`person`: workspace and address hash). */
+  /** `person`: workspace and address hash. */
   private dropPerson(person: string): void {
     this.byPerson.delete(person);
     const proposal = this.proposed.get(person);

@@ -25,10 +25,9 @@ export class PersonalDataEventStore implements EventStore {
    * cannot go stale and another process's appends never meet it. Bounded by the appends in flight.
    */
   private readonly clearData = new Map<string, Record<string, unknown>>();
-  /** Projectors run inside the appends: only then are clear values kept for them. */
+  /** Clear values are kept only while projectors run inside the appends. */
   private inlining = false;
 
-  /** Whether the key statements run in the appends' own transactions (see the constructor). */
   private readonly keysInAppend: boolean;
   private readonly endingTypes: ReadonlySet<string>;
   /** Brings an event written in an older schema version up to the current shape, on every read (the outermost layer). */
@@ -242,19 +241,13 @@ export class PersonalDataEventStore implements EventStore {
    * field when read for subscriptions (followers skip much), all at once for readAll (a rebuild).
    */
   private async open(events: RecordedEvent[], decrypt = decryptPersonalFields): Promise<RecordedEvent[]> {
-    const opened = await this.openFields(events, decrypt);
-    const upcast = this.upcast;
-    return upcast === null ? opened : opened.map((event) => upcast(event));
-  }
-
-  private async openFields(events: RecordedEvent[], decrypt: typeof decryptPersonalFields): Promise<RecordedEvent[]> {
     const keyIds = new Set<string>();
     for (const event of events) sealedKeyIds(event.data, keyIds);
-    if (keyIds.size === 0) return events;
-    const keys = await this.keys.load(keyIds);
+    const keys = keyIds.size === 0 ? null : await this.keys.load(keyIds);
     return events.map((event) => {
-      const data = decrypt(event.data, keys);
-      return data === event.data ? event : { ...event, data };
+      const data = keys === null ? event.data : decrypt(event.data, keys);
+      const opened = data === event.data ? event : { ...event, data };
+      return this.upcast === null ? opened : this.upcast(opened);
     });
   }
 }

@@ -10,18 +10,14 @@ import { sqlLiteral } from './sql-literal.js';
 import { StatementScript } from './statement-script.js';
 
 /*
- * Group commit at the store: appends that arrive while a transaction is being written go together in
- * the next one, in ONE round trip (BEGIN, the append lock, one INSERT for every stream, NOTIFY and
- * COMMIT as one simple-protocol query). The append lock of postgres-append.ts keeps positions handed
- * out and made visible in commit order. Each caller keeps its own all-or-nothing outcome: one whose
- * expected revisions do not all hold inserts nothing (the SQL checks by caller), the others commit.
- * Two callers on one stream never share a transaction. A statement error re-runs the callers one by
- * one, so only the one at fault fails.
- *
- * With inline projectors (read models, the e-mail outbox) it takes two round trips: lock, the
- * projectors' reads, the head and the insert; then their writes and COMMIT, all or nothing with the
- * events. A projector that fails sends the group again without projectors: the followers then do
- * that work from the log, as they always can.
+ * Group commit: appends that arrive while a transaction is being written go together in the next one, in
+ * ONE round trip (BEGIN, the append lock, one INSERT for every stream, NOTIFY, COMMIT as one simple query).
+ * The append lock (postgres-append.ts) keeps positions handed out and made visible in commit order. Each
+ * caller stays all or nothing: one whose expected revisions do not all hold inserts nothing (the SQL checks
+ * by caller); two callers on one stream never share a transaction; a statement error re-runs the callers
+ * one by one, so only the one at fault fails. Inline projectors (read models, the e-mail outbox) take two
+ * round trips: lock, their reads, the head and the insert; then their writes and COMMIT, all or nothing
+ * with the events. A projector that fails sends the group again without them: the followers do it from the log.
  */
 
 interface Waiting {
@@ -60,7 +56,6 @@ const headSql = (tables: PostgresTables): string => `SELECT max(position)::text 
 
 const lockSql = (tables: PostgresTables): string => `SELECT pg_advisory_xact_lock(${tables.appendLock[0]}, ${tables.appendLock[1]})`;
 
-/** NOTIFY (where listeners are told) and COMMIT, one statement each. */
 const commitStatements = (tables: PostgresTables, notify: boolean): string[] => [...(notify ? [`NOTIFY ${tables.notifyChannel}`] : []), 'COMMIT'];
 
 const PLAIN_RETURNING = 'position, stream_id, revision';
@@ -121,7 +116,6 @@ export class GroupAppender {
   }
 
   private readonly appendLock: boolean;
-  /** BEGIN, and the append lock where transactions may overlap. */
   private readonly begin: readonly string[];
 
   /** Connections that hold this appender's own prepared statements (the inserts and the head). */
