@@ -177,13 +177,11 @@ export class PersonKeyStore {
   }
 
   /**
-   * Each person's live key, made on first use: one statement for any number of people (two after a
-   * race). Lookups asked for while one runs go together in the next statement.
-   *
-   * With `propose`, the statement only looks: a person without a live key gets a ProposedKey made
-   * here (the same for every asker until stored or dropped), stored by the append that uses it in its
-   * own transaction (insertStatement). A key another process stored meanwhile makes that append fail
-   * on the live-key index (isConflict); the caller withdraws the proposal and asks again.
+   * Each person's live key, made on first use: one statement for any number of people (two after a race);
+   * lookups asked for while one runs go together in the next. With `propose` it only looks: a person
+   * without a live key gets a ProposedKey (the same for every asker until stored or dropped), stored by the
+   * append that uses it (insertStatement). A key another process stored meanwhile fails that append on the
+   * live-key index (isConflict); the caller withdraws the proposal and asks again.
    */
   async keysFor(people: readonly Person[], options: { propose?: boolean } = {}): Promise<Map<string, LiveKey>> {
     const propose = options.propose === true;
