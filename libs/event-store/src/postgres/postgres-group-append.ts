@@ -62,22 +62,18 @@ const PLAIN_RETURNING = 'position, stream_id, revision';
 const RECORDED_RETURNING = 'position, stream_id, revision, id, recorded_at';
 
 /**
- * Statements are not conditional: a refused caller's would commit with the others' (a person key
- * stored or retired for events that never were). So this guard fails the whole transaction when a
- * caller that brings statements got no event of its first stream inserted by this transaction
- * (`xmin`: one committed before, as by a retry, does not count); `failed` then sends the others
- * again. A function of the schema (postgres-schema.ts): a `DO` block cost PGlite 0.37 ms a transaction.
+ * The callers' own statements (AppendOptions.statements), after the insert and the refused-caller guard.
+ * Statements are not conditional: a refused caller's would commit with the others' (a person key stored
+ * or retired for events that never were). So the guard fails the whole transaction when a caller that
+ * brings statements got no event of its first stream inserted by this transaction (`xmin`: one committed
+ * before, as by a retry, does not count); `failed` then sends the others again. A function of the schema
+ * (postgres-schema.ts): a `DO` block cost PGlite 0.37 ms a transaction.
  */
-const refusedCallerGuard = (tables: PostgresTables, group: readonly Waiting[]): string[] => {
+const callersStatements = (tables: PostgresTables, group: readonly Waiting[]): string[] => {
   const ids = group.filter((waiting) => waiting.statements.length > 0).map((waiting) => waiting.appends[0]?.events[0]?.id ?? '');
-  return ids.length === 0 ? [] : [`SELECT ${tables.appendedCheck}(ARRAY[${ids.map(sqlLiteral).join(', ')}]::uuid[])`];
+  const guard = ids.length === 0 ? [] : [`SELECT ${tables.appendedCheck}(ARRAY[${ids.map(sqlLiteral).join(', ')}]::uuid[])`];
+  return [...guard, ...group.flatMap((waiting) => waiting.statements)];
 };
-
-/** The callers' own statements (AppendOptions.statements: one statement each), after the insert and the guard for refused callers. */
-const callersStatements = (tables: PostgresTables, group: readonly Waiting[]): string[] => [
-  ...refusedCallerGuard(tables, group),
-  ...group.flatMap((waiting) => waiting.statements),
-];
 
 const isRefusedCaller = (error: unknown): boolean => typeof error === 'object' && error !== null && 'code' in error && error.code === APPEND_REFUSED_STATE;
 
@@ -346,7 +342,7 @@ export class GroupAppender {
   }
 
   /**
-   * A caller with statements was refused (refusedCallerGuard): those whose expected revisions do not
+   * A caller with statements was refused (the guard of callersStatements): those whose expected revisions do not
    * hold now get their conflict, the rest go again. Revisions only grow, so a refused caller is refused
    * now too; if none is (an expected revision ahead of the stream, reached since), they go one by one.
    */
