@@ -210,9 +210,8 @@ export class PersonKeyStore {
   }
 
   /**
-   * Stores proposed keys. A key another append of this process stored first fails it (isConflict): it
-   * is sealed again with the key as it stands, which its current check covers. Checking every proposal
-   * instead cost a statement per append (grouped invitations to 20 assessments 3× slower, bench).
+   * Stores proposed keys. One another append of this process stored first fails it (isConflict): sealed
+   * again with the key as it stands. Checking every proposal cost a statement per append (3× slower, bench).
    */
   insertStatement(keys: readonly ProposedKey[]): string {
     const rows = keys.map((key) => `(${[key.keyId, key.workspaceId, key.addressHash, key.sealed].map(sqlLiteral).join(', ')})`);
@@ -391,20 +390,14 @@ export class PersonKeyStore {
     return found;
   }
 
-  /**
-   * The workspace's key for snapshots of its streams' folds, made on first use. It goes with the
-   * first person's keys destroyed in the workspace, and the snapshots sealed with it become unreadable.
-   */
+  /** The workspace's snapshot key, made on first use; destroyed with any person's keys in the workspace. */
   async snapshotKey(workspaceId: string): Promise<LiveKey> {
     const found = (await this.keysFor([{ workspaceId, email: SNAPSHOT_SCOPE }])).get(personKey(workspaceId, SNAPSHOT_SCOPE));
     if (found === undefined) throw new Error('no snapshot key was made');
     return found;
   }
 
-  /**
-   * Run in the append's transaction: the stored keys it sealed with (not those it proposes) are still
-   * current; one retired or destroyed since it was cached fails the append (isConflict), to seal again.
-   */
+  /** In the append's transaction: a stored key it sealed with, retired or destroyed since cached, fails it (isConflict). */
   currentCheck(keyIds: readonly string[]): string {
     return `SELECT ${this.checkFunction}(ARRAY[${keyIds.map(sqlLiteral).join(', ')}]::text[])`;
   }

@@ -20,9 +20,8 @@ const KEY_CONFLICT_ATTEMPTS = 4;
  */
 export class PersonalDataEventStore implements EventStore {
   /**
-   * Clear data of the sealed events of appends in flight, by event id: what inline projectors see.
-   * An entry lives exactly as long as its append call (set before, deleted in its `finally`), so it
-   * cannot go stale and another process's appends never meet it. Bounded by the appends in flight.
+   * Clear data of the sealed events of appends in flight, by event id (what inline projectors see): an entry
+   * lives exactly as long as its append call (deleted in its `finally`), so it cannot go stale; bounded so.
    */
   private readonly clearData = new Map<string, Record<string, unknown>>();
   /** Clear values are kept only while projectors run inside the appends. */
@@ -34,10 +33,9 @@ export class PersonalDataEventStore implements EventStore {
   private readonly upcast: ((event: RecordedEvent) => RecordedEvent) | null;
 
   /**
-   * `keysInAppend` (PostgreSQL, PGlite: the keys in the log's database): a new person's key is stored
-   * by the first append that uses it, each append checks its keys are still current, and the append
-   * that ends a person retires their key, all in the append's transaction. Otherwise (EventStoreDB)
-   * keys are made before the append and retired after it, and a key cached elsewhere is not checked.
+   * `keysInAppend` (PostgreSQL, PGlite: the keys in the log's database): the append's transaction stores a new
+   * person's key, checks its keys are current and retires the key of a person it ends. Otherwise (EventStoreDB)
+   * keys are made before the append and retired after it; a key cached elsewhere is not checked.
    * `endingTypes`: event types that end their person (a deleted candidate): the key is retired with it.
    */
   constructor(
@@ -139,11 +137,7 @@ export class PersonalDataEventStore implements EventStore {
     return { stored, statements, proposed, opened, names };
   }
 
-  /**
-   * In the append's transaction, in this order: the proposed keys stored, the stored keys it sealed
-   * with checked to be current, the keys of the people it ends retired (see insertStatement for a
-   * proposal another append stored first).
-   */
+  /** In the append's transaction, in this order: proposed keys stored, the others checked current, ended people's retired. */
   private keyStatements(keys: ReadonlyMap<string, { keyId: string }>, proposed: readonly ProposedKey[], ended: readonly { workspaceId: string; email: string }[]): string[] {
     const proposedIds = new Set(proposed.map((key) => key.keyId));
     const current = [...new Set([...keys.values()].map((key) => key.keyId))].filter((keyId) => !proposedIds.has(keyId));

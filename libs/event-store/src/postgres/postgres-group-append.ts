@@ -281,9 +281,8 @@ export class GroupAppender {
   }
 
   /**
-   * EventStore.rehearseAppend: the transaction `append` would run for this one caller, rolled back, on
-   * each connection the pool may open (up to its size; those others hold are not waited for). Never
-   * grouped with real callers; nothing settles, no `onCommitted` runs.
+   * EventStore.rehearseAppend: this caller's transaction, rolled back, on each connection the pool may open
+   * (those others hold are not waited for); never grouped with real callers, no `onCommitted` runs.
    */
   async rehearse(appends: StreamAppend[], statements: readonly string[] = []): Promise<void> {
     const group: Waiting[] = [{ appends, statements, resolve: () => undefined, reject: () => undefined }];
