@@ -109,8 +109,8 @@ export class PersonalDataEventStore implements EventStore {
   }
 
   /**
-   * The appends as stored (stream ids keyed, personal fields sealed) with their statements; `opened`:
-   * the events whose clear data is in `clearData` until the append is over; `names`: each stored id's own.
+   * The appends as stored (stream ids keyed, fields sealed) with their statements; `opened`: the events whose
+   * clear data is in `clearData` until the append is over; `names`: each stored id's own.
    */
   private async seal(appends: StreamAppend[], options: AppendOptions | undefined, people: readonly Person[], ended: readonly Person[]): Promise<{
     stored: StreamAppend[]; statements: string[]; proposed: ProposedKey[]; opened: string[]; names: Map<string, string>;

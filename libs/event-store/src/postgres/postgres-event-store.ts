@@ -32,7 +32,10 @@ export interface PostgresEventStoreOptions {
   listen?: boolean;
   /** NOTIFY listeners in the append transaction. Default true. */
   notify?: boolean;
-  /** Named prepared statements (planned once per connection); default as `listen`. PGlite: each new connection deallocates first (embedded pool). */
+  /**
+   * Named prepared statements for the reads and the grouped insert (planned once per connection).
+   * Default: as `listen`. On PGlite a new connection must deallocate first (the embedded pool does).
+   */
   preparedStatements?: boolean;
   /**
    * `single-process` (the embedded store; default `multi-process`): this object is the log's only

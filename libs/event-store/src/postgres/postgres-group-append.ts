@@ -249,10 +249,7 @@ export class GroupAppender {
     }
   }
 
-  /**
-   * Round trip 1 of a group with inline projectors, and each projector's statements to end the
-   * transaction with; `stage` says whose failure an error is.
-   */
+  /** Round trip 1 with inline projectors, and each projector's closing statements; `stage`: whose failure an error is. */
   private async inlineWork(client: pg.PoolClient, group: Waiting[], stage: Stage): Promise<{ rows: RecordedRow[]; finished: Finished[] }> {
     const byId = new Map<string, NewEvent>();
     for (const waiting of group) for (const append of waiting.appends) for (const event of append.events) byId.set(event.id, event);
