@@ -140,9 +140,8 @@ export interface ReadAllOptions {
   after?: bigint | null;
   maxCount: number;
   /**
-   * Optional: the caller reads only position, id, stream, revision, type, data and `metadata.time`
-   * (a rebuild). An adapter may then leave `recordedAt` empty, the rest of `metadata` blank and
-   * `hash` absent (PostgreSQL, PGlite); others return whole events.
+   * Optional: the caller reads only position, id, stream, revision, type, data and `metadata.time` (a rebuild):
+   * an adapter may leave `recordedAt` empty, the rest of `metadata` blank, `hash` absent (PostgreSQL, PGlite).
    */
   dataOnly?: boolean;
   /**
@@ -205,10 +204,9 @@ export interface EventStore {
    */
   useInlineProjectors?(projectors: readonly InlineProjector[]): void;
   /**
-   * Optional (PostgreSQL, PGlite): runs the transaction `appendToStreams` would run for these appends
-   * (insert, statements, inline projectors) and rolls it back, once on each connection the pool may
-   * hold. Nothing is kept, no state of any layer either; positions handed out are a gap, as after any
-   * rollback. Run before serving, so the first request does not pay for first runs and compiling.
+   * Optional (PostgreSQL, PGlite), run before serving so the first request does not pay for first runs and
+   * compiling: the transaction `appendToStreams` would run (insert, statements, inline projectors), rolled
+   * back, once on each connection the pool may hold. Nothing is kept in any layer; its positions are a gap.
    */
   rehearseAppend?(appends: StreamAppend[], options?: AppendOptions): Promise<void>;
   /**

@@ -66,23 +66,14 @@ async function readHolder(lockPath: string): Promise<LockHolder | 'missing' | 'u
   return 'unreadable';
 }
 
-export class DataDirLock {
-  private released: Promise<void> | null = null;
-
-  constructor(readonly dataDir: string, private readonly releaseOnce: () => Promise<void>) {}
-
-  release(): Promise<void> {
-    this.released ??= this.releaseOnce();
-    return this.released;
-  }
-}
+interface DataDirLock { release: () => Promise<void> }
 
 /** Takes the folder for this process, or throws DataDirInUseError naming the live holder. */
 export async function acquireDataDirLock(dataDir: string): Promise<DataDirLock> {
   // Made here, owner-only, rather than by the `flock` command with whatever umask it inherits.
   await open(join(dataDir, LOCK_FILE), 'a', 0o600).then((file) => file.close());
   const attempt = await tryOsFileLock(join(dataDir, LOCK_FILE));
-  if (attempt.kind === 'held') return new DataDirLock(dataDir, attempt.release);
+  if (attempt.kind === 'held') return { release: attempt.release };
   if (attempt.kind === 'busy') throw new DataDirInUseError(dataDir, attempt.holderPid);
   return acquirePidLock(dataDir);
 }
@@ -103,7 +94,7 @@ async function acquirePidLock(dataDir: string): Promise<DataDirLock> {
       try {
         await link(candidate, lockPath);
         heldByThisProcess.add(dataDir);
-        return new DataDirLock(dataDir, () => releasePidLock(dataDir, lockPath, token));
+        return { release: () => releasePidLock(dataDir, lockPath, token) };
       } catch (error) {
         if (!(typeof error === 'object' && error !== null && 'code' in error && error.code === 'EEXIST')) throw error;
       }

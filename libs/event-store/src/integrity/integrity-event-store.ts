@@ -13,10 +13,10 @@ const MAX_CACHED_HEADS = 50_000;
 const ANY_RETRIES = 12;
 
 /**
- * Stamps every appended event with its recorded time and its link in the stream's hash chain, for
- * any adapter. The link needs the hash at the expected revision: the command path has just read the
- * stream through here, so it is nearly always cached, else one read fetches it. Entries are immutable
- * facts (the event at revision N of a committed stream never changes): a stale entry can only miss.
+ * Stamps every appended event with its recorded time and its link in the stream's hash chain, for any
+ * adapter. The link needs the hash at the expected revision, nearly always cached (the command path has
+ * just read the stream through here), else read. Entries are immutable facts (the event at revision N of
+ * a committed stream never changes): a stale entry can only miss. At most MAX_CACHED_HEADS, oldest out.
  */
 export class IntegrityEventStore implements EventStore {
   private readonly heads = new Map<string, StreamHead>();

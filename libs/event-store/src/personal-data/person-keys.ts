@@ -8,9 +8,8 @@ import { sqlLiteral } from '../postgres/sql-literal.js';
 import { migrateAuditTables } from '../migrations/audit-tables.migrations.js';
 
 /**
- * Keys read from the table are kept this long. Another process may so open a key for up to this long
- * after it was destroyed; it can never seal new data with a retired or destroyed key, which every
- * append checks in its own transaction (currentCheck).
+ * Keys read from the table are kept this long: another process may open a destroyed key's data that long,
+ * never seal with a retired or destroyed key (every append checks in its transaction: currentCheck).
  */
 const CACHE_TTL_MS = 5_000;
 /** Keys kept by person and by id, at most (expired ones are dropped first, then the oldest). */
@@ -108,7 +107,7 @@ class ExpiringMap<K, V> {
 export class PersonKeyStore {
   private readonly sealingKey: Buffer;
   private readonly addressKey: Buffer;
-  /** Each workspace's address-hash key, derived from addressKey (see workspaceAddressKey). */
+  /** Each workspace's address-hash key, derived once, not at each of the three hashes an invitation makes. */
   private readonly workspaceAddressKeys = new Map<string, Buffer>();
   /** Current keys by person (workspace and address hash). */
   private readonly byPerson = new ExpiringMap<string, LiveKey>(CACHE_MAX_ENTRIES);
@@ -117,14 +116,9 @@ export class PersonKeyStore {
   /** Proposed keys not yet known to be stored, by person (address hash) and by key id, oldest first. */
   private readonly proposed = new Map<string, ProposedKey>();
   private readonly proposedById = new Map<string, ProposedKey>();
-  /** Lookups waiting for the one in progress to finish (see keysFor). */
   private readonly waiting: WaitingLookup[] = [];
   private lookingUp = false;
-  /**
-   * Single-process (no other process stores keys): a prefix of the address hash of every person with a
-   * live key, so a new person's key is proposed without a statement. A shared prefix costs that statement.
-   * Null: not known.
-   */
+  /** Single-process (no other process stores keys): the address-hash prefix of every person with a live key; null: not known. */
   private knownPeople: Set<number> | null = null;
   /** The qualified table name (snapshot writes check it for recent erasures). */
   readonly table: string;
@@ -144,7 +138,7 @@ export class PersonKeyStore {
   /** The name PostgreSQL gives the table's primary key (a proposal stored twice fails on it). */
   private readonly primaryKey = 'person_keys_pkey';
 
-  /** The table is made and changed by the audit migrations (migrations/audit-tables.migrations.ts), run here if not yet. */
+  /** Runs the audit migrations (they make the table), if not yet. */
   async prepare(): Promise<void> {
     await migrateAuditTables(this.pool, this.schema);
     if (this.options.deployment === 'single-process') await this.learnPeople();
@@ -162,7 +156,7 @@ export class PersonKeyStore {
     if (this.knownPeople !== null && this.knownPeople.size > MAX_KNOWN_PEOPLE) this.knownPeople = null;
   }
 
-  /** False only when the person surely has no live key (see knownPeople). */
+  /** False only when the person surely has no live key: proposed without a statement (a shared prefix costs one). */
   private mayHaveKey(addressHash: string): boolean {
     return this.knownPeople === null || this.knownPeople.has(hashPrefix(addressHash));
   }
@@ -172,7 +166,6 @@ export class PersonKeyStore {
     return createHmac('sha256', this.workspaceAddressKey(workspaceId)).update(addressOrDigest).digest('hex');
   }
 
-  /** Derived once per workspace, not at each of the three hashes an invitation makes. */
   private workspaceAddressKey(workspaceId: string): Buffer {
     let key = this.workspaceAddressKeys.get(workspaceId);
     if (key === undefined) {
@@ -184,13 +177,11 @@ export class PersonKeyStore {
   }
 
   /**
-   * Each person's live key, made on first use: one statement for any number of people (two after a
-   * race). Lookups asked for while one runs go together in the next statement.
-   *
-   * With `propose`, the statement only looks: a person without a live key gets a ProposedKey made
-   * here (the same for every asker until stored or dropped), stored by the append that uses it in its
-   * own transaction (insertStatement). A key another process stored meanwhile makes that append fail
-   * on the live-key index (isConflict); the caller withdraws the proposal and asks again.
+   * Each person's live key, made on first use: one statement for any number of people (two after a race);
+   * lookups asked for while one runs go together in the next. With `propose` it only looks: a person
+   * without a live key gets a ProposedKey (the same for every asker until stored or dropped), stored by the
+   * append that uses it (insertStatement). A key another process stored meanwhile fails that append on the
+   * live-key index (isConflict); the caller withdraws the proposal and asks again.
    */
   async keysFor(people: readonly Person[], options: { propose?: boolean } = {}): Promise<Map<string, LiveKey>> {
     const propose = options.propose === true;
@@ -219,9 +210,8 @@ export class PersonKeyStore {
   }
 
   /**
-   * Stores proposed keys. A key another append of this process stored first fails it (isConflict): it
-   * is sealed again with the key as it stands, which its current check covers. Checking every proposal
-   * instead cost a statement per append (grouped invitations to 20 assessments 3× slower, bench).
+   * Stores proposed keys. One another append of this process stored first fails it (isConflict): sealed
+   * again with the key as it stands. Checking every proposal cost a statement per append (3× slower, bench).
    */
   insertStatement(keys: readonly ProposedKey[]): string {
     const rows = keys.map((key) => `(${[key.keyId, key.workspaceId, key.addressHash, key.sealed].map(sqlLiteral).join(', ')})`);
@@ -362,7 +352,6 @@ export class PersonKeyStore {
     return new Map(rows.map((row) => [personKey(row.workspace_id, row.address_hash), row]));
   }
 
-  /** A stored key, as a row read from the table. */
   private rememberRow(row: KeyRow, now: number): LiveKey {
     return this.remember(row.workspace_id, row.address_hash, { keyId: row.key_id, key: this.open(row.sealed_key) }, now);
   }
@@ -401,20 +390,14 @@ export class PersonKeyStore {
     return found;
   }
 
-  /**
-   * The workspace's key for snapshots of its streams' folds, made on first use. It goes with the
-   * first person's keys destroyed in the workspace, and the snapshots sealed with it become unreadable.
-   */
+  /** The workspace's snapshot key, made on first use; destroyed with any person's keys in the workspace. */
   async snapshotKey(workspaceId: string): Promise<LiveKey> {
     const found = (await this.keysFor([{ workspaceId, email: SNAPSHOT_SCOPE }])).get(personKey(workspaceId, SNAPSHOT_SCOPE));
     if (found === undefined) throw new Error('no snapshot key was made');
     return found;
   }
 
-  /**
-   * Run in the append's transaction: the stored keys it sealed with (not those it proposes) are still
-   * current; one retired or destroyed since it was cached fails the append (isConflict), to seal again.
-   */
+  /** In the append's transaction: a stored key it sealed with, retired or destroyed since cached, fails it (isConflict). */
   currentCheck(keyIds: readonly string[]): string {
     return `SELECT ${this.checkFunction}(ARRAY[${keyIds.map(sqlLiteral).join(', ')}]::text[])`;
   }
@@ -456,7 +439,7 @@ export class PersonKeyStore {
     }
   }
 
-  /** Drops the person's cached key and proposal (`person`: workspace and address hash). */
+  /** `person`: workspace and address hash. */
   private dropPerson(person: string): void {
     this.byPerson.delete(person);
     const proposal = this.proposed.get(person);
@@ -464,29 +447,17 @@ export class PersonKeyStore {
   }
 
   /**
-   * Destroys every key of the person, and the workspace's snapshot key (its snapshots may hold the
-   * person's address in clear); returns how many of the person's keys went.
-   */
-  async destroy(workspaceId: string, email: string): Promise<number> {
-    return this.destroyWhere(workspaceId, this.addressHash(workspaceId, email), []);
-  }
-
-  /**
-   * Destroys these keys of a workspace (those that sealed a deleted person's events), and the
-   * workspace's snapshot key; returns how many of these keys went (0 when they already had).
+   * Destroys these keys of a workspace (those that sealed a deleted person's events), and the workspace's
+   * snapshot key (its snapshots may hold the person's address in clear); returns how many of these keys
+   * went (0 when they already had).
    */
   async destroyKeys(workspaceId: string, keyIds: readonly string[]): Promise<number> {
-    return this.destroyWhere(workspaceId, null, keyIds);
-  }
-
-  /** The keys of the person (by address hash) or these key ids, with the workspace's snapshot key. */
-  private async destroyWhere(workspaceId: string, addressHash: string | null, keyIds: readonly string[]): Promise<number> {
     const scopeHash = this.addressHash(workspaceId, SNAPSHOT_SCOPE);
     const result = await this.pool.query<{ key_id: string; address_hash: string }>(
       `UPDATE ${this.table} SET sealed_key = NULL, destroyed_at = now(), retired_at = coalesce(retired_at, now())
        WHERE workspace_id = $1 AND (address_hash = $2::text OR key_id = ANY($3::text[]) OR address_hash = $4) AND sealed_key IS NOT NULL
        RETURNING key_id, address_hash`,
-      [workspaceId, addressHash, [...keyIds], scopeHash],
+      [workspaceId, null, [...keyIds], scopeHash],
     );
     for (const row of result.rows) {
       this.dropPerson(personKey(workspaceId, row.address_hash));

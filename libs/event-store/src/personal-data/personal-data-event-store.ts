@@ -20,25 +20,22 @@ const KEY_CONFLICT_ATTEMPTS = 4;
  */
 export class PersonalDataEventStore implements EventStore {
   /**
-   * Clear data of the sealed events of appends in flight, by event id: what inline projectors see.
-   * An entry lives exactly as long as its append call (set before, deleted in its `finally`), so it
-   * cannot go stale and another process's appends never meet it. Bounded by the appends in flight.
+   * Clear data of the sealed events of appends in flight, by event id (what inline projectors see): an entry
+   * lives exactly as long as its append call (deleted in its `finally`), so it cannot go stale; bounded so.
    */
   private readonly clearData = new Map<string, Record<string, unknown>>();
-  /** Projectors run inside the appends: only then are clear values kept for them. */
+  /** Clear values are kept only while projectors run inside the appends. */
   private inlining = false;
 
-  /** Whether the key statements run in the appends' own transactions (see the constructor). */
   private readonly keysInAppend: boolean;
   private readonly endingTypes: ReadonlySet<string>;
   /** Brings an event written in an older schema version up to the current shape, on every read (the outermost layer). */
   private readonly upcast: ((event: RecordedEvent) => RecordedEvent) | null;
 
   /**
-   * `keysInAppend` (PostgreSQL, PGlite: the keys in the log's database): a new person's key is stored
-   * by the first append that uses it, each append checks its keys are still current, and the append
-   * that ends a person retires their key, all in the append's transaction. Otherwise (EventStoreDB)
-   * keys are made before the append and retired after it, and a key cached elsewhere is not checked.
+   * `keysInAppend` (PostgreSQL, PGlite: the keys in the log's database): the append's transaction stores a new
+   * person's key, checks its keys are current and retires the key of a person it ends. Otherwise (EventStoreDB)
+   * keys are made before the append and retired after it; a key cached elsewhere is not checked.
    * `endingTypes`: event types that end their person (a deleted candidate): the key is retired with it.
    */
   constructor(
@@ -112,8 +109,8 @@ export class PersonalDataEventStore implements EventStore {
   }
 
   /**
-   * The appends as stored (stream ids keyed, personal fields sealed) with their statements; `opened`:
-   * the events whose clear data is in `clearData` until the append is over; `names`: each stored id's own.
+   * The appends as stored (stream ids keyed, fields sealed) with their statements; `opened`: the events whose
+   * clear data is in `clearData` until the append is over; `names`: each stored id's own.
    */
   private async seal(appends: StreamAppend[], options: AppendOptions | undefined, people: readonly Person[], ended: readonly Person[]): Promise<{
     stored: StreamAppend[]; statements: string[]; proposed: ProposedKey[]; opened: string[]; names: Map<string, string>;
@@ -140,11 +137,7 @@ export class PersonalDataEventStore implements EventStore {
     return { stored, statements, proposed, opened, names };
   }
 
-  /**
-   * In the append's transaction, in this order: the proposed keys stored, the stored keys it sealed
-   * with checked to be current, the keys of the people it ends retired (see insertStatement for a
-   * proposal another append stored first).
-   */
+  /** In the append's transaction, in this order: proposed keys stored, the others checked current, ended people's retired. */
   private keyStatements(keys: ReadonlyMap<string, { keyId: string }>, proposed: readonly ProposedKey[], ended: readonly { workspaceId: string; email: string }[]): string[] {
     const proposedIds = new Set(proposed.map((key) => key.keyId));
     const current = [...new Set([...keys.values()].map((key) => key.keyId))].filter((keyId) => !proposedIds.has(keyId));
@@ -242,19 +235,13 @@ export class PersonalDataEventStore implements EventStore {
    * field when read for subscriptions (followers skip much), all at once for readAll (a rebuild).
    */
   private async open(events: RecordedEvent[], decrypt = decryptPersonalFields): Promise<RecordedEvent[]> {
-    const opened = await this.openFields(events, decrypt);
-    const upcast = this.upcast;
-    return upcast === null ? opened : opened.map((event) => upcast(event));
-  }
-
-  private async openFields(events: RecordedEvent[], decrypt: typeof decryptPersonalFields): Promise<RecordedEvent[]> {
     const keyIds = new Set<string>();
     for (const event of events) sealedKeyIds(event.data, keyIds);
-    if (keyIds.size === 0) return events;
-    const keys = await this.keys.load(keyIds);
+    const keys = keyIds.size === 0 ? null : await this.keys.load(keyIds);
     return events.map((event) => {
-      const data = decrypt(event.data, keys);
-      return data === event.data ? event : { ...event, data };
+      const data = keys === null ? event.data : decrypt(event.data, keys);
+      const opened = data === event.data ? event : { ...event, data };
+      return this.upcast === null ? opened : this.upcast(opened);
     });
   }
 }

@@ -1,15 +1,15 @@
-import { createHash } from 'node:crypto';
 import { openAesGcm, sealAesGcm } from '#platform/crypto/aes-gcm.js';
 import type pg from 'pg';
 import type { FoldSnapshotRead as FoldSnapshot } from '../event-store.port.js';
 import type { PersonKeyStore } from './person-keys.js';
 import { migrateAuditTables } from '../migrations/audit-tables.migrations.js';
+import { statementName } from '../postgres/prepared-statement.js';
 
 /**
  * Snapshots of folds beside the log: a cache that spares folding a long stream after a restart, never
  * a source of truth. One row per stream and fold, the newest revision. The state holds personal data
  * in clear, so each is sealed (AES-256-GCM, bound to stream, fold, revision and version) with its
- * workspace's snapshot key, which erasing anyone in the workspace destroys (PersonKeyStore.destroy).
+ * workspace's snapshot key, which erasing anyone in the workspace destroys (PersonKeyStore.destroyKeys).
  */
 export class SnapshotStore {
   private readonly table: string;
@@ -18,7 +18,7 @@ export class SnapshotStore {
     this.table = `"${schema.replaceAll('"', '""')}".state_snapshots`;
   }
 
-  /** The table is made and changed by the audit migrations (migrations/audit-tables.migrations.ts). */
+  /** Runs the audit migrations (they make the table), if not yet. */
   async prepare(): Promise<void> {
     await migrateAuditTables(this.pool, this.schema);
   }
@@ -26,7 +26,7 @@ export class SnapshotStore {
   /** The stream's snapshot of the fold, or null: none, its key destroyed, or not readable (tampered, or of another secret). */
   async read(streamId: string, fold: string): Promise<FoldSnapshot | null> {
     const text = `SELECT revision, version, key_id, body FROM ${this.table} WHERE stream_id = $1 AND fold = $2`;
-    const { rows } = await this.pool.query<{ revision: number; version: number; key_id: string; body: string }>({ name: named('read', text), text, values: [streamId, fold] });
+    const { rows } = await this.pool.query<{ revision: number; version: number; key_id: string; body: string }>({ name: statementName('state_snapshot_read', text), text, values: [streamId, fold] });
     const row = rows[0];
     if (row === undefined) return null;
     const key = (await this.keys.load([row.key_id])).get(row.key_id);
@@ -53,11 +53,8 @@ export class SnapshotStore {
         ON CONFLICT (stream_id, fold) DO UPDATE SET revision = excluded.revision, version = excluded.version, key_id = excluded.key_id,
           body = excluded.body, taken_at = now()
         WHERE s.revision < excluded.revision OR s.version <> excluded.version OR s.key_id <> excluded.key_id`;
-    await this.pool.query({ name: named('write', text), text, values: [streamId, fold, snapshot.revision, snapshot.version, keyId, sealed, snapshot.scope, snapshot.takenAt] });
+    await this.pool.query({ name: statementName('state_snapshot_write', text), text, values: [streamId, fold, snapshot.revision, snapshot.version, keyId, sealed, snapshot.scope, snapshot.takenAt] });
   }
 }
 
 const bound = (streamId: string, fold: string, revision: number, version: number): Buffer => Buffer.from(`${streamId}\u0000${fold}\u0000${revision}\u0000${version}`);
-
-/** Named statements are planned once per connection; the name follows the text (schemas differ in tests). */
-const named = (what: string, text: string): string => `state_snapshot_${what}_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;

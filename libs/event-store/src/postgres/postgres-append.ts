@@ -5,16 +5,13 @@ import { STREAM_REVISION_CONSTRAINT } from './postgres-schema.js';
 import type { PostgresTables } from './postgres-schema.js';
 
 /*
- * Gap-free global order. `position` comes from a sequence, which is not transactional: position 11
- * can commit while 10 is in flight, and a reader past 11 would never see 10. So every append takes a
- * transaction-scoped advisory lock before it allocates positions, held until COMMIT: once a position
- * is visible, every lower one is visible or aborted (a harmless gap). The lock also makes the
- * expected revision check race-free.
- *
- * Trade-off: appends to one schema commit one at a time (bench/event-store.bench.ts); readers are
- * never blocked. Concurrent commits with readers stopping below the oldest in-flight transaction
- * (pg_snapshot_xmin) scale better but are harder to get right. Where every transaction goes through
- * one connection (the embedded store), none can overlap, and the lock is left out.
+ * Gap-free global order. `position` comes from a sequence, not transactional: 11 can commit while 10 is
+ * in flight, and a reader past 11 would never see 10. So every append takes a transaction-scoped advisory
+ * lock before it allocates positions, held until COMMIT: once a position is visible, every lower one is
+ * visible or aborted (a harmless gap). The lock also makes the expected revision check race-free.
+ * Trade-off: appends to one schema commit one at a time (bench/event-store.bench.ts), readers are never
+ * blocked (readers stopping below pg_snapshot_xmin would scale better, but are harder to get right).
+ * Where every transaction goes through one connection (the embedded store), none overlap: no lock.
  */
 
 interface AppendedRow {
@@ -23,8 +20,7 @@ interface AppendedRow {
 }
 
 function appendSql(tables: PostgresTables): string {
-  // One round trip per stream: the expected revision check and the insert are the same statement.
-  // It inserts nothing when the check fails. ORDER BY ord keeps positions in revision order.
+  // One statement checks the expected revision (nothing inserted when it fails) and inserts in revision order.
   return `
     WITH current AS (
       SELECT max(revision) AS revision FROM ${tables.events} WHERE stream_id = $1

@@ -62,10 +62,9 @@ export class PostgresEventStore implements EventStore {
   private readonly appender: GroupAppender;
   readonly runsStatements = true;
   /**
-   * Single-process: every stream id in the log (null: not known, every read goes to the database).
-   * Kept current by this store's own appends, which are all the appends there are: the deployment
-   * value says no other process writes this log (deployment.ts), so nothing invalidates it. Bounded
-   * by the size checked where it is read at start (past it, it stays null).
+   * Single-process: every stream id in the log (null: not known, reads go to the database). Kept by this
+   * store's appends, all there are (no other process writes this log: deployment.ts), so nothing
+   * invalidates it; bounded by MAX_KNOWN_STREAMS (past it, null).
    */
   private knownStreams: Set<string> | null = null;
 

@@ -10,18 +10,14 @@ import { sqlLiteral } from './sql-literal.js';
 import { StatementScript } from './statement-script.js';
 
 /*
- * Group commit at the store: appends that arrive while a transaction is being written go together in
- * the next one, in ONE round trip (BEGIN, the append lock, one INSERT for every stream, NOTIFY and
- * COMMIT as one simple-protocol query). The append lock of postgres-append.ts keeps positions handed
- * out and made visible in commit order. Each caller keeps its own all-or-nothing outcome: one whose
- * expected revisions do not all hold inserts nothing (the SQL checks by caller), the others commit.
- * Two callers on one stream never share a transaction. A statement error re-runs the callers one by
- * one, so only the one at fault fails.
- *
- * With inline projectors (read models, the e-mail outbox) it takes two round trips: lock, the
- * projectors' reads, the head and the insert; then their writes and COMMIT, all or nothing with the
- * events. A projector that fails sends the group again without projectors: the followers then do
- * that work from the log, as they always can.
+ * Group commit: appends that arrive while a transaction is being written go together in the next one, in
+ * ONE round trip (BEGIN, the append lock, one INSERT for every stream, NOTIFY, COMMIT as one simple query).
+ * The append lock (postgres-append.ts) keeps positions handed out and made visible in commit order. Each
+ * caller stays all or nothing: one whose expected revisions do not all hold inserts nothing (the SQL checks
+ * by caller); two callers on one stream never share a transaction; a statement error re-runs the callers
+ * one by one, so only the one at fault fails. Inline projectors (read models, the e-mail outbox) take two
+ * round trips: lock, their reads, the head and the insert; then their writes and COMMIT, all or nothing
+ * with the events. A projector that fails sends the group again without them: the followers do it from the log.
  */
 
 interface Waiting {
@@ -60,29 +56,24 @@ const headSql = (tables: PostgresTables): string => `SELECT max(position)::text 
 
 const lockSql = (tables: PostgresTables): string => `SELECT pg_advisory_xact_lock(${tables.appendLock[0]}, ${tables.appendLock[1]})`;
 
-/** NOTIFY (where listeners are told) and COMMIT, one statement each. */
 const commitStatements = (tables: PostgresTables, notify: boolean): string[] => [...(notify ? [`NOTIFY ${tables.notifyChannel}`] : []), 'COMMIT'];
 
 const PLAIN_RETURNING = 'position, stream_id, revision';
 const RECORDED_RETURNING = 'position, stream_id, revision, id, recorded_at';
 
 /**
- * Statements are not conditional: a refused caller's would commit with the others' (a person key
- * stored or retired for events that never were). So this guard fails the whole transaction when a
- * caller that brings statements got no event of its first stream inserted by this transaction
- * (`xmin`: one committed before, as by a retry, does not count); `failed` then sends the others
- * again. A function of the schema (postgres-schema.ts): a `DO` block cost PGlite 0.37 ms a transaction.
+ * The callers' own statements (AppendOptions.statements), after the insert and the refused-caller guard.
+ * Statements are not conditional: a refused caller's would commit with the others' (a person key stored
+ * or retired for events that never were). So the guard fails the whole transaction when a caller that
+ * brings statements got no event of its first stream inserted by this transaction (`xmin`: one committed
+ * before, as by a retry, does not count); `failed` then sends the others again. A function of the schema
+ * (postgres-schema.ts): a `DO` block cost PGlite 0.37 ms a transaction.
  */
-const refusedCallerGuard = (tables: PostgresTables, group: readonly Waiting[]): string[] => {
+const callersStatements = (tables: PostgresTables, group: readonly Waiting[]): string[] => {
   const ids = group.filter((waiting) => waiting.statements.length > 0).map((waiting) => waiting.appends[0]?.events[0]?.id ?? '');
-  return ids.length === 0 ? [] : [`SELECT ${tables.appendedCheck}(ARRAY[${ids.map(sqlLiteral).join(', ')}]::uuid[])`];
+  const guard = ids.length === 0 ? [] : [`SELECT ${tables.appendedCheck}(ARRAY[${ids.map(sqlLiteral).join(', ')}]::uuid[])`];
+  return [...guard, ...group.flatMap((waiting) => waiting.statements)];
 };
-
-/** The callers' own statements (AppendOptions.statements: one statement each), after the insert and the guard for refused callers. */
-const callersStatements = (tables: PostgresTables, group: readonly Waiting[]): string[] => [
-  ...refusedCallerGuard(tables, group),
-  ...group.flatMap((waiting) => waiting.statements),
-];
 
 const isRefusedCaller = (error: unknown): boolean => typeof error === 'object' && error !== null && 'code' in error && error.code === APPEND_REFUSED_STATE;
 
@@ -121,7 +112,6 @@ export class GroupAppender {
   }
 
   private readonly appendLock: boolean;
-  /** BEGIN, and the append lock where transactions may overlap. */
   private readonly begin: readonly string[];
 
   /** Connections that hold this appender's own prepared statements (the inserts and the head). */
@@ -259,10 +249,7 @@ export class GroupAppender {
     }
   }
 
-  /**
-   * Round trip 1 of a group with inline projectors, and each projector's statements to end the
-   * transaction with; `stage` says whose failure an error is.
-   */
+  /** Round trip 1 with inline projectors, and each projector's closing statements; `stage`: whose failure an error is. */
   private async inlineWork(client: pg.PoolClient, group: Waiting[], stage: Stage): Promise<{ rows: RecordedRow[]; finished: Finished[] }> {
     const byId = new Map<string, NewEvent>();
     for (const waiting of group) for (const append of waiting.appends) for (const event of append.events) byId.set(event.id, event);
@@ -291,9 +278,8 @@ export class GroupAppender {
   }
 
   /**
-   * EventStore.rehearseAppend: the transaction `append` would run for this one caller, rolled back, on
-   * each connection the pool may open (up to its size; those others hold are not waited for). Never
-   * grouped with real callers; nothing settles, no `onCommitted` runs.
+   * EventStore.rehearseAppend: this caller's transaction, rolled back, on each connection the pool may open
+   * (those others hold are not waited for); never grouped with real callers, no `onCommitted` runs.
    */
   async rehearse(appends: StreamAppend[], statements: readonly string[] = []): Promise<void> {
     const group: Waiting[] = [{ appends, statements, resolve: () => undefined, reject: () => undefined }];
@@ -352,7 +338,7 @@ export class GroupAppender {
   }
 
   /**
-   * A caller with statements was refused (refusedCallerGuard): those whose expected revisions do not
+   * A caller with statements was refused (the guard of callersStatements): those whose expected revisions do not
    * hold now get their conflict, the rest go again. Revisions only grow, so a refused caller is refused
    * now too; if none is (an expected revision ahead of the stream, reached since), they go one by one.
    */
