@@ -1,8 +1,12 @@
 import { HttpCode, type Type, applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { ErrorCode } from '#http';
+import { INTERNAL_EXAMPLES } from './internal-examples.js';
 
 type Schema = Record<string, unknown>;
+
+const CAPTURED_ANSWERS: Record<string, unknown> = INTERNAL_EXAMPLES.answers;
+const CAPTURED_REQUESTS: Record<string, unknown> = INTERNAL_EXAMPLES.requests;
 
 /** The document's groups of operations, declared with their descriptions in internal-document.ts. */
 export type InternalTag = 'Workspaces' | 'Webhooks' | 'Assessments' | 'Candidates' | 'Outbox' | 'Audit' | 'Operations';
@@ -12,7 +16,7 @@ export interface InternalAnswer {
   description: string;
   /** The JSON body's schema; none for 204 and for answers that are not JSON. */
   schema?: Schema;
-  /** A real answer (internal-examples.ts). */
+  /** A real answer; by default the one captured under the route's id (internal-examples.json). */
   example?: unknown;
 }
 
@@ -30,7 +34,8 @@ export interface InternalRouteSpec {
    * buildInternalDocument.
    */
   refuses?: Partial<Record<number, readonly ErrorCode[]>>;
-  body?: { type: Type<unknown>; example: unknown };
+  /** The body's DTO; its example is the request captured under the route's id. */
+  body?: Type<unknown>;
 }
 
 /** The error shape with the codes one operation can answer with one status. */
@@ -53,10 +58,10 @@ export const InternalRoute = (spec: InternalRouteSpec) =>
       ApiResponse({
         status: answer.status,
         description: answer.description,
-        ...(answer.schema ? { content: { 'application/json': { schema: answer.schema, ...(answer.example === undefined ? {} : { example: answer.example }) } } } : {}),
+        ...(answer.schema ? { content: { 'application/json': { schema: answer.schema, example: answer.example ?? CAPTURED_ANSWERS[spec.id] } } } : {}),
       })),
     ...Object.entries(spec.refuses ?? {}).map(([status, codes]) =>
       ApiResponse({ status: Number(status), description: (codes ?? []).join(', '), content: { 'application/json': { schema: errorSchema(codes ?? []) } } })),
     ...(spec.answers.length === 1 ? [HttpCode(spec.answers[0].status)] : []),
-    ...(spec.body ? [ApiBody({ type: spec.body.type, examples: { sent: { summary: 'A request the service answered', value: spec.body.example } } })] : []),
+    ...(spec.body ? [ApiBody({ type: spec.body, examples: { sent: { summary: 'A request the service answered', value: CAPTURED_REQUESTS[spec.id] } } })] : []),
   );
