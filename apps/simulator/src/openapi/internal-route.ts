@@ -1,9 +1,10 @@
 import { HttpCode, type Type, applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { ErrorCode } from '#http';
+import { type ErrorCode, schemaParts } from '#http';
 import { INTERNAL_EXAMPLES } from './internal-examples.js';
 
 type Schema = Record<string, unknown>;
+const { object, text } = schemaParts;
 
 const CAPTURED_ANSWERS: Record<string, unknown> = INTERNAL_EXAMPLES.answers;
 const CAPTURED_REQUESTS: Record<string, unknown> = INTERNAL_EXAMPLES.requests;
@@ -39,14 +40,8 @@ export interface InternalRouteSpec {
 }
 
 /** The error shape with the codes one operation can answer with one status. */
-export const errorSchema = (codes: readonly string[]): Schema => ({
-  type: 'object', required: ['error'],
-  properties: {
-    error: {
-      type: 'object', required: ['code', 'message'],
-      properties: { code: { type: 'string', enum: [...codes] }, message: { type: 'string', description: 'For people; may change' } },
-    },
-  },
+export const errorSchema = (codes: readonly string[]): Schema => object({
+  error: object({ code: { type: 'string', enum: [...codes] }, message: text('For people; may change') }),
 });
 
 /** One internal route in the document: what it does, what it answers (with a real example) and what it refuses. */
