@@ -3,8 +3,9 @@ import type { FastifyReply } from 'fastify';
 import { CONFIG } from '#commands';
 import { type CursorCodec, apiError, readCursorParam } from '#http';
 import type { ServiceConfig } from '#platform';
-import { SERVED_CONTENT_TYPE, getAssessment, getCandidate, listServedCandidates, servedList, toCandidateView } from '#read-models';
-import type { DocumentStore } from '#read-models';
+import {
+  type DocumentStore, SERVED_CONTENT_TYPE, getAssessment, getCandidate, listServedCandidates, servedList, toCandidateView,
+} from '#read-models';
 import { CURSORS, DOCUMENTS } from '#runtime/infrastructure.js';
 import type { AuthenticatedRequest } from '../auth/api-key.guard.js';
 import { EXAMPLES } from '../openapi/examples.js';

@@ -1,13 +1,10 @@
 import { Body, Inject, Param, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { AddTestToAssessment, CloseAssessment } from '#commands';
-import { CONFIG } from '#commands';
+import { AddTestToAssessment, CONFIG, CloseAssessment } from '#commands';
 import { JsonBody, apiError } from '#http';
 import type { ServiceConfig } from '#platform';
-import { toAssessmentView } from '#read-models';
-import type { AssessmentDocument } from '#read-models';
-import type { DocumentStore } from '#read-models';
+import { type AssessmentDocument, type DocumentStore, toAssessmentView } from '#read-models';
 import { DOCUMENTS } from '#runtime/infrastructure.js';
 import { InternalController } from '../auth/internal-token.guard.js';
 import { internalContext } from '../auth/internal-context.js';

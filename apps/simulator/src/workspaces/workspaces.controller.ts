@@ -7,8 +7,7 @@ import {
 import { CONFIG, SECRET_BOX } from '#commands';
 import { JsonBody, apiError } from '#http';
 import { type SecretBox, type ServiceConfig, resolveHostNow } from '#platform';
-import { getBilling, getWorkspace } from '#read-models';
-import type { DocumentStore } from '#read-models';
+import { type DocumentStore, getBilling, getWorkspace } from '#read-models';
 import { DOCUMENTS } from '#runtime/infrastructure.js';
 import { InternalController } from '../auth/internal-token.guard.js';
 import { InternalRoute } from '../openapi/internal-route.js';
