@@ -8,7 +8,6 @@ import {
 } from '#read-models';
 import { CURSORS, DOCUMENTS } from '#runtime/infrastructure.js';
 import type { AuthenticatedRequest } from '../auth/api-key.guard.js';
-import { EXAMPLES } from '../openapi/examples.js';
 import { Answers, Authenticated, Operation, Refuses } from '../openapi/operation.decorators.js';
 import { list as listOf, single } from '../openapi/response-schemas.js';
 import { ListCandidatesQuery } from './candidates.dto.js';
@@ -24,7 +23,7 @@ export class CandidatesController {
 
   @Get()
   @Operation('listCandidates', 'List candidates', 'Newest first; each row has the shape of a single candidate. Only candidates of the mode of the key.')
-  @Answers(200, 'One page of candidates', listOf('Candidate', 'PageMeta'), EXAMPLES.candidates)
+  @Answers(200, 'One page of candidates', listOf('Candidate', 'PageMeta'), 'candidates')
   @Refuses({ 400: ['invalid_parameter', 'invalid_cursor'], 404: ['not_found'] })
   async list(@Req() request: AuthenticatedRequest, @Res({ passthrough: true }) reply: FastifyReply, @Query() query: ListCandidatesQuery) {
     const { workspaceId, mode } = request.apiKey;
@@ -44,7 +43,7 @@ export class CandidatesController {
 
   @Get(':candidateId')
   @Operation('getCandidate', 'Get a candidate', "Only the workspace's own assessments and results.")
-  @Answers(200, 'The candidate', single('Candidate'), EXAMPLES.candidate)
+  @Answers(200, 'The candidate', single('Candidate'), 'candidate')
   @Refuses({ 404: ['not_found'] })
   async get(@Req() request: AuthenticatedRequest, @Param('candidateId') candidateId: string) {
     const doc = await getCandidate(this.documents, request.apiKey.workspaceId, request.apiKey.mode, candidateId);
