@@ -1,6 +1,5 @@
 import 'reflect-metadata';
-import { loadConfig } from '#platform';
-import { createLogger } from '#platform';
+import { createLogger, loadConfig } from '#platform';
 import { createInfrastructure } from '#runtime/create-infrastructure.js';
 import { startMessagingFor } from '#runtime/messaging-wiring.js';
 import { runMain, stopOnSignals } from '#runtime/process-main.js';

@@ -7,7 +7,6 @@ import { getAssessment, listAssessments, toAssessmentView, type DocumentStore } 
 import { CURSORS, DOCUMENTS } from '#runtime/infrastructure.js';
 import type { AuthenticatedRequest } from '../auth/api-key.guard.js';
 import { requestContext } from '../auth/request-context.js';
-import { EXAMPLES } from '../openapi/examples.js';
 import { Answers, Authenticated, Operation, Refuses } from '../openapi/operation.decorators.js';
 import { list as listOf, single } from '../openapi/response-schemas.js';
 import { CreateAssessmentBody, ListAssessmentsQuery } from './assessments.dto.js';
@@ -26,7 +25,7 @@ export class AssessmentsController {
   @HttpCode(201)
   @UseInterceptors(RequiredJsonBody)
   @Operation('createAssessment', 'Create an assessment', 'From one to ten catalogue tests; candidates sit them in the given order.')
-  @Answers(201, 'The new assessment, with its id and inviteUrl', single('Assessment'), EXAMPLES.assessment)
+  @Answers(201, 'The new assessment, with its id and inviteUrl', single('Assessment'), 'assessment')
   @Refuses({ 400: ['invalid_json'], 422: ['validation_failed', 'unknown_test'] })
   async create(@Req() request: AuthenticatedRequest, @Body() body: CreateAssessmentBody) {
     const { workspaceId, mode, apiKeyId } = request.apiKey;
@@ -38,7 +37,7 @@ export class AssessmentsController {
 
   @Get()
   @Operation('listAssessments', 'List assessments', 'Newest first; both statuses unless `status` is given. Follow `meta.nextCursor` to the end.')
-  @Answers(200, 'One page of assessments', listOf('Assessment', 'PageMeta'), EXAMPLES.assessments)
+  @Answers(200, 'One page of assessments', listOf('Assessment', 'PageMeta'), 'assessments')
   @Refuses({ 400: ['invalid_parameter', 'invalid_cursor'] })
   async list(@Req() request: AuthenticatedRequest, @Query() query: ListAssessmentsQuery) {
     const { limit, status } = query;
@@ -53,7 +52,7 @@ export class AssessmentsController {
 
   @Get(':assessmentId')
   @Operation('getAssessment', 'Get an assessment', 'One assessment of the workspace, whichever mode created it; `candidateCount` counts the candidates of the mode of the key.')
-  @Answers(200, 'The assessment', single('Assessment'), EXAMPLES.assessment)
+  @Answers(200, 'The assessment', single('Assessment'), 'assessment')
   @Refuses({ 404: ['not_found'] })
   async get(@Req() request: AuthenticatedRequest, @Param('assessmentId') assessmentId: string) {
     const doc = await getAssessment(this.documents, request.apiKey.workspaceId, assessmentId);

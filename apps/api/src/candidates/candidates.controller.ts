@@ -3,11 +3,11 @@ import type { FastifyReply } from 'fastify';
 import { CONFIG } from '#commands';
 import { type CursorCodec, apiError, readCursorParam } from '#http';
 import type { ServiceConfig } from '#platform';
-import { SERVED_CONTENT_TYPE, getAssessment, getCandidate, listServedCandidates, servedList, toCandidateView } from '#read-models';
-import type { DocumentStore } from '#read-models';
+import {
+  type DocumentStore, SERVED_CONTENT_TYPE, getAssessment, getCandidate, listServedCandidates, servedList, toCandidateView,
+} from '#read-models';
 import { CURSORS, DOCUMENTS } from '#runtime/infrastructure.js';
 import type { AuthenticatedRequest } from '../auth/api-key.guard.js';
-import { EXAMPLES } from '../openapi/examples.js';
 import { Answers, Authenticated, Operation, Refuses } from '../openapi/operation.decorators.js';
 import { list as listOf, single } from '../openapi/response-schemas.js';
 import { ListCandidatesQuery } from './candidates.dto.js';
@@ -23,7 +23,7 @@ export class CandidatesController {
 
   @Get()
   @Operation('listCandidates', 'List candidates', 'Newest first; each row has the shape of a single candidate. Only candidates of the mode of the key.')
-  @Answers(200, 'One page of candidates', listOf('Candidate', 'PageMeta'), EXAMPLES.candidates)
+  @Answers(200, 'One page of candidates', listOf('Candidate', 'PageMeta'), 'candidates')
   @Refuses({ 400: ['invalid_parameter', 'invalid_cursor'], 404: ['not_found'] })
   async list(@Req() request: AuthenticatedRequest, @Res({ passthrough: true }) reply: FastifyReply, @Query() query: ListCandidatesQuery) {
     const { workspaceId, mode } = request.apiKey;
@@ -43,7 +43,7 @@ export class CandidatesController {
 
   @Get(':candidateId')
   @Operation('getCandidate', 'Get a candidate', "Only the workspace's own assessments and results.")
-  @Answers(200, 'The candidate', single('Candidate'), EXAMPLES.candidate)
+  @Answers(200, 'The candidate', single('Candidate'), 'candidate')
   @Refuses({ 404: ['not_found'] })
   async get(@Req() request: AuthenticatedRequest, @Param('candidateId') candidateId: string) {
     const doc = await getCandidate(this.documents, request.apiKey.workspaceId, request.apiKey.mode, candidateId);

@@ -5,7 +5,6 @@ import type { ServiceConfig } from '#platform';
 import { getAssessment, listCompletions, toCompletionView, type DocumentStore } from '#read-models';
 import { DOCUMENTS } from '#runtime/infrastructure.js';
 import type { AuthenticatedRequest } from '../auth/api-key.guard.js';
-import { EXAMPLES } from '../openapi/examples.js';
 import { Answers, Authenticated, Operation, Refuses } from '../openapi/operation.decorators.js';
 import { list } from '../openapi/response-schemas.js';
 import { ListCompletionsQuery } from './completions.dto.js';
@@ -18,7 +17,7 @@ export class CompletionsController {
 
   @Get()
   @Operation('listCompletions', 'List finished assessments', 'Candidates who finished every test of one of the workspace\'s assessments. No cursor: poll with `since` and `order=asc`, keeping the last `completedAt`; to pick up later unlocks, poll with `updated_since` and `order=asc`, keeping the last `updatedAt`.')
-  @Answers(200, 'Finished assessments', list('Completion'), EXAMPLES.completions)
+  @Answers(200, 'Finished assessments', list('Completion'), 'completions')
   @Refuses({ 400: ['invalid_parameter'], 404: ['not_found'] })
   async list(@Req() request: AuthenticatedRequest, @Query() query: ListCompletionsQuery) {
     const { workspaceId, mode } = request.apiKey;

@@ -7,7 +7,6 @@ import { SERVED_CONTENT_TYPE, feedCutoff, getServedEvent, listServedEvents, serv
 import type { DocumentStore } from '#read-models';
 import { CURSORS, DOCUMENTS } from '#runtime/infrastructure.js';
 import type { AuthenticatedRequest } from '../auth/api-key.guard.js';
-import { EXAMPLES } from '../openapi/examples.js';
 import { Answers, Authenticated, Operation, Refuses } from '../openapi/operation.decorators.js';
 import { list, single } from '../openapi/response-schemas.js';
 import { ENVELOPE_SCHEMA_NAME } from '../openapi/webhooks.js';
@@ -31,7 +30,7 @@ export class EventsController {
   @Operation('listEvents', 'List events',
     "The workspace's events for the mode of the key, as the envelopes webhooks carry, oldest first (the log's order), whether or not a webhook address is saved. "
     + '`meta.nextCursor` is always a string: store it and poll from it later; `meta.hasMore` says whether more rows exist now. Events are listed for 30 days.')
-  @Answers(200, 'One page of envelopes', list(ENVELOPE_SCHEMA_NAME, 'EventPageMeta'), EXAMPLES.events)
+  @Answers(200, 'One page of envelopes', list(ENVELOPE_SCHEMA_NAME, 'EventPageMeta'), 'events')
   @Refuses({ 400: ['invalid_parameter', 'invalid_cursor'] })
   async list(@Req() request: AuthenticatedRequest, @Res({ passthrough: true }) reply: FastifyReply, @Query() query: ListEventsQuery) {
     const { workspaceId, mode } = request.apiKey;
@@ -52,7 +51,7 @@ export class EventsController {
 
   @Get(':eventId')
   @Operation('getEvent', 'Get an event', 'One envelope, as listed. An event of another workspace or mode, or older than 30 days, is 404.')
-  @Answers(200, 'The envelope', single(ENVELOPE_SCHEMA_NAME), EXAMPLES.event)
+  @Answers(200, 'The envelope', single(ENVELOPE_SCHEMA_NAME), 'event')
   @Refuses({ 404: ['not_found'] })
   async get(@Req() request: AuthenticatedRequest, @Res({ passthrough: true }) reply: FastifyReply, @Param('eventId') eventId: string) {
     const { workspaceId, mode } = request.apiKey;

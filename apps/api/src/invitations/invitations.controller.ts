@@ -7,7 +7,6 @@ import { RequiredJsonBody } from '#http';
 import type { ServiceConfig } from '#platform';
 import type { AuthenticatedRequest } from '../auth/api-key.guard.js';
 import { requestContext } from '../auth/request-context.js';
-import { EXAMPLES } from '../openapi/examples.js';
 import { Answers, Authenticated, Operation, Refuses } from '../openapi/operation.decorators.js';
 import { list } from '../openapi/response-schemas.js';
 import { InvitationIdempotency } from './invitation-idempotency.interceptor.js';
@@ -36,7 +35,7 @@ export class InvitationsController {
   @UseInterceptors(RequiredJsonBody, InvitationIdempotency)
   @Operation('inviteCandidates', 'Invite candidates', 'One entry per person sent, in the order sent; each is judged on its own, so one bad entry does not stop the others.')
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: '1 to 255 printable ASCII characters without spaces; makes retries safe for 24 hours', schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]{1,255}$' } })
-  @Answers(200, 'One entry per person, and the counts by status', list('InvitationEntry', 'InvitationMeta'), EXAMPLES.invitations, ['Idempotent-Replayed'])
+  @Answers(200, 'One entry per person, and the counts by status', list('InvitationEntry', 'InvitationMeta'), 'invitations', ['Idempotent-Replayed'])
   @Refuses({
     400: ['invalid_json', 'invalid_idempotency_key'],
     403: ['workspace_unverified'],

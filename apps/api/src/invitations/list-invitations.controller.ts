@@ -6,7 +6,6 @@ import type { ServiceConfig } from '#platform';
 import { SERVED_CONTENT_TYPE, getAssessment, listServedInvitations, servedList, type DocumentStore } from '#read-models';
 import { CURSORS, DOCUMENTS } from '#runtime/infrastructure.js';
 import type { AuthenticatedRequest } from '../auth/api-key.guard.js';
-import { EXAMPLES } from '../openapi/examples.js';
 import { Answers, Authenticated, Operation, Refuses } from '../openapi/operation.decorators.js';
 import { list as listOf } from '../openapi/response-schemas.js';
 import { ListInvitationsQuery } from './list-invitations.dto.js';
@@ -28,7 +27,7 @@ export class ListInvitationsController {
     'Newest invitation first; only invitations made with a key of the mode of this key. An address refused in an invitation request '
       + '(`failed`) never has a row; one answered `already_invited` keeps its one row. An invitation of a deleted test candidate is not listed.',
   )
-  @Answers(200, 'One page of invitations', listOf('Invitation', 'PageMeta'), EXAMPLES['invitationsList'])
+  @Answers(200, 'One page of invitations', listOf('Invitation', 'PageMeta'), 'invitationsList')
   @Refuses({ 400: ['invalid_parameter', 'invalid_cursor'], 404: ['not_found'] })
   async list(
     @Req() request: AuthenticatedRequest,

@@ -6,7 +6,6 @@ import type { Clock } from '#platform';
 import { DOCUMENTS } from '#runtime/infrastructure.js';
 import type { AuthenticatedRequest } from '../auth/api-key.guard.js';
 import { Answers, Authenticated, Operation } from '../openapi/operation.decorators.js';
-import { EXAMPLES } from '../openapi/examples.js';
 import { single } from '../openapi/response-schemas.js';
 
 @Controller('v1/me')
@@ -17,7 +16,7 @@ export class MeController {
   @Get()
   @Operation('getMe', 'Workspace and key mode',
     'The workspace the key belongs to, whether the key is live or sandbox, and the workspace\'s sandbox allowance (shown to live keys too). A cheap way to check a credential.')
-  @Answers(200, 'The workspace of the key, its mode and the sandbox allowance', single('Workspace'), EXAMPLES.me)
+  @Answers(200, 'The workspace of the key, its mode and the sandbox allowance', single('Workspace'), 'me')
   async me(@Req() request: AuthenticatedRequest) {
     const workspace = await getWorkspace(this.documents, request.apiKey.workspaceId);
     if (!workspace) throw apiError('unauthorized');

@@ -33,15 +33,13 @@ const BODY_NOTE = 'Read as JSON whatever the `Content-Type` says (send `applicat
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Path parameters: their bound (the router's), a description and an example id. */
+/** Path parameters: their bound (the router's) and a description. */
 const describePathParameter = (parameter: Json): void => {
   const name = String(parameter['name']);
   const schema = (parameter['schema'] ??= { type: 'string' }) as Json;
   schema['maxLength'] = MAX_ID_LENGTH;
   const what = PATH_DESCRIPTIONS[name];
   parameter['description'] ??= `${what ?? 'Id'}, used exactly as received; one that does not exist, belongs to another workspace or is longer than ${MAX_ID_LENGTH} characters is 404 \`not_found\``;
-  const example = PARAMETER_EXAMPLES[name];
-  if (example !== undefined) parameter['example'] ??= example;
 };
 
 /** Answers that list one entry per item of the request, by operationId. */
@@ -63,7 +61,7 @@ const describeOperation = (operation: Json): void => {
   for (const parameter of (operation['parameters'] ?? []) as Json[]) {
     if (parameter['in'] === 'path') describePathParameter(parameter);
     const example = PARAMETER_EXAMPLES[String(parameter['name'])];
-    if (parameter['in'] === 'query' && example !== undefined) parameter['example'] ??= example;
+    if (example !== undefined) parameter['example'] ??= example;
   }
   const body = operation['requestBody'];
   if (isObject(body)) {

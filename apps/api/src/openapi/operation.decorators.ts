@@ -3,6 +3,7 @@ import { ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger
 import type { ErrorCode } from '#http';
 import { ApiKeyGuard } from '../auth/api-key.guard.js';
 import { RateLimitGuard } from '../auth/rate-limit.guard.js';
+import { EXAMPLES } from './examples.js';
 import { errorSchema } from './response-schemas.js';
 
 export const BEARER_SCHEME = 'keySecretBearer';
@@ -15,12 +16,12 @@ export const Authenticated = (tag: string) =>
 export const Operation = (operationId: string, summary: string, description?: string, extra: { deprecated?: boolean } = {}) =>
   ApiOperation({ operationId, summary, ...(description ? { description } : {}), ...extra });
 
-/** The success answer: its schema, an example taken from a real answer, and its own headers. */
-export const Answers = (status: number, description: string, schema: Record<string, unknown>, example?: unknown, headers: string[] = []) =>
+/** The success answer: its schema, the real answer captured under `example` in examples.json, and its own headers. */
+export const Answers = (status: number, description: string, schema: Record<string, unknown>, example: string, headers: string[] = []) =>
   ApiResponse({
     status,
     description,
-    content: { 'application/json': { schema, ...(example === undefined ? {} : { example }) } },
+    content: { 'application/json': { schema, example: EXAMPLES[example] } },
     ...(headers.length ? { headers: Object.fromEntries(headers.map((name) => [name, { $ref: `#/components/headers/${name}` }])) } : {}),
   });
 

@@ -6,7 +6,6 @@ import type { ServiceConfig } from '#platform';
 import { getAssessment, listServedResults, SERVED_CONTENT_TYPE, servedList, type DocumentStore } from '#read-models';
 import { CURSORS, DOCUMENTS } from '#runtime/infrastructure.js';
 import type { AuthenticatedRequest } from '../auth/api-key.guard.js';
-import { EXAMPLES } from '../openapi/examples.js';
 import { Answers, Authenticated, Operation, Refuses } from '../openapi/operation.decorators.js';
 import { list } from '../openapi/response-schemas.js';
 import { ListResultsQuery } from './results.dto.js';
@@ -23,7 +22,7 @@ export class ResultsController {
   /** Oldest first by completedAt for syncing forward; `unlocked_since` sorts by unlock time and has no cursor. */
   @Get()
   @Operation('listResults', 'List completed tests', 'Oldest first by default, for syncing forward: follow `meta.nextCursor` to the end, then keep the last `completedAt` for the next `since`.')
-  @Answers(200, 'One page of results, each with its candidate, assessment and report link', list('ResultListItem', 'PageMeta'), EXAMPLES.results)
+  @Answers(200, 'One page of results, each with its candidate, assessment and report link', list('ResultListItem', 'PageMeta'), 'results')
   @Refuses({ 400: ['invalid_parameter', 'invalid_cursor'], 404: ['not_found'] })
   async list(@Req() request: AuthenticatedRequest, @Res({ passthrough: true }) reply: FastifyReply, @Query() query: ListResultsQuery) {
     const { workspaceId, mode } = request.apiKey;

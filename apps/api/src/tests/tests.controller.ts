@@ -2,7 +2,6 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { CATALOGUE, type CatalogueTestType, TEST_TYPES } from '#domain';
 import { OneOfParam } from '#http';
 import { Answers, Authenticated, Operation, Refuses } from '../openapi/operation.decorators.js';
-import { EXAMPLES } from '../openapi/examples.js';
 import { list } from '../openapi/response-schemas.js';
 
 export class ListTestsQuery {
@@ -17,7 +16,7 @@ export class ListTestsQuery {
 export class TestsController {
   @Get()
   @Operation('listTests', 'Test catalogue', 'The same list for every workspace; `meta.total` counts it, there is no cursor.')
-  @Answers(200, 'The catalogue, filtered by type', list('Test', 'CatalogueMeta'), EXAMPLES.tests)
+  @Answers(200, 'The catalogue, filtered by type', list('Test', 'CatalogueMeta'), 'tests')
   @Refuses({ 400: ['invalid_parameter'] })
   list(@Query() { type }: ListTestsQuery) {
     const data = CATALOGUE.filter((test) => type === undefined || test.type === type);

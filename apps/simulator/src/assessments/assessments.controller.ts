@@ -1,24 +1,18 @@
 import { Body, Inject, Param, Post, Req } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { AddTestToAssessment, CloseAssessment } from '#commands';
-import { CONFIG } from '#commands';
+import { AddTestToAssessment, CONFIG, CloseAssessment } from '#commands';
 import { JsonBody, apiError } from '#http';
 import type { ServiceConfig } from '#platform';
-import { toAssessmentView } from '#read-models';
-import type { AssessmentDocument } from '#read-models';
-import type { DocumentStore } from '#read-models';
+import { type AssessmentDocument, type DocumentStore, toAssessmentView } from '#read-models';
 import { DOCUMENTS } from '#runtime/infrastructure.js';
 import { InternalController } from '../auth/internal-token.guard.js';
 import { internalContext } from '../auth/internal-context.js';
-import { INTERNAL_EXAMPLES } from '../openapi/internal-examples.js';
 import { InternalRoute } from '../openapi/internal-route.js';
 import { single } from '../openapi/internal-schemas.js';
 import { requireKnownAssessment } from '../validation/known-ids.js';
 import { validatedBody } from '../validation/validated-body.js';
 import { AddTestBody, testToAdd } from './assessments.dto.js';
-
-const EXAMPLES = INTERNAL_EXAMPLES.answers;
 
 @InternalController('internal/assessments/:assessmentId')
 export class AssessmentsController {
@@ -40,9 +34,9 @@ export class AssessmentsController {
   @InternalRoute({
     id: 'addTestToAssessment', tag: 'Assessments', summary: 'Append a custom test',
     description: "Appends a custom test of the assessment's workspace after its tests. A closed assessment: 409 invalid_state; a slug that is not a custom test of the workspace, already on the assessment, or an 11th test: 422. An unknown assessment is refused (404) before a bad body.",
-    answers: [{ status: 200, description: 'The assessment (live candidateCount)', schema: single('Assessment'), example: EXAMPLES.addTestToAssessment }],
+    answers: [{ status: 200, description: 'The assessment (live candidateCount)', schema: single('Assessment') }],
     refuses: { 409: ['invalid_state'] },
-    body: { type: AddTestBody, example: INTERNAL_EXAMPLES.requests.addTestToAssessment },
+    body: AddTestBody,
   })
   async addTest(@Req() request: FastifyRequest, @Param('assessmentId') assessmentId: string, @Body() body: object) {
     await requireKnownAssessment(this.documents, assessmentId);
@@ -55,7 +49,7 @@ export class AssessmentsController {
   @InternalRoute({
     id: 'closeAssessment', tag: 'Assessments', summary: 'Close an assessment',
     description: 'The assessment becomes `archived`: no more invitations, registrations or finished tests. Closing again answers the same.',
-    answers: [{ status: 200, description: 'The assessment, archived (live candidateCount)', schema: single('Assessment'), example: EXAMPLES.closeAssessment }],
+    answers: [{ status: 200, description: 'The assessment, archived (live candidateCount)', schema: single('Assessment') }],
   })
   async close(@Req() request: FastifyRequest, @Param('assessmentId') assessmentId: string) {
     await this.commands.execute(new CloseAssessment(assessmentId, internalContext(request)));

@@ -15,8 +15,6 @@ import { single } from '../openapi/internal-schemas.js';
 const AtParameter = () =>
   ApiQuery({ name: 'at', required: true, description: 'A date (YYYY-MM-DD) or an ISO 8601 date-time with Z or an offset: the domain time to answer as of', schema: { type: 'string' } });
 
-const EXAMPLES = INTERNAL_EXAMPLES.answers;
-
 /**
  * Time travel for auditors: what `GET /v1/candidates/{id}` and `GET /v1/assessments/{id}` answered
  * at a domain time, rebuilt from the events up to it through the read models' own projections (in
@@ -30,7 +28,7 @@ export class AsOfController {
   @InternalRoute({
     id: 'getCandidateAsOf', tag: 'Audit', summary: 'A candidate as of a past time',
     description: "What `GET /v1/candidates/{id}` answered at a domain time, for the candidate's own mode, rebuilt from the events up to it (nothing stored is touched). 404 before the candidate existed; `at` missing or malformed: 400 invalid_parameter.",
-    answers: [{ status: 200, description: 'The candidate as it was', schema: single('Candidate'), example: EXAMPLES.candidateAsOf }],
+    answers: [{ status: 200, description: 'The candidate as it was', schema: single('Candidate'), example: INTERNAL_EXAMPLES.answers.candidateAsOf }],
     refuses: { 400: ['invalid_parameter'] },
   })
   @AtParameter()
@@ -47,7 +45,7 @@ export class AsOfController {
   @InternalRoute({
     id: 'getAssessmentAsOf', tag: 'Audit', summary: 'An assessment as of a past time',
     description: 'What `GET /v1/assessments/{id}` answered at a domain time to a key of `mode`, rebuilt from the events up to it (nothing stored is touched). 404 before the assessment existed; `at` missing or malformed, or another `mode`: 400 invalid_parameter.',
-    answers: [{ status: 200, description: 'The assessment as it was', schema: single('Assessment'), example: EXAMPLES.assessmentAsOf }],
+    answers: [{ status: 200, description: 'The assessment as it was', schema: single('Assessment'), example: INTERNAL_EXAMPLES.answers.assessmentAsOf }],
     refuses: { 400: ['invalid_parameter'] },
   })
   @AtParameter()

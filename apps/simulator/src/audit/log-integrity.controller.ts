@@ -6,11 +6,8 @@ import { apiError } from '#http';
 import { createSealer } from '#runtime/audit-wiring.js';
 import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
 import { InternalController } from '../auth/internal-token.guard.js';
-import { INTERNAL_EXAMPLES } from '../openapi/internal-examples.js';
 import { InternalRoute } from '../openapi/internal-route.js';
 import { single } from '../openapi/internal-schemas.js';
-
-const EXAMPLES = INTERNAL_EXAMPLES.answers;
 
 /**
  * The audit command line's way in while the service holds the embedded store's DATA_DIR (a second
@@ -24,7 +21,7 @@ export class LogIntegrityController {
   @InternalRoute({
     id: 'getLatestSeal', tag: 'Audit', summary: 'Read the latest seal',
     description: 'The latest seal of the event log: what an auditor keeps to check an export later (docs/audit.md). 404 while nothing is sealed.',
-    answers: [{ status: 200, description: 'The seal', schema: single('LogSeal'), example: EXAMPLES.getLatestSeal }],
+    answers: [{ status: 200, description: 'The seal', schema: single('LogSeal') }],
     refuses: { 404: ['not_found'] },
   })
   async latestSeal() {
@@ -38,7 +35,7 @@ export class LogIntegrityController {
   @InternalRoute({
     id: 'sealLog', tag: 'Audit', summary: 'Seal the log now',
     description: 'Seals every event not sealed yet, then answers the latest seal (the same one when nothing new was recorded). 404 on an empty log.',
-    answers: [{ status: 200, description: 'The latest seal', schema: single('LogSeal'), example: EXAMPLES.sealLog }],
+    answers: [{ status: 200, description: 'The latest seal', schema: single('LogSeal') }],
     refuses: { 404: ['not_found'] },
   })
   async sealNow() {

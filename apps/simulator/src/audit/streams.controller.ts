@@ -3,11 +3,8 @@ import { EVENT_STORE } from '#commands';
 import type { EventStore } from '#event-store';
 import { apiError } from '#http';
 import { InternalController } from '../auth/internal-token.guard.js';
-import { INTERNAL_EXAMPLES } from '../openapi/internal-examples.js';
 import { InternalRoute } from '../openapi/internal-route.js';
 import { listOf } from '../openapi/internal-schemas.js';
-
-const EXAMPLES = INTERNAL_EXAMPLES.answers;
 
 /** The auditors' view of one stream, exactly as recorded, in revision order. */
 @InternalController('internal/streams')
@@ -18,7 +15,7 @@ export class StreamsController {
   @InternalRoute({
     id: 'readStream', tag: 'Audit', summary: 'Read one stream',
     description: 'Every event of one stream as recorded, in revision order (`workspace-{id}`, `assessment-{id}` or `candidate-{id}`). 404 for a stream without events.',
-    answers: [{ status: 200, description: 'The events', schema: listOf('StreamEvent'), example: EXAMPLES.readStream }],
+    answers: [{ status: 200, description: 'The events', schema: listOf('StreamEvent') }],
   })
   async stream(@Param('streamId') streamId: string) {
     const events = await this.store.readStream(streamId);

@@ -15,8 +15,6 @@ import { requireKnownCandidateAndAssessment, requireKnownSignUpLink } from '../v
 import { validatedBody } from '../validation/validated-body.js';
 import { CompleteTestBody, RegistrationBody, registrationOf, resultScores } from './candidates.dto.js';
 
-const EXAMPLES = INTERNAL_EXAMPLES.answers;
-
 /** The candidate's side of the world: registering, starting, finishing tests; and the recruiter's unlock. */
 @InternalController()
 export class CandidatesController {
@@ -32,11 +30,11 @@ export class CandidatesController {
     id: 'registerCandidate', tag: 'Candidates', summary: 'Register a candidate',
     description: 'What a person does on an invitation link (`{ invitationUrl }`: the invited person, in the mode of the invitation) or on the sign-up link (`{ inviteUrl, email, firstName?, surname? }`: always a live candidate). 404 for a link the service did not issue; 409 for a closed assessment or one past its deadline (invalid_state), or an address that is a candidate of the other mode.',
     answers: [
-      { status: 200, description: 'Already registered: the same ids', schema: single('Registration'), example: EXAMPLES.registerCandidateAgain },
-      { status: 201, description: 'Registered', schema: single('Registration'), example: EXAMPLES.registerCandidate },
+      { status: 200, description: 'Already registered: the same ids', schema: single('Registration'), example: INTERNAL_EXAMPLES.answers.registerCandidateAgain },
+      { status: 201, description: 'Registered', schema: single('Registration') },
     ],
     refuses: { 404: ['not_found'], 409: ['invalid_state', 'live_candidate', 'sandbox_candidate'] },
-    body: { type: RegistrationBody, example: INTERNAL_EXAMPLES.requests.registerCandidate },
+    body: RegistrationBody,
   })
   // Judged by registrationOf in stages (a sign-up's unknown link before its person), not by the parameter's type: the global pipe leaves a plain object alone.
   async register(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() body: object) {
@@ -50,7 +48,7 @@ export class CandidatesController {
   @InternalRoute({
     id: 'startAssessment', tag: 'Candidates', summary: 'Start an assessment',
     description: 'The candidate starts the assessment they are registered on (an empty body, or any JSON object). Starting again changes nothing. Not registered on it, closed, or past its deadline: 409 invalid_state.',
-    answers: [{ status: 200, description: 'The progress', schema: single('StartedAssessment'), example: EXAMPLES.startAssessment }],
+    answers: [{ status: 200, description: 'The progress', schema: single('StartedAssessment') }],
     refuses: { 409: ['invalid_state'] },
   })
   async start(@Req() request: FastifyRequest, @Param('candidateId') candidateId: string, @Param('assessmentId') assessmentId: string) {
@@ -63,9 +61,9 @@ export class CandidatesController {
   @InternalRoute({
     id: 'completeTest', tag: 'Candidates', summary: 'Finish a test',
     description: 'The candidate finishes one test of the assessment with its scores (starting the assessment if needed); the result is locked until unlocked. A test finished twice: 409 already_completed; not registered, a test not of the assessment, closed: 409 invalid_state. An unknown candidate or assessment is refused (404) before a bad body (422).',
-    answers: [{ status: 201, description: 'The new result', schema: single('CompletedTest'), example: EXAMPLES.completeTest }],
+    answers: [{ status: 201, description: 'The new result', schema: single('CompletedTest') }],
     refuses: { 409: ['invalid_state', 'already_completed'] },
-    body: { type: CompleteTestBody, example: INTERNAL_EXAMPLES.requests.completeTest },
+    body: CompleteTestBody,
   })
   async complete(
     @Req() request: FastifyRequest,
@@ -83,7 +81,7 @@ export class CandidatesController {
   @InternalRoute({
     id: 'unlockResult', tag: 'Candidates', summary: 'Unlock a result',
     description: "The recruiter unlocks a result: its scores become readable. A live candidate is billed once, at the first unlock past the workspace's free allowance (`charged: true`). Unlocking again answers the first `unlockedAt` and `charged: false`.",
-    answers: [{ status: 200, description: 'The unlock', schema: single('UnlockedResult'), example: EXAMPLES.unlockResult }],
+    answers: [{ status: 200, description: 'The unlock', schema: single('UnlockedResult') }],
   })
   async unlock(@Req() request: FastifyRequest, @Param('resultId') resultId: string) {
     return { data: await this.commands.execute(new UnlockResult(resultId, internalContext(request))) };

@@ -3,13 +3,10 @@ import type { FastifyRequest } from 'fastify';
 import { JsonBody, apiError } from '#http';
 import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
 import { InternalController } from '../auth/internal-token.guard.js';
-import { INTERNAL_EXAMPLES } from '../openapi/internal-examples.js';
 import { InternalRoute } from '../openapi/internal-route.js';
 import { single } from '../openapi/internal-schemas.js';
 import { AdvanceClockBody } from './clock.dto.js';
 import { SimulatedClockGuard } from './simulated-clock.guard.js';
-
-const EXAMPLES = INTERNAL_EXAMPLES.answers;
 
 @InternalController('internal/clock', SimulatedClockGuard)
 export class ClockController {
@@ -21,9 +18,9 @@ export class ClockController {
   @InternalRoute({
     id: 'advanceClock', tag: 'Operations', summary: 'Move the simulated clock forward',
     description: 'Moves the domain clock forward by whole seconds (deadlines and the sandbox window follow it). Only with SIMULATED_CLOCK=true; otherwise the route does not exist (404).',
-    answers: [{ status: 200, description: 'The domain time now', schema: single('ClockNow'), example: EXAMPLES.advanceClock }],
+    answers: [{ status: 200, description: 'The domain time now', schema: single('ClockNow') }],
     refuses: { 404: ['not_found'] },
-    body: { type: AdvanceClockBody, example: INTERNAL_EXAMPLES.requests.advanceClock },
+    body: AdvanceClockBody,
   })
   async advance(@Req() request: FastifyRequest, @Body() body: AdvanceClockBody) {
     const clock = this.infra.simulatedClock;

@@ -1,12 +1,9 @@
 import { Get, Inject } from '@nestjs/common';
 import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
 import { InternalController } from '../auth/internal-token.guard.js';
-import { INTERNAL_EXAMPLES } from '../openapi/internal-examples.js';
 import { InternalRoute } from '../openapi/internal-route.js';
 import { single } from '../openapi/internal-schemas.js';
 import { healthSummary } from './health-summary.js';
-
-const EXAMPLES = INTERNAL_EXAMPLES.answers;
 
 @InternalController('internal/health')
 export class HealthController {
@@ -16,7 +13,7 @@ export class HealthController {
   @InternalRoute({
     id: 'getHealth', tag: 'Operations', summary: 'Read the health summary',
     description: "The release, the event log's head, how far each read model is, whether Redis answers, and the queues' job counts.",
-    answers: [{ status: 200, description: 'The summary', schema: single('Health'), example: EXAMPLES.getHealth }],
+    answers: [{ status: 200, description: 'The summary', schema: single('Health') }],
   })
   async health() {
     return { data: await healthSummary(this.infra) };

@@ -1,8 +1,13 @@
 import { HttpCode, type Type, applyDecorators } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { ErrorCode } from '#http';
+import { type ErrorCode, schemaParts } from '#http';
+import { INTERNAL_EXAMPLES } from './internal-examples.js';
 
 type Schema = Record<string, unknown>;
+const { object, text } = schemaParts;
+
+const CAPTURED_ANSWERS: Record<string, unknown> = INTERNAL_EXAMPLES.answers;
+const CAPTURED_REQUESTS: Record<string, unknown> = INTERNAL_EXAMPLES.requests;
 
 /** The document's groups of operations, declared with their descriptions in internal-document.ts. */
 export type InternalTag = 'Workspaces' | 'Webhooks' | 'Assessments' | 'Candidates' | 'Outbox' | 'Audit' | 'Operations';
@@ -12,7 +17,7 @@ export interface InternalAnswer {
   description: string;
   /** The JSON body's schema; none for 204 and for answers that are not JSON. */
   schema?: Schema;
-  /** A real answer (internal-examples.ts). */
+  /** A real answer; by default the one captured under the route's id (internal-examples.json). */
   example?: unknown;
 }
 
@@ -30,18 +35,13 @@ export interface InternalRouteSpec {
    * buildInternalDocument.
    */
   refuses?: Partial<Record<number, readonly ErrorCode[]>>;
-  body?: { type: Type<unknown>; example: unknown };
+  /** The body's DTO; its example is the request captured under the route's id. */
+  body?: Type<unknown>;
 }
 
 /** The error shape with the codes one operation can answer with one status. */
-export const errorSchema = (codes: readonly string[]): Schema => ({
-  type: 'object', required: ['error'],
-  properties: {
-    error: {
-      type: 'object', required: ['code', 'message'],
-      properties: { code: { type: 'string', enum: [...codes] }, message: { type: 'string', description: 'For people; may change' } },
-    },
-  },
+export const errorSchema = (codes: readonly string[]): Schema => object({
+  error: object({ code: { type: 'string', enum: [...codes] }, message: text('For people; may change') }),
 });
 
 /** One internal route in the document: what it does, what it answers (with a real example) and what it refuses. */
@@ -53,10 +53,10 @@ export const InternalRoute = (spec: InternalRouteSpec) =>
       ApiResponse({
         status: answer.status,
         description: answer.description,
-        ...(answer.schema ? { content: { 'application/json': { schema: answer.schema, ...(answer.example === undefined ? {} : { example: answer.example }) } } } : {}),
+        ...(answer.schema ? { content: { 'application/json': { schema: answer.schema, example: answer.example ?? CAPTURED_ANSWERS[spec.id] } } } : {}),
       })),
     ...Object.entries(spec.refuses ?? {}).map(([status, codes]) =>
       ApiResponse({ status: Number(status), description: (codes ?? []).join(', '), content: { 'application/json': { schema: errorSchema(codes ?? []) } } })),
     ...(spec.answers.length === 1 ? [HttpCode(spec.answers[0].status)] : []),
-    ...(spec.body ? [ApiBody({ type: spec.body.type, examples: { sent: { summary: 'A request the service answered', value: spec.body.example } } })] : []),
+    ...(spec.body ? [ApiBody({ type: spec.body, examples: { sent: { summary: 'A request the service answered', value: CAPTURED_REQUESTS[spec.id] } } })] : []),
   );

@@ -1,6 +1,5 @@
 import { apiError } from '#http';
-import { getWorkspace, type WorkspaceDocument } from '#read-models';
-import type { DocumentStore } from '#read-models';
+import { getWorkspace, type DocumentStore, type WorkspaceDocument } from '#read-models';
 import type { ServiceConfig } from '#platform';
 
 export const requireWorkspace = async (documents: DocumentStore, workspaceId: string): Promise<WorkspaceDocument> => {

@@ -1,5 +1,4 @@
-import { getCandidate, toCandidateView, type CandidateDocument, type CandidateView } from '#read-models';
-import type { DocumentStore } from '#read-models';
+import { getCandidate, toCandidateView, type CandidateDocument, type CandidateView, type DocumentStore } from '#read-models';
 
 /**
  * What `GET /v1/candidates/{id}` answers a key of the candidate's own workspace and mode: the same

@@ -1,9 +1,7 @@
 import { Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CompleteTest, DeleteCandidate, StartAssessment, UnlockResult } from '#commands';
-import { LOOKUPS } from '#commands';
-import type { WriteLookups } from '#commands';
+import { CompleteTest, DeleteCandidate, LOOKUPS, StartAssessment, UnlockResult, type WriteLookups } from '#commands';
 import { apiError } from '#http';
 import { assessmentsProjection, candidatesProjection, getWorkspace, type AssessmentDocument, type CandidateDocument } from '#read-models';
 import { INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
