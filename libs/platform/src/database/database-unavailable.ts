@@ -8,11 +8,7 @@ import { types } from 'node:util';
 const CONNECTION_CODES = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|57P0[123]|08\w{3}|25006)$/;
 const CONNECTION_MESSAGE = /Connection terminated|connection error and is not queryable|Client was closed and is not queryable|timeout exceeded when trying to connect|Connection refused|terminating connection due to administrator command|the database system is (starting up|shutting down|in recovery mode|not yet accepting connections)/i;
 
-/**
- * True for an error that means "the database server is not reachable right now" (an outage, a
- * restart, a failover), not a bug. Looks into AggregateError (a host name with several addresses)
- * and `cause`.
- */
+/** The server is unreachable now (an outage, a restart, a failover), not a bug; looks into AggregateError and `cause`. */
 export const isDatabaseConnectionError = (error: unknown, depth = 0): boolean => {
   // isNativeError too: an error made in another realm (Node's sockets' errors, seen from a vm context such as Jest's) is no `instanceof Error` there.
   if (!(error instanceof Error || types.isNativeError(error)) || depth > 3) return false;
