@@ -20,17 +20,11 @@ export const isDatabaseConnectionError = (error: unknown, depth = 0): boolean =>
   return isDatabaseConnectionError((error as { cause?: unknown }).cause, depth + 1);
 };
 
-/**
- * What the followers (projections, dispatcher, sealer) and the HTTP edge ask about the database:
- * the outage is detected, logged and watched in one place (libs/runtime/src/database-health.ts).
- */
+/** What the followers and the HTTP edge ask about the database, watched in one place (libs/runtime/src/database-health.ts). */
 export interface DatabaseOutage {
   /** False from the moment the database is known unreachable until a probe reaches it again. */
   readonly isUp: boolean;
-  /**
-   * Looks at an error: true when it is a connection error, in which case the database is probed
-   * (once, however many callers report at the same time) and, if it does not answer, declared down.
-   */
+  /** True for a connection error: the database is then probed (once for concurrent reports) and, unanswered, declared down. */
   report(error: unknown): boolean;
   /** Resolves once the database answers again (at once while it is up). */
   untilUp(): Promise<void>;

@@ -52,7 +52,6 @@ const DEFAULT_PROBE_TIMEOUT_MS = 2000;
 
 export class PrimaryLocator {
   private current: Endpoint | null = null;
-  /** See `matches`. */
   private found = false;
   private locating: Promise<string> | null = null;
   /** Connections the pool opened, by the host they are on: cut when that host stops being the primary. */
@@ -74,10 +73,9 @@ export class PrimaryLocator {
   }
 
   /**
-   * Asks every host at once and keeps the first of the list that is what the URL asks for. Callers
-   * that arrive meanwhile share the one round. Throws NoWritableHostError (class 08) when none is, or
-   * the first host's own error when that is not a connection problem (a wrong password is the
-   * operator's to fix, not an outage to wait out).
+   * Asks every host at once and keeps the first of the list that is what the URL asks for; callers meanwhile share
+   * the round. Throws NoWritableHostError (class 08) when none is, or the first host's own error when that is not a
+   * connection problem (a wrong password is the operator's to fix, not an outage to wait out).
    */
   locate(): Promise<string> {
     this.locating ??= this.probeAll().finally(() => {
