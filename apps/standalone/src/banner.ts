@@ -5,7 +5,7 @@ import type { DemoWorkspace } from '#runtime/demo-workspace.js';
 const redisShown = (config: ServiceConfig): string => {
   if (config.redis.kind === 'sentinel') return `through Sentinel ${config.redis.sentinels.map(({ host, port }) => `${host}:${port}`).join(',')} (master ${config.redis.name})`;
   try {
-    const url = new URL(config.redisUrl);
+    const url = new URL(config.redis.url);
     url.username = '';
     url.password = '';
     return url.toString();

@@ -57,10 +57,6 @@ export const databaseServers = (config: ServiceConfig, logger: Logger): Postgres
     { url: config.readStoreUrl, name: 'READ_STORE_URL' },
   ].filter((entry): entry is { url: string; name: string } => entry.url !== null && isPostgresUrl(entry.url)), logger);
 
-/**
- * Opens the log and the read store chosen by the configuration: embedded PGlite by default,
- * PostgreSQL or EventStoreDB for the log, PostgreSQL or MongoDB for the read models.
- */
 /** Stops to run last first; one that fails is logged and the others still run. */
 const stopList = (logger: Logger, stops: (() => Promise<void>)[] = []) => ({
   stops,
@@ -69,6 +65,7 @@ const stopList = (logger: Logger, stops: (() => Promise<void>)[] = []) => ({
   },
 });
 
+/** The log (embedded PGlite by default, PostgreSQL, EventStoreDB) and the read store (PostgreSQL, MongoDB) configured. */
 export const openStores = async (
   config: ServiceConfig, logger: Logger, database: DatabaseOutage = noDatabaseOutage, servers: PostgresServers = databaseServers(config, logger),
 ): Promise<Stores> => {

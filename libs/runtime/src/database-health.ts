@@ -4,6 +4,11 @@ import type { PostgresServer } from './postgres-servers.js';
 
 const PROBE_INTERVAL_MS = 1000;
 
+/** A host list's probe also finds its primary: after a failover the pools follow it from here. */
+const probeAll = async (servers: readonly PostgresServer[]): Promise<void> => {
+  for (const server of servers) await server.probe();
+};
+
 /**
  * Says ONCE that the process's PostgreSQL is unreachable (and once that it is back), not a stack trace per
  * request, pool and retry. Whoever meets an error reports it; a connection error makes it probe on a
@@ -43,18 +48,13 @@ export class DatabaseHealth implements DatabaseOutage {
   }
 
   private check(): Promise<void> {
-    this.checking ??= this.probeAll().then(
+    this.checking ??= probeAll(this.servers).then(
       () => undefined,
       (error: unknown) => this.declareDown(error),
     ).finally(() => {
       this.checking = null;
     });
     return this.checking;
-  }
-
-  private async probeAll(): Promise<void> {
-    // A host list's probe also finds its primary: after a failover the pools follow it from here.
-    for (const server of this.servers) await server.probe();
   }
 
   private declareDown(error: unknown): void {
@@ -70,7 +70,7 @@ export class DatabaseHealth implements DatabaseOutage {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.probeAll().then(() => {
+      probeAll(this.servers).then(() => {
         if (this.stopped) return;
         this.up = true;
         this.logger.info({ database: this.servers.map((server) => server.address) }, 'the database is reachable again; requests and followers resume');
@@ -89,7 +89,7 @@ export const waitForDatabase = async (servers: readonly PostgresServer[], logger
   let announced = false;
   for (;;) {
     try {
-      for (const server of servers) await server.probe();
+      await probeAll(servers);
       if (announced) logger.info({ database: servers.map((server) => server.address) }, 'the database answers; starting');
       return;
     } catch (error) {

@@ -75,7 +75,7 @@ const answersAlive = (pid: number): boolean => {
  */
 export const ensureRedis = async (config: ServiceConfig, logger: Logger): Promise<LocalRedis> => {
   const unchanged = { config, stop: async () => undefined };
-  if (config.redisUrlGiven || (await answersPing(config.redisUrl, 500))) return unchanged;
+  if (config.redisUrlGiven || config.redis.kind !== 'url' || (await answersPing(config.redis.url, 500))) return unchanged;
   const binary = onPath('redis-server');
   if (!binary) throw new RedisNotAvailableError(redisTargetAddress(config.redis));
   const dir = join(config.dataDir, 'redis');
@@ -106,7 +106,7 @@ export const ensureRedis = async (config: ServiceConfig, logger: Logger): Promis
   }
   logger.info({ redis: url, dataDir: dir }, 'no Redis at the default address: started redis-server for this service');
   return {
-    config: { ...config, redisUrl: url, redis: { kind: 'url', url, password: null } },
+    config: { ...config, redis: { kind: 'url', url, password: null } },
     stop: async () => {
       process.off('exit', killOnExit);
       child.kill('SIGTERM');

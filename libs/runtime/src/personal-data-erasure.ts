@@ -9,20 +9,18 @@ import { type DocumentStore, listAssessmentIds } from '#read-models';
 import { scrubRedis } from './redis-scrub.js';
 
 /**
- * The database's clock (the deletion's recorded time), Redis's (an idempotency record's start) and a
- * process's (a job's timestamp) may differ a little: copies made up to this long after the deletion
- * still go, and an answer is not kept whose address was deleted up to this long before its request
- * began (ErasureWindow), so nothing replayable is lost between the two.
+ * The clocks of the database (a deletion's time), Redis (an idempotency record's start) and a process (a job's
+ * timestamp) may differ a little: copies made up to this long after the deletion still go, and no answer is kept
+ * whose address was deleted up to this long before its request began (ErasureWindow): nothing replayable is lost.
  */
 const CLOCK_MARGIN_MS = 1_000;
 
 /**
- * The rule for copies of a person's data made while they are being deleted, in one place. A copy
- * made before the deletion (plus the margin) is theirs and the erasure scrubs it (below). A request
- * that began before the deletion may store its answer after the erasure's one scrub of Redis: such an
- * answer is not kept (the idempotency interceptor asks here), and a replay runs the request again.
- * The deletion retires the person's key in its own transaction, before the erasure runs, so a
- * retirement since the request began is seen whenever the scrub came before the answer was stored.
+ * Copies of a person's data made during their deletion. One made before it (plus the margin) is scrubbed by the
+ * erasure. A request begun before the deletion may store its answer after the erasure's one Redis scrub: the
+ * idempotency interceptor asks here and such an answer is not kept (a replay runs the request again). The deletion
+ * retires the key in its own transaction before the erasure runs, so a retirement since the request began is seen
+ * whenever the scrub came before the answer was stored.
  */
 export class ErasureWindow {
   constructor(private readonly personKeys: PersonKeyStore) {}
@@ -46,14 +44,12 @@ export interface ErasureDependencies {
 }
 
 /**
- * Crypto-shredding of a deleted test candidate, as a reaction to `CandidateDeleted` in the log (the
- * dispatcher runs it in the log's order, whichever route deleted them, and again after a crash).
- * Their events are the ones sealed with the keys that sealed their own stream: those of their
- * candidate stream and their invitations. The copies of those events outside the log (the e-mail
- * outbox, the webhook delivery log, Redis: idempotency records, job payloads) are redacted while
- * the keys can still open them, then the keys are destroyed, which leaves every event about them in
- * the log (still verifying) with their address and names unreadable. Nobody invited again at that
- * address since has data under those keys: the deletion retired them in its own transaction.
+ * Crypto-shredding of a deleted test candidate, reacting to `CandidateDeleted` (the dispatcher runs it in the log's
+ * order, whichever route deleted them, and again after a crash). Their events are those sealed with the keys that
+ * sealed their own stream: that stream and their invitations. Copies outside the log (outbox, webhook delivery log,
+ * Redis idempotency records and job payloads) are redacted while the keys still open them, then the keys are
+ * destroyed: the log still verifies, their address and names unreadable. Nobody invited at that address since has
+ * data under those keys: the deletion retired them in its own transaction.
  */
 export class PersonalDataErasure implements ErasureReaction {
   /** The event types that end a person: their key is retired with it, and this erasure follows from it. */

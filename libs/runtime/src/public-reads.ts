@@ -53,9 +53,7 @@ export const replicaReads = async (readReplicaUrl: string, logger: Logger, docum
     session: (work) => store.session(work),
     replica,
     replicaPool: pool,
-    stop: async () => {
-      await pool.end();
-    },
+    stop: () => pool.end(),
   };
 };
 

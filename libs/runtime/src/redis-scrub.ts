@@ -6,12 +6,9 @@ const SCAN_COUNT = 500;
 /**
  * Removes every copy of `needle` under the key prefixes: strings and hashes (idempotency records, job payloads)
  * are deleted, stream entries and list/set members removed. A slow scan, once per erased person, off requests.
- *
- * `madeBefore` (ms since the epoch): copies that say when they were made (an idempotency record's
- * `started`, a BullMQ job's `timestamp`, a stream entry's id) and were made at or after it are left:
- * they were written after the person was deleted, about whoever holds the address since (an address
- * may be invited again the moment it is deleted, and the erasure may run seconds later). Without
- * that, a re-invitation's idempotency record went with the erasure and the same request ran twice.
+ * Copies dated (a record's `started`, a job's `timestamp`, a stream entry's id) at or after `madeBefore` (epoch ms)
+ * stay: they are about whoever was invited at the address since, and a re-invitation's idempotency record
+ * going with the erasure would run the same request twice.
  */
 export const scrubRedis = async (redis: Redis, prefixes: readonly string[], needle: string, madeBefore = Number.POSITIVE_INFINITY): Promise<number> => {
   let removed = 0;

@@ -22,7 +22,6 @@ export interface ServiceConfig {
   readStoreUrl: string | null;
   /** Standbys serving public GETs, never staler than an acknowledged write (docs/architecture.md); null: the primary. */
   readReplicaUrl: string | null;
-  redisUrl: string;
   /** False when REDIS_URL and REDIS_SENTINELS are unset: the standalone service may then start a redis-server of its own. */
   redisUrlGiven: boolean;
   /** Where Redis is: REDIS_URL, or the master REDIS_SENTINELS know as REDIS_SENTINEL_NAME (docs/operations.md, "High availability"). */
@@ -138,7 +137,6 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): ServiceConfig 
   const port = positiveInt(env.PORT, 3000, 'PORT');
   const internalPort = positiveInt(env.INTERNAL_PORT, 3100, 'INTERNAL_PORT');
   const internalToken = env.INTERNAL_TOKEN || randomBytes(24).toString('base64url');
-  const redisUrl = env.REDIS_URL || 'redis://127.0.0.1:6379';
   return {
     port,
     altBasePath: normalizePrefix(env.ALT_BASE_PATH ?? '/api'),
@@ -152,9 +150,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): ServiceConfig 
     deployment: deploymentOf(env.EVENT_STORE_URL || null, env.READ_STORE_URL || null),
     readStoreUrl: primaryUrl(env.READ_STORE_URL, 'READ_STORE_URL'),
     readReplicaUrl: replicaUrl(env),
-    redisUrl,
     redisUrlGiven: Boolean(env.REDIS_URL) || Boolean(env.REDIS_SENTINELS),
-    redis: redisTarget(env, redisUrl),
+    redis: redisTarget(env, env.REDIS_URL || 'redis://127.0.0.1:6379'),
     smtpUrl: env.SMTP_URL || null,
     webhookAllowInsecure: flag(env.WEBHOOK_ALLOW_INSECURE),
     webhookBackoffMs: positiveInt(env.WEBHOOK_BACKOFF_MS, 60_000, 'WEBHOOK_BACKOFF_MS'),

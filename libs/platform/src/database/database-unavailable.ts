@@ -8,11 +8,7 @@ import { types } from 'node:util';
 const CONNECTION_CODES = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|57P0[123]|08\w{3}|25006)$/;
 const CONNECTION_MESSAGE = /Connection terminated|connection error and is not queryable|Client was closed and is not queryable|timeout exceeded when trying to connect|Connection refused|terminating connection due to administrator command|the database system is (starting up|shutting down|in recovery mode|not yet accepting connections)/i;
 
-/**
- * True for an error that means "the database server is not reachable right now" (an outage, a
- * restart, a failover), not a bug. Looks into AggregateError (a host name with several addresses)
- * and `cause`.
- */
+/** The server is unreachable now (an outage, a restart, a failover), not a bug; looks into AggregateError and `cause`. */
 export const isDatabaseConnectionError = (error: unknown, depth = 0): boolean => {
   // isNativeError too: an error made in another realm (Node's sockets' errors, seen from a vm context such as Jest's) is no `instanceof Error` there.
   if (!(error instanceof Error || types.isNativeError(error)) || depth > 3) return false;
@@ -24,17 +20,11 @@ export const isDatabaseConnectionError = (error: unknown, depth = 0): boolean =>
   return isDatabaseConnectionError((error as { cause?: unknown }).cause, depth + 1);
 };
 
-/**
- * What the followers (projections, dispatcher, sealer) and the HTTP edge ask about the database:
- * the outage is detected, logged and watched in one place (libs/runtime/src/database-health.ts).
- */
+/** What the followers and the HTTP edge ask about the database, watched in one place (libs/runtime/src/database-health.ts). */
 export interface DatabaseOutage {
   /** False from the moment the database is known unreachable until a probe reaches it again. */
   readonly isUp: boolean;
-  /**
-   * Looks at an error: true when it is a connection error, in which case the database is probed
-   * (once, however many callers report at the same time) and, if it does not answer, declared down.
-   */
+  /** True for a connection error: the database is then probed (once for concurrent reports) and, unanswered, declared down. */
   report(error: unknown): boolean;
   /** Resolves once the database answers again (at once while it is up). */
   untilUp(): Promise<void>;

@@ -3,10 +3,9 @@ import { Umzug, type UmzugStorage } from 'umzug';
 import { inTransaction, quoteIdent } from './in-transaction.js';
 
 /**
- * One numbered, forward-only change of the tables that are not derived from the log (the log itself,
- * its seals and links, person keys, snapshots, the delivery log, the outbox, checkpoints, leases).
- * Read models are rebuilt instead (docs/operations.md, "Upgrades"). A migration never changes once
- * released: the next change is the next number. `up` runs on the migrating transaction's client only.
+ * One numbered, forward-only change of a table not derived from the log (the log, seals and links, person keys,
+ * snapshots, delivery log, outbox, checkpoints, leases); read models are rebuilt instead (docs/operations.md,
+ * "Upgrades"). Never changed once released. `up` runs on the migrating transaction's client only.
  */
 export interface Migration {
   /** `0001-baseline`, `0002-…`: applied in this order, recorded under `<component>/<name>`. */
@@ -39,11 +38,10 @@ const historyStorage = (set: MigrationSet): UmzugStorage<pg.PoolClient> => {
 };
 
 /**
- * Applies the migrations of `set` that this database has not had, in order, and returns their names.
- * Safe when several processes start at once: the whole run is one transaction under a
- * transaction-scoped advisory lock on the history's schema, so the second process waits, then finds
- * nothing pending; a process that dies mid-run leaves nothing half-applied (PostgreSQL's DDL is
- * transactional) and its lock goes with its connection. On the embedded store the lock never waits.
+ * Applies the pending migrations of `set` in order and returns their names. One transaction under a transaction-scoped
+ * advisory lock on the history's schema: a second process started at once waits, then finds nothing pending; one that
+ * dies mid-run leaves nothing half-applied (DDL is transactional) and its lock goes with its connection. On the
+ * embedded store the lock never waits.
  */
 export const runMigrations = (pool: pg.Pool, set: MigrationSet): Promise<string[]> =>
   inTransaction(pool, async (client) => {

@@ -54,10 +54,7 @@ const parseHost = (text: string, setting: string): PostgresHost => {
   return { host, port };
 };
 
-/**
- * Reads a `postgres://` or `postgresql://` URL. A single host without `target_session_attrs` is
- * `hostList: false`: node-postgres connects to it exactly as before this reader existed.
- */
+/** Reads a `postgres://` or `postgresql://` URL (see `hostList` for a single host without `target_session_attrs`). */
 export const parsePostgresUrl = (url: string, setting = 'the PostgreSQL URL'): PostgresTarget => {
   const scheme = /^(postgres(?:ql)?:\/\/)/.exec(url);
   if (!scheme?.[1]) throw new PostgresUrlError(setting, 'must start with postgres:// or postgresql://');

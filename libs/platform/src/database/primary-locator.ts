@@ -7,8 +7,7 @@ import { type PostgresTarget, postgresHostKey } from './postgres-url.js';
  * primary now, and a pg.Pool that opens every new connection there (docs/architecture.md, "Connection
  * failover"). The same locator keeps READ_REPLICA_URL's pool on a standby (`prefer-standby`, as libpq,
  * settles for any host that answers when no standby does, and says so with `matches`):
- * - `locate()` asks every host at once and keeps the first of the list that is writable: neither in
- *   recovery nor read-only, as a primary draining in a switchover is (`pg_is_in_recovery()` alone misses it);
+ * - writable is neither in recovery nor read-only, as a primary draining in a switchover is (`pg_is_in_recovery()` misses it);
  * - the pool's clients connect to the host found last and check it once connected: a host no longer
  *   writable fails the connection at once, a connection error, instead of writes failing later;
  * - when the primary changes, connections on other hosts are cut (socket destroyed, as a server restart
@@ -53,7 +52,6 @@ const DEFAULT_PROBE_TIMEOUT_MS = 2000;
 
 export class PrimaryLocator {
   private current: Endpoint | null = null;
-  /** See `matches`. */
   private found = false;
   private locating: Promise<string> | null = null;
   /** Connections the pool opened, by the host they are on: cut when that host stops being the primary. */
@@ -75,10 +73,9 @@ export class PrimaryLocator {
   }
 
   /**
-   * Asks every host at once and keeps the first of the list that is what the URL asks for. Callers
-   * that arrive meanwhile share the one round. Throws NoWritableHostError (class 08) when none is, or
-   * the first host's own error when that is not a connection problem (a wrong password is the
-   * operator's to fix, not an outage to wait out).
+   * Asks every host at once and keeps the first of the list that is what the URL asks for; callers meanwhile share
+   * the round. Throws NoWritableHostError (class 08) when none is, or the first host's own error when that is not a
+   * connection problem (a wrong password is the operator's to fix, not an outage to wait out).
    */
   locate(): Promise<string> {
     this.locating ??= this.probeAll().finally(() => {

@@ -1,18 +1,21 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { ERROR_MESSAGES, bearerMatcher, errorBody } from '#http';
 import type { Infrastructure } from '../infrastructure.js';
-import { type ProcessObservability, observabilityOf } from './process-observability.js';
+import { observabilityOf } from './process-observability.js';
 
 const OK = { status: 'ok' } as const;
 const UNAVAILABLE = { status: 'unavailable' } as const;
 
 /**
- * `GET /health/live`, `GET /health/ready` (no credentials, `{ status }` only, 200 or 503) and
- * `GET /metrics` (bearer INTERNAL_TOKEN, Prometheus text) on a process's own port. Plain Fastify
- * routes: Nest's guards (the API key, the rate limit, the internal token) never see them.
+ * Instruments the routes registered on `instance` from now on, and mounts the process's endpoints there:
+ * `GET /health/live`, `GET /health/ready` (no credentials, `{ status }` only, 200 or 503) and `GET /metrics`
+ * (bearer INTERNAL_TOKEN, Prometheus text). Plain Fastify routes: Nest's guards (the API key, the rate limit,
+ * the internal token) never see them.
  */
-export const mountProcessEndpoints = (instance: FastifyInstance, observability: ProcessObservability, internalToken: string): void => {
-  const authorized = bearerMatcher(internalToken);
+export const observeHttpApp = (instance: FastifyInstance, infra: Infrastructure, app: string): void => {
+  const observability = observabilityOf(infra);
+  observability.requests.instrument(instance, app);
+  const authorized = bearerMatcher(infra.config.internalToken);
   instance.get('/health/live', (_request, reply) => {
     void reply.header('Cache-Control', 'no-store').send(OK);
   });
@@ -25,13 +28,6 @@ export const mountProcessEndpoints = (instance: FastifyInstance, observability: 
     const text = await observability.scrape();
     return reply.header('Content-Type', observability.contentType).header('Cache-Control', 'no-store').send(text);
   });
-};
-
-/** Instruments the routes registered on `instance` from now on, and mounts the process's endpoints there. */
-export const observeHttpApp = (instance: FastifyInstance, infra: Infrastructure, app: string): void => {
-  const observability = observabilityOf(infra);
-  observability.requests.instrument(instance, app);
-  mountProcessEndpoints(instance, observability, infra.config.internalToken);
 };
 
 /** A process without an HTTP application (the worker) serves the endpoints alone on PORT. */

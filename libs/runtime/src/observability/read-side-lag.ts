@@ -46,11 +46,8 @@ export const readSideLag = async (infra: Infrastructure): Promise<ReadSideLag> =
   const byCheckpoint = new Map<string, Promise<FollowerLag>>();
   const lagAt = (checkpoint: bigint | null): Promise<FollowerLag> => {
     const key = String(checkpoint);
-    let lag = byCheckpoint.get(key);
-    if (lag === undefined) {
-      lag = lagBehind(infra.eventStore, head, checkpoint, now);
-      byCheckpoint.set(key, lag);
-    }
+    const lag = byCheckpoint.get(key) ?? lagBehind(infra.eventStore, head, checkpoint, now);
+    byCheckpoint.set(key, lag);
     return lag;
   };
   const projections = new Map<string, FollowerLag>();
