@@ -77,9 +77,8 @@ export type DomainEvent = WorkspaceEvent | AssessmentEvent | CandidateEvent | Ca
 export type DomainEventType = DomainEvent['type'];
 
 /**
- * Events that end the person they speak about (a deleted test candidate): the personal-data layer
- * retires that person's key with them, and the erasure follows from them. Nothing about the same
- * address may be sealed together with them: a later decision about it is about a new person.
+ * Events that end their person (a deleted test candidate): the personal-data layer retires the key
+ * with them, and erasure follows. Nothing about the same address may be sealed with them: a later decision is about a new person.
  */
 export const PERSON_ENDING_EVENTS: readonly DomainEventType[] = ['CandidateDeleted'];
 export type EventOfType<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;

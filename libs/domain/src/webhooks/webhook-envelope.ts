@@ -135,10 +135,7 @@ const dataOf = (event: EnvelopeSource, appUrl: string, context: EnvelopeContext)
   }
 };
 
-/**
- * The envelope of a recorded event: a pure function of the event, APP_URL and what `context` says
- * about the events before it. Null when the event cannot be shown (an unlock of an unknown result).
- */
+/** A pure function of the event, APP_URL and `context`; null for an unlock of an unknown result. */
 export const envelopeOf = (event: EnvelopeSource, appUrl: string, context: EnvelopeContext): WebhookEnvelope | null => {
   const data = dataOf(event, appUrl, context);
   if (data === null) return null;
