@@ -18,8 +18,7 @@ export type WebhookConfigured = Event<'WebhookConfigured', { workspaceId: string
 export type WebhookSecretRotated = Event<'WebhookSecretRotated', { workspaceId: string; encryptedSecret: string; previousEncryptedSecret: string; rotatedAt: string }>;
 export type WebhookDisabled = Event<'WebhookDisabled', { workspaceId: string; url: string; reason: 'gone' | 'failing'; disabledAt: string }>;
 export type CustomTestCreated = Event<'CustomTestCreated', { workspaceId: string; slug: string; name: string; minutes: number; questionCount: number; createdAt: string }>;
-/** Sandbox allowance: places used by new sandbox invitations (rolling 30-day window). */
-/** Schema version 2: `places` (version 1 called it `count`; libs/domain/src/shared/event-schema.ts upcasts it). */
+/** Sandbox places used by new invitations (rolling 30 days). Schema version 2: version 1 named `places` `count`. */
 export type SandboxPlacesUsed = Event<'SandboxPlacesUsed', { workspaceId: string; assessmentId: string; places: number; usedAt: string }>;
 /** Billing: the first unlock of a live candidate either uses the free allowance or charges them. */
 export type FreeAllowanceUsed = Event<'FreeAllowanceUsed', { workspaceId: string; candidateId: string; resultId: string; usedAt: string }>;
@@ -42,7 +41,6 @@ export type AssessmentClosed = Event<'AssessmentClosed', { assessmentId: string;
 export type AssessmentCandidateAdded = Event<'AssessmentCandidateAdded', { assessmentId: string; workspaceId: string; candidateId: string; email: string; mode: Mode; invitationId: string | null; addedAt: string }>;
 /** A deleted test candidate leaves the assessment; their invitation goes with them. */
 export type AssessmentCandidateRemoved = Event<'AssessmentCandidateRemoved', { assessmentId: string; workspaceId: string; candidateId: string; email: string; mode: Mode; invitationId: string | null; removedAt: string }>;
-
 /** A pending invitation taken back: its person (a test candidate) was deleted before using it. */
 export type InvitationWithdrawn = Event<'InvitationWithdrawn', { assessmentId: string; workspaceId: string; email: string; invitationId: string; withdrawnAt: string }>;
 
@@ -79,9 +77,8 @@ export type DomainEvent = WorkspaceEvent | AssessmentEvent | CandidateEvent | Ca
 export type DomainEventType = DomainEvent['type'];
 
 /**
- * Events that end the person they speak about (a deleted test candidate): the personal-data layer
- * retires that person's key with them, and the erasure follows from them. Nothing about the same
- * address may be sealed together with them: a later decision about it is about a new person.
+ * Events that end their person (a deleted test candidate): the personal-data layer retires the key
+ * with them, and erasure follows. Nothing about the same address may be sealed with them: a later decision is about a new person.
  */
 export const PERSON_ENDING_EVENTS: readonly DomainEventType[] = ['CandidateDeleted'];
 export type EventOfType<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;

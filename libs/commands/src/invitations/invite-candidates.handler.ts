@@ -66,10 +66,9 @@ export class InviteCandidatesHandler implements ICommandHandler<InviteCandidates
 }
 
 /**
- * An invitation's write path, all of it but the commit (EventWriter.rehearse): an assessment made up
- * here is created and one made-up address invited to it, in one append the store rolls back. A
- * process runs it before it serves, so that its first invitation finds the statements planned on
- * each connection and the code compiled (docs/architecture.md, "Warm-up"). Nothing is kept.
+ * An invitation's write path but the commit (EventWriter.rehearse): a made-up assessment is created
+ * and one address invited, in one append the store rolls back. Run before a process serves, so its
+ * first invitation finds statements planned and code compiled (docs/architecture.md, "Warm-up").
  */
 export const rehearseInvitation = (writer: EventWriter): Promise<void> => {
   const workspaceId = ids.workspace();

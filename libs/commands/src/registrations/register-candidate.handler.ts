@@ -14,10 +14,9 @@ import type { RequestContext } from '../shared/ports.js';
 export interface RegistrationResult { created: boolean; candidateId: string; assessmentId: string }
 
 /**
- * What the internal application's DTO typed: a personal invitation link, or the assessment's sign-up
- * link with the person (the address trimmed and lower-cased and valid, the names storable, absent
- * ones empty). Each link is a URL; whether it is one the service issued, and for which assessment,
- * is found here (404).
+ * What the internal application's DTO typed: a personal invitation link, or the sign-up link with the
+ * person (address normalized and valid, names storable, absent ones empty). Whether a link is one the
+ * service issued, and for which assessment, is found here (404).
  */
 export type Registration =
   | { invitationUrl: string }
@@ -58,8 +57,8 @@ export class RegisterCandidateHandler implements ICommandHandler<RegisterCandida
       const claimedId = emailState.claim?.candidateId;
       let candidate = claimedId ? await streams.load(candidateStream(claimedId), candidateFold) : initialCandidateState();
       // The registry named a candidate deleted after it was read (the deletion releases the address in
-      // the same append): decided as the new person the address now is; the append, expecting the
-      // registry at the revision read, conflicts and the decision is taken again on a fresh read.
+      // the same append): decided as a new person; the append, expecting the registry at the revision
+      // read, conflicts and the decision is taken again on a fresh read.
       if (candidate.status === 'deleted') {
         emailState = { claim: null };
         candidate = initialCandidateState();

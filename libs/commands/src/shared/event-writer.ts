@@ -31,17 +31,13 @@ interface Job {
 }
 
 /**
- * The one write path (docs/architecture.md, "The write path"), emmett's CommandHandler with lanes:
- * load each stream (the cached state and the events after it), decide in the domain, append with
- * the expected revisions, retry a real conflict, answer once the read side shows the write.
- *
- * Decisions on one key (the stream a decision is about) queue in this process, so concurrent
- * requests on one assessment are decided one after another rather than as conflicts; those that
- * queued while an append was being written are decided together (DecisionBatch) and go to the
- * store in one append. A conflict (another process or lane appended first) decides them again on
- * fresh reads; one lost on a stream other than the key queues in that stream's lane, with whoever
- * else contends for it (150 unlocks of one workspace: otherwise O(n²) appends). A store error other
- * than a conflict re-runs the decisions one by one, so only the one at fault fails.
+ * The one write path (docs/architecture.md, "The write path"): load each stream (cached state and
+ * the events after it), decide, append with the expected revisions, retry a real conflict, answer
+ * once the read side shows the write. Decisions on one key queue in a lane of this process, so
+ * concurrent requests on one assessment are not conflicts; those queued during an append are
+ * decided together (DecisionBatch) and appended at once. A conflict decides them again on fresh
+ * reads, in the lane of the stream it was lost on (150 unlocks of one workspace: otherwise O(n²)
+ * appends). Any other store error re-runs them one by one, so only the one at fault fails.
  */
 @Injectable()
 export class EventWriter {
@@ -59,9 +55,8 @@ export class EventWriter {
   }
 
   /**
-   * Runs `decide` in the lane of `key`; answers what it answered once its events are in the log and
-   * the read side shows them. `reads`: streams `decide` will load, read for its whole batch at once
-   * (a hint: `decide` loads them as usual, from the batch).
+   * Runs `decide` in the lane of `key`; answers its answer once the read side shows its events.
+   * `reads`: a hint, streams `decide` will load, read for the whole batch at once.
    */
   handle<Answer>(key: string, context: RequestContext, decide: Decide<Answer>, reads: readonly StreamRead[] = []): Promise<Answer> {
     return new Promise<Answer>((resolve, reject) => {
@@ -69,10 +64,7 @@ export class EventWriter {
     });
   }
 
-  /**
-   * Decides on the streams as loaded and rehearses the append (EventStore.rehearseAppend): the write
-   * path but the commit, before a process serves. No lane is taken and nothing is cached or kept.
-   */
+  /** The write path but the commit (EventStore.rehearseAppend), before a process serves: no lane, nothing kept. */
   async rehearse(context: RequestContext, decide: Decide<unknown>): Promise<void> {
     if (!this.store.rehearseAppend) return;
     const batch = new DecisionBatch(this.cache);

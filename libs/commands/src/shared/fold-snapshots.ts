@@ -28,9 +28,8 @@ export class FoldSnapshots {
   constructor(private readonly store: EventStore, private readonly logger: Logger) {}
 
   /**
-   * The stream's snapshot of this fold, decoded; undefined when there is none this code can read.
-   * Answered at once (no promise) for a fold that is not snapshotted: the reads of one decision's
-   * loads must meet in one turn of the event loop (StreamReads).
+   * The stream's snapshot of this fold, decoded, or undefined. No promise for a fold not snapshotted:
+   * one decision's loads must meet in one turn of the event loop (StreamReads).
    */
   read<State>(streamId: string, fold: StreamFold<State, never>): Promise<FoldAt<State> | undefined> | undefined {
     const codec = fold.snapshots;
@@ -45,13 +44,11 @@ export class FoldSnapshots {
   }
 
   /**
-   * Writes a snapshot of a committed fold when its tail beyond the last snapshot is long enough;
-   * answers the revision of the newest snapshot now known. States never change, so the value is
-   * made later: once `answered` settles (the decisions the append answers, whose answers must not wait
-   * for an encoding of tens of ms: a 3,000-invitation fold's first answer after a restart took 60-90 ms
-   * longer when it ran a turn after the append), a turn after that (the answer is sent), and after the
-   * writes already queued. `takenAt` is now: an erasure in the workspace after it makes the store
-   * refuse the write. A failure costs nothing but a longer fold after the next restart.
+   * Writes a snapshot of a committed fold when its tail is long enough; answers the newest snapshot's
+   * revision now known. States never change, so the value is encoded later: after the writes queued,
+   * once `answered` settles and a turn after (answers must not wait for tens of ms of encoding), and
+   * `takenAt` is now: an erasure in the workspace after it makes the store refuse the write. A
+   * failure costs nothing but a longer fold after the next restart.
    */
   takeIfDue<State>(streamId: string, fold: StreamFold<State, never>, at: FoldAt<State>, answered: Promise<unknown> = Promise.resolve()): number {
     const codec = fold.snapshots;

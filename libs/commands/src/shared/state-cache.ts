@@ -9,10 +9,9 @@ import { StreamReads } from './stream-reads.js';
 const STATE_CACHE_SIZE = 20_000;
 
 /**
- * A stream holds an event this version cannot read: a newer version wrote it during a rolling
- * deploy. Folding past it would decide on a state that misses what it recorded (a withdrawal, a
- * closing), so the decision is refused (500 server_error, nothing appended) until a process of the
- * newer version takes the request; the followers of the log, which decide nothing, skip it instead.
+ * A stream holds an event of a newer version (rolling deploy). Folding past it would decide on a
+ * state missing what it recorded, so the decision is refused (500 server_error, nothing appended);
+ * the followers of the log, which decide nothing, skip it instead.
  */
 export class UnreadableStreamError extends Error {
   constructor(readonly streamId: string, readonly eventType: string, readonly revision: number) {
@@ -32,16 +31,13 @@ interface Entry extends FoldAt<unknown> {
 }
 
 /**
- * The folded states of recently used streams, so that a load reads and folds only the events
- * recorded since. Invariant: an entry at revision r is exactly the fold of the stream's events 0..r
- * as committed in the log. It is made only by folding events read from the log onto such an entry
- * (or a snapshot, or nothing), or by `committed` after an append onto the revision read succeeded.
- * States are values that never change, so any number of readers may hold one.
- * - Current: every load reads the events after the entry; an entry behind the log (another process
- *   appended) costs a longer read, never a wrong decision, and the append's expected revision
- *   catches a write in between. An entry never moves back to an older revision.
- * - Invalidation: none needed (see above); a fold of another name never uses the entry.
- * - Bound: STATE_CACHE_SIZE streams, least recently used first out.
+ * The folded states of recently used streams, so a load folds only the events recorded since.
+ * Invariant: an entry at revision r is exactly the fold of the stream's committed events 0..r: it is
+ * made only by folding events read from the log onto such an entry (or a snapshot, or nothing), or
+ * by `committed` after an append onto the revision read. States never change: readers may share one.
+ * Every load reads the events after the entry, so one behind the log costs a longer read, never a
+ * wrong decision (the expected revision catches a write in between); no invalidation is needed. An
+ * entry never moves back; a fold of another name never uses it; LRU-bounded by STATE_CACHE_SIZE.
  */
 export class StateCache {
   private readonly entries = new Map<string, Entry>();
@@ -70,10 +66,7 @@ export class StateCache {
     return { state, revision };
   }
 
-  /**
-   * An append onto the revision the state was read at committed: the state is the log's at `revision`.
-   * `answered`: settles once the decisions of the append are answered (a snapshot due is taken after).
-   */
+  /** An append onto the revision read committed: `state` is the log's at `revision`; a snapshot due waits for `answered`. */
   committed<State>(streamId: string, fold: StreamFold<State, never>, revision: number, state: State, answered: Promise<unknown> = Promise.resolve()): void {
     const known = this.entries.get(streamId);
     const snapshotRevision = known?.fold === fold.name ? known.snapshotRevision : -1;

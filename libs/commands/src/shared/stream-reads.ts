@@ -8,9 +8,8 @@ interface PendingRead {
 }
 
 /**
- * Stream reads asked for in one turn of the event loop (the loads of a decision started together,
- * those of decisions in other lanes) go to the store as ONE `readStreams`, each stream from its own
- * revision, where the adapter has it. Nothing is kept: every read asks the store.
+ * Stream reads asked for in one turn of the event loop (of one decision or of other lanes) go to the
+ * store as ONE `readStreams`, each from its own revision, where the adapter has it. Nothing is kept.
  */
 export class StreamReads {
   private pending: PendingRead[] = [];

@@ -69,12 +69,10 @@ export class IssueApiKeyHandler implements ICommandHandler<IssueApiKey> {
 }
 
 /**
- * Regenerates a key. API processes hold keys in a cache emptied by the read models' change feed,
- * which reaches them a moment after the commit; so before answering, the old key is also retired
- * (RetiredApiKeys: the rate limiter, whose script every authenticated request runs): refused
- * everywhere from then on.
- * When Redis cannot take it the answer still stands (the commit is made): API requests fail while
- * Redis is down, and by the time it is back the change feed has emptied every cache.
+ * API processes' key caches are emptied by the change feed a moment after the commit, so before
+ * answering the old key is also retired in RetiredApiKeys (the rate limiter's script, run by every
+ * authenticated request). If Redis cannot take it the answer stands: API requests fail while Redis
+ * is down, and by the time it is back the change feed has emptied every cache.
  */
 @CommandHandler(RegenerateApiKey)
 export class RegenerateApiKeyHandler implements ICommandHandler<RegenerateApiKey> {

@@ -18,10 +18,9 @@ type EncodedAssessment = Pick<ExistingAssessment, 'status' | 'id' | 'workspaceId
 const isExisting = (state: AssessmentState): state is ExistingAssessment => state.status !== 'none';
 
 /**
- * Snapshots of the assessment fold (evolveAssessment). The capture keeps the state itself (a value
- * nothing changes); the names are read when the JSON value is made, after the answer: reading them
- * opens each invitation's sealed names (two AES-GCM operations each, ~50 ms for 3,000 invitations
- * folded from the log). The entries' order in the lists carries no meaning (keys are unique).
+ * Snapshots of the assessment fold. The capture keeps the state itself (a value); the names are read
+ * when the JSON value is made, after the answer: opening sealed names costs ~50 ms for 3,000
+ * invitations folded from the log. The entries' order in the lists carries no meaning.
  */
 export const assessmentSnapshots: StateSnapshots<AssessmentState> = {
   name: 'assessment',

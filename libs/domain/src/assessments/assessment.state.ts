@@ -7,10 +7,7 @@ export interface InvitationState {
   readonly token: string;
   readonly mode: Mode;
   readonly email: string;
-  /**
-   * The invited person's names as the invitation recorded them (the event's data itself, not a
-   * copy): only registration through the invitation reads them, so a fold does not.
-   */
+  /** The invited person's names: the event's data itself, not a copy (only registration reads them). */
   readonly person: { readonly firstName: string; readonly surname: string };
 }
 
@@ -20,11 +17,9 @@ export interface AssessmentCandidateState {
 }
 
 /**
- * A value: evolving it returns a new state and never changes this one, so any number of readers
- * (a cache, a decision, a snapshot being written) may hold it. Its tables are persistent maps
- * (immutable's Map: a change shares all but one path of the old map), which keeps a fold of n
- * events at O(n log n) instead of the O(n²) of copying a record per event. Their iteration order
- * is not insertion order: nothing may depend on it.
+ * A value: evolving it never changes it, so readers (a cache, a decision, a snapshot) may share it.
+ * Its tables are persistent maps (immutable's Map), keeping a fold of n events at O(n log n), not
+ * the O(n²) of copying a record per event. Their iteration order is not insertion order: nothing may depend on it.
  */
 export type AssessmentState =
   | { readonly status: 'none' }
@@ -100,12 +95,9 @@ export const evolveAssessment = (state: AssessmentState, event: AssessmentEvent)
       return successor(state, { invitations: state.invitations, candidates: state.candidates.set(email, { candidateId, mode }), invitationTokens: state.invitationTokens });
     }
     // Removals find their entries by id, not by the event's address: once a deleted person's key is
-    // destroyed their address reads as erased (docs/audit.md), and a state folded before that must
-    // still lose them. A state folded partly before and partly after (a cache brought up to date)
-    // holds the candidate under "[erased]" and their invitation under the clear address: each is
-    // found by its own id (it lost only the candidate once, and answered the dead invitation's link
-    // to the next invitation of the address). findKey scans the table: only removals do (rare: a
-    // deleted test candidate), never the invitation path.
+    // destroyed their address reads as erased (docs/audit.md), and a state folded before or partly
+    // before that (a cache brought up to date: candidate under "[erased]", invitation under the clear
+    // address) must still lose each. findKey scans the table: only the rare removals do.
     case 'AssessmentCandidateRemoved': {
       const { candidateId, invitationId, email } = event.data;
       const address = state.candidates.findKey((candidate) => candidate.candidateId === candidateId) ?? email;
@@ -124,10 +116,9 @@ export const evolveAssessment = (state: AssessmentState, event: AssessmentEvent)
 
 /**
  * The fold of a run of events, as evolving them one at a time gives it (assessment-fold.unit.spec.ts),
- * on tables made transient for the run: immutable's mutable maps write in place where a persistent
- * map copies a path per change, which is most of a long catch-up's cost (a restart's first decision
- * on a stream without a usable snapshot). The state passed in is not changed: `asMutable` copies on
- * write whatever it shares with it; the tables are frozen (`asImmutable`) before the state is returned.
+ * on tables made transient for the run: mutable maps write in place where persistent ones copy a
+ * path per change (most of a long catch-up's cost). The state passed in is not changed (`asMutable`
+ * copies on write); the tables are frozen (`asImmutable`) before the state is returned.
  */
 export const foldAssessment = (state: AssessmentState, events: readonly AssessmentEvent[]): AssessmentState => {
   let current = state;

@@ -36,10 +36,7 @@ export interface InviteCandidatesCommand {
   metadata: { now: string };
 }
 
-/**
- * The valid addresses of a request's entries, normalized, each once: whose claims in the workspace
- * (`knownCandidates`) the decision needs. None for a request that is refused whole for its size.
- */
+/** The valid addresses of a request's entries, normalized, once each (`knownCandidates`); none for an oversized request. */
 export const invitationAddresses = (candidates: unknown): string[] => {
   if (!Array.isArray(candidates) || candidates.length > MAX_CANDIDATES_PER_REQUEST) return [];
   const addresses = new Set<string>();

@@ -1,15 +1,12 @@
 import type { DomainEventType } from '../events.js';
 
 /**
- * The schema version of each event type as this code writes it (1 where it never changed). Every
- * event records the version it was written with in `metadata.schemaVersion`, omitted for version 1
- * (so events of unchanged types keep the metadata they always had, and every event written before
- * versions existed reads as version 1); an event is
- * never rewritten: the hash chain covers it as stored. Reading brings an older shape up to today's
- * one step at a time, so deciders, projections, the dispatcher and the audit views only ever see
- * the current shape (docs/architecture.md, "Event versions").
+ * The schema version of each event type as this code writes it (1 where it never changed), recorded
+ * in `metadata.schemaVersion`, omitted for 1 (so events written before versions existed read as 1).
+ * An event is never rewritten (the hash chain covers it as stored): reading upcasts an older shape
+ * step by step, so every reader only sees the current one (docs/architecture.md, "Event versions").
  */
-export const CURRENT_SCHEMA_VERSIONS: Readonly<Partial<Record<DomainEventType, number>>> = {
+const CURRENT_SCHEMA_VERSIONS: Readonly<Partial<Record<DomainEventType, number>>> = {
   SandboxPlacesUsed: 2,
 };
 

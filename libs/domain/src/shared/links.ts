@@ -21,9 +21,8 @@ const decodeSegment = (segment: string): string | null => {
 };
 
 /**
- * The assessment and token of a personal invitation link or a public sign-up link; null when the
- * value is a URL but not one of ours (another host than APP_URL's, another path, or segments that
- * are not ids); undefined when it is not a URL at all.
+ * The assessment and token of an invitation or sign-up link; null for a URL not of ours (another
+ * host than APP_URL's, another path, segments that are not ids); undefined for no URL at all.
  */
 export const parseLink = (value: string, kind: LinkKind, appUrl: string): { assessmentId: string; token: string } | null | undefined => {
   let url: URL;

@@ -17,10 +17,8 @@ export interface StateSnapshots<State> {
    */
   scopeOf(state: State): string | null;
   /**
-   * Takes the state at its revision without reading what a fold leaves unread (an invitation's
-   * names, each opened from the log when first read); the function returned makes the JSON value
-   * from it, later and once, off the decision that made the state. Null: no snapshot is kept of
-   * this state.
+   * Takes the state without reading what a fold leaves unread (an invitation's names); the function
+   * returned makes the JSON value, later and once, off the decision. Null: no snapshot is kept.
    */
   capture(state: State): (() => unknown) | null;
   /** Throws on a value it cannot read: the caller then folds the stream in full. */

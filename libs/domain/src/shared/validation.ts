@@ -3,10 +3,7 @@
 export const MAX_NAME_LENGTH = 255;
 export const MAX_EMAIL_LENGTH = 254;
 
-/**
- * Text the service can keep: no U+0000 and no unpaired surrogate (neither is a character of any
- * name or address, and PostgreSQL refuses both).
- */
+/** Text the service can keep: no U+0000 and no unpaired surrogate (PostgreSQL refuses both). */
 export const isStorableText = (value: string): boolean => !value.includes('\u0000') && value.isWellFormed();
 
 /** Trimmed and lower-cased, or null when the value is not a string. */

@@ -49,21 +49,14 @@ export interface CompletionView {
   reportUrl: string;
 }
 
-/**
- * A completion's `updatedAt`, in one place for the read model, the API and the envelopes: the later
- * of its `completedAt` and the latest `unlockedAt` of its results. Times in the API's one format
- * compare as text.
- */
+/** A completion's `updatedAt` for the read model, the API and the envelopes (ISO times compare as text). */
 export const completionUpdatedAt = (completedAt: string, results: Iterable<{ unlockedAt: string | null }>): string => {
   let latest = completedAt;
   for (const { unlockedAt } of results) if (unlockedAt !== null && unlockedAt > latest) latest = unlockedAt;
   return latest;
 };
 
-/**
- * The lock rule, in one place: while a result is locked every score field is null. Every view
- * that shows a result (candidates, results, completions, webhooks) goes through here.
- */
+/** The lock rule, for every view that shows a result: while a result is locked every score field is null. */
 export const toResultView = (stored: StoredResult): ResultView => {
   // Plain literals: on this V8 a spread of a base object costs about 1 µs per property, per row served.
   if (stored.unlockedAt === null) {
@@ -83,9 +76,6 @@ export const toResultView = (stored: StoredResult): ResultView => {
   };
 };
 
-/**
- * jsonb keeps keys in its own order; views rebuild nested objects so answers list fields in the
- * order the API document does.
- */
+/** jsonb keeps keys in its own order: views rebuild nested objects in the API document's order. */
 export const candidateRefView = (ref: { id: string; email: string; firstName: string; surname: string }) =>
   ({ id: ref.id, email: ref.email, firstName: ref.firstName, surname: ref.surname });

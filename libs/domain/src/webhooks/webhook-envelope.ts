@@ -5,11 +5,9 @@ import type { CandidateRef, WebhookEventName } from '../shared/types.js';
 import { candidateRefView, completionUpdatedAt, toResultView, type CompletionView, type ResultView } from './result-view.js';
 
 /*
- * The envelope of an event, as webhooks carry it and the events feed lists it: ONE function for
- * both, so the feed shows exactly what was (or would be) delivered. What an envelope shows beyond
- * its event (a result's scores at its unlock, every result of an assessment at its completion) is
- * handed in: the dispatcher takes it from the candidate folded up to the event, the feed's
- * projection from what it kept of the events before.
+ * The envelope of an event, as webhooks carry it and the events feed lists it: ONE function for both,
+ * so the feed shows exactly what was (or would be) delivered. What it shows beyond its event is
+ * handed in: by the dispatcher from the candidate folded up to it, by the feed from the events before.
  */
 
 export interface InvitationView {
@@ -59,8 +57,6 @@ const EVENT_NAME_OF: Record<EnvelopeSourceType, WebhookEventName> = {
   AssessmentCompleted: 'assessmentCompleted',
   ResultUnlocked: 'resultUnlocked',
 };
-
-export const ENVELOPE_SOURCE_TYPES = Object.keys(EVENT_NAME_OF) as readonly EnvelopeSourceType[];
 
 export const isEnvelopeSource = <E extends { type: string }>(event: E): event is Extract<E, { type: EnvelopeSourceType }> =>
   Object.hasOwn(EVENT_NAME_OF, event.type);
@@ -139,10 +135,7 @@ const dataOf = (event: EnvelopeSource, appUrl: string, context: EnvelopeContext)
   }
 };
 
-/**
- * The envelope of a recorded event: a pure function of the event, APP_URL and what `context` says
- * about the events before it. Null when the event cannot be shown (an unlock of an unknown result).
- */
+/** A pure function of the event, APP_URL and `context`; null for an unlock of an unknown result. */
 export const envelopeOf = (event: EnvelopeSource, appUrl: string, context: EnvelopeContext): WebhookEnvelope | null => {
   const data = dataOf(event, appUrl, context);
   if (data === null) return null;

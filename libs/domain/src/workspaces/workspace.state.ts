@@ -27,10 +27,8 @@ export interface SandboxUse {
 }
 
 /**
- * A value, as AssessmentState: evolving it never changes it. Its tables are persistent collections
- * (immutable's Map and List), so an event that adds an entry shares the rest instead of copying it:
- * one counted candidate per live unlock made a record copy per event cost O(n²) over a workspace's
- * life (measured: ~1 s for 3,000 counted candidates).
+ * A value, as AssessmentState: evolving it never changes it. Its tables are persistent (immutable's
+ * Map and List): copying a record per counted candidate cost O(n²) (~1 s for 3,000 of them).
  */
 export type WorkspaceState =
   | { readonly status: 'none' }
