@@ -46,10 +46,7 @@ class ReadSession {
 }
 
 export interface ReplicaDocumentStoreOptions {
-  /**
-   * The read models on the primary (createPostgresDocumentStore's, whose methods are its own properties:
-   * they are spread): every write, every read outside a GET's session, and the fallback.
-   */
+  /** The read models on the primary: every write, every read outside a GET's session, and the fallback. */
   primary: DocumentStore;
   /** The pool the primary store uses: its WAL position is read there. */
   primaryPool: Queryable;
@@ -217,7 +214,14 @@ export const createReplicaDocumentStore = (options: ReplicaDocumentStoreOptions)
   };
 
   return {
-    ...primary,
+    // Called on the primary, not copied from it: a store's methods may live on its prototype.
+    prepare: (collections, options) => primary.prepare(collections, options),
+    applyBatch: (names, changes, checkpoint, options) => primary.applyBatch(names, changes, checkpoint, options),
+    getForUpdate: (collection, ids) => primary.getForUpdate(collection, ids),
+    watchChanges: (collection, onChange) => primary.watchChanges(collection, onChange),
+    announce: (collections) => primary.announce?.(collections),
+    checkpoints: (names) => primary.checkpoints(names),
+    promoteRebuild: (input) => primary.promoteRebuild(input),
     get: (collection, id) => read((reads) => reads.get(collection, id)),
     getMany: (collection, ids) => read((reads) => reads.getMany(collection, ids)),
     find: (collection, query) => read((reads) => reads.find(collection, query)),
