@@ -46,6 +46,25 @@ const clientErrorCode = (code: string | undefined): ErrorCode => {
   return code === 'ERR_HTTP_REQUEST_TIMEOUT' || code === 'ERR_HTTP_HEADERS_TIMEOUT' ? 'request_timeout' : 'bad_request';
 };
 
+/** The request each socket dispatched last (its headers in), set by configureFastify. */
+const lastRequest = new WeakMap<Socket, IncomingMessage>();
+
+/**
+ * Node checks the time limits on a timer, and after a long turn of the event loop (a busy or paused
+ * process) timers run before sockets are read: a request that had arrived whole would be refused
+ * 408. So a timeout waits for this turn's reads: the socket is spared if its request's headers, or the
+ * body it was waiting for, came in with them (Node then times the next message afresh).
+ */
+const unlessItArrived = (socket: Socket, refuse: () => void): void => {
+  const before = lastRequest.get(socket);
+  const bodyPending = before !== undefined && !before.complete;
+  setImmediate(() => {
+    const now = lastRequest.get(socket);
+    if (socket.destroyed || now !== before || (bodyPending && now?.complete === true)) return;
+    refuse();
+  });
+};
+
 /**
  * Against slow clients (slowloris): a whole request within `requestTimeoutMs` (headers within 10 s at
  * most), idle keep-alive closed after 5 s, checked every second (Node's 30 s default would let a slow
@@ -93,8 +112,10 @@ export const createFastifyAdapter = (altBasePath: string, requestTimeoutMs = 30_
       const code = clientErrorCode(error.code);
       const status = ERROR_STATUS[code];
       const text = JSON.stringify(errorBody(code, ERROR_MESSAGES[code]));
-      socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\n`
-        + `X-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${text}`);
+      const refuse = () => socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n`
+        + `Content-Length: ${Buffer.byteLength(text)}\r\nX-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${text}`);
+      if (code === 'request_timeout') unlessItArrived(socket, refuse);
+      else refuse();
     },
     rewriteUrl: (request: IncomingMessage) => {
       const url = request.url ?? '/';
@@ -108,6 +129,7 @@ export const createFastifyAdapter = (altBasePath: string, requestTimeoutMs = 30_
 
 /** The body is read as text whatever the Content-Type; the handlers parse it (RequiredJsonBody). */
 export const configureFastify = (instance: FastifyInstance): void => {
+  instance.server.on('request', (request: IncomingMessage) => lastRequest.set(request.socket, request));
   instance.removeAllContentTypeParsers();
   // Decoded strictly, never with U+FFFD: bytes that are not UTF-8 are handed on as a Buffer, for the
   // handler to refuse as 400 invalid_json after the credential is checked (docs/api.md).
