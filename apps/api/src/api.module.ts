@@ -1,12 +1,10 @@
 import { Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import type { Redis } from 'ioredis';
 import { CONFIG, REDIS } from '#commands';
 import { FailedAuthThrottle, RedisIdempotencyStore } from '#http';
 import type { ServiceConfig } from '#platform';
 import { ApiKeyCache } from '#read-models';
 import { DOCUMENTS, INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
-import { PublicReadSessions } from '#runtime/public-reads.js';
 import { AssessmentsController } from './assessments/assessments.controller.js';
 import { ApiKeyGuard } from './auth/api-key.guard.js';
 import { RateLimitGuard } from './auth/rate-limit.guard.js';
@@ -32,9 +30,8 @@ import { TestsController } from './tests/tests.controller.js';
     RateLimitGuard,
     InvitationIdempotency,
     // The public API's read models: with READ_REPLICA_URL a GET's reads may be served by a standby
-    // that has replayed every write acknowledged before it began; outside a GET, the primary.
+    // that has replayed every write acknowledged before it began (readSessionsOn); otherwise the primary.
     { provide: DOCUMENTS, useFactory: (infra: Infrastructure) => infra.publicReads.documents, inject: [INFRASTRUCTURE] },
-    { provide: APP_INTERCEPTOR, useClass: PublicReadSessions },
     // API keys are read, and their changes heard (LISTEN), on the primary.
     { provide: ApiKeyCache, useFactory: (infra: Infrastructure) => new ApiKeyCache(infra.documents), inject: [INFRASTRUCTURE] },
     { provide: RedisIdempotencyStore, useFactory: (redis: Redis) => new RedisIdempotencyStore(redis, { prefix: 'idem:' }), inject: [REDIS] },

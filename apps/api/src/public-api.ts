@@ -2,6 +2,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { mountPublicDocs } from '#http';
 import { startHttpApp } from '#runtime/http-apps.js';
 import type { Infrastructure } from '#runtime/infrastructure.js';
+import { readSessionsOn } from '#runtime/public-reads.js';
 import { ApiModule } from './api.module.js';
 import { buildPublicDocument } from './openapi/build-document.js';
 import { warmUpPublicApi } from './warm-up.js';
@@ -10,6 +11,9 @@ import { warmUpPublicApi } from './warm-up.js';
 export const startPublicApi = (infra: Infrastructure): Promise<NestFastifyApplication> =>
   startHttpApp(infra, ApiModule, {
     port: infra.config.port, altBasePath: infra.config.altBasePath, legacy: true, name: 'api', failFastOnDatabaseOutage: true,
-    configure: (instance, app) => mountPublicDocs(instance, buildPublicDocument(app, infra.config.altBasePath || '/')),
+    configure: (instance, app) => {
+      readSessionsOn(instance, infra.publicReads);
+      mountPublicDocs(instance, buildPublicDocument(app, infra.config.altBasePath || '/'));
+    },
     warmUp: warmUpPublicApi,
   });
