@@ -1,6 +1,6 @@
 import type { FirstAfterRestart } from './first-after-restart.bench.js';
 import type { GrowthResult } from './invitation-growth.bench.js';
-import type { InvitationRun } from './invitations.bench.js';
+import type { InvitationRun, foldCosts } from './invitations.bench.js';
 import { cpuMsPerRequest, httpCpuCell } from './support/cpu-per-request.js';
 import { CONCURRENCY, round } from './support/log.js';
 import { type LoadResult, describeLoad } from './support/load.js';
@@ -16,7 +16,7 @@ export const invitationRows = (input: {
   baseline: LoadResult;
   /** The plain design's invitations on the PostgreSQL server of the same run (null: not measured). */
   plain: LoadResult | null;
-  folds: { size: number; ms: number; cpuMs: number }[];
+  folds: ReturnType<typeof foldCosts>;
   growth: GrowthResult | null;
   restarts: { label: string; result: FirstAfterRestart }[];
   keys: number;
@@ -74,7 +74,8 @@ export const invitationRows = (input: {
     `Nest hello world: ${describeLoad(baseline)}`,
     ...(plain ? [`plain design (node:http + pg, one Redis round trip and one transaction a request) on the same PostgreSQL: ${describeLoad(plain)}`] : []),
     'one assessment: its decisions are serialized in the process and decided in groups (group commit, one transaction per group)',
-    `folding an assessment stream (evolveAssessment, median of 3, in this process): ${folds.map((entry) => `${entry.size} invitations ${entry.ms.toFixed(1)} ms (CPU ${entry.cpuMs.toFixed(1)} ms)`).join(', ')}`,
+    `folding an assessment stream as a decision loads it (foldAssessment, median of 3, in this process): ${folds.map((entry) => `${entry.size} invitations ${entry.ms.toFixed(1)} ms (CPU ${entry.cpuMs.toFixed(1)} ms)`).join(', ')}`,
+    `the same events one at a time (evolveAssessment): ${folds.map((entry) => `${entry.size} invitations ${entry.oneAtATime.ms.toFixed(1)} ms (CPU ${entry.oneAtATime.cpuMs.toFixed(1)} ms)`).join(', ')}`,
     ...(growth?.details ?? []),
     ...restarts.flatMap(({ result }) => result.details),
   ];

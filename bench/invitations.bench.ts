@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { type AssessmentEvent, evolveAssessment, initialAssessmentState } from '#domain';
+import { type AssessmentEvent, evolveAssessment, foldAssessment, initialAssessmentState } from '#domain';
 import { type CpuWatch, watchPid, watchPostgresBackends, watchRedis } from './support/cpu.js';
 import { CONCURRENCY, DATABASE_URL, MEASURE_SECONDS, WARMUP_SECONDS, logger, mapLimit, randomSuffix } from './support/log.js';
 import { CredentialPool, type LoadResult, type RequestSpec, runLoad } from './support/load.js';
@@ -131,11 +131,34 @@ const measurePlainInvitations = async (databaseUrl: string, watches: CpuWatch[])
   }
 };
 
+interface FoldCost {
+  ms: number;
+  cpuMs: number;
+}
+
+/** Median of 3 runs of `fold`, wall and CPU time (on a machine shared with other work the wall time mostly measures waiting). */
+const foldCost = (fold: () => unknown): FoldCost => {
+  const times: number[] = [];
+  const cpu: number[] = [];
+  for (let repeat = 0; repeat < 3; repeat += 1) {
+    const started = performance.now();
+    const cpuBefore = process.cpuUsage();
+    fold();
+    const used = process.cpuUsage(cpuBefore);
+    times.push(performance.now() - started);
+    cpu.push((used.user + used.system) / 1000);
+  }
+  const median = (values: number[]): number => [...values].sort((a, b) => a - b)[1] ?? 0;
+  return { ms: median(times), cpuMs: median(cpu) };
+};
+
 /**
- * What one decision spends folding the assessment stream (every invitation decision loads it whole):
- * the domain's own evolveAssessment over AssessmentCreated + n CandidateInvited, in this process.
+ * What one decision spends folding the assessment stream when it loads it whole (StateCache.load runs
+ * the fold's foldAll: foldAssessment, on transient tables), over AssessmentCreated + n CandidateInvited,
+ * in this process; and the same events through evolveAssessment one at a time (`oneAtATime`: how a
+ * decision's own new events are folded, never thousands in a row).
  */
-export const foldCosts = (sizes: readonly number[]): { size: number; ms: number; cpuMs: number }[] => {
+export const foldCosts = (sizes: readonly number[]): (FoldCost & { size: number; oneAtATime: FoldCost })[] => {
   const created: AssessmentEvent = {
     type: 'AssessmentCreated',
     data: { assessmentId: 'asm_fold', workspaceId: 'ws_fold', name: 'Fold', tests: [], deadline: null, inviteToken: 'token', createdAt: new Date(0).toISOString() },
@@ -147,21 +170,13 @@ export const foldCosts = (sizes: readonly number[]): { size: number; ms: number;
       mode: 'live', email: `fold-${index}@example.com`, firstName: 'Fold', surname: `Candidate ${index}`, invitedAt: new Date(0).toISOString(),
     },
   });
-  const median = (values: number[]): number => [...values].sort((a, b) => a - b)[1] ?? 0;
   return sizes.map((size) => {
     const events = [created, ...Array.from({ length: size }, (_, index) => invited(index))];
-    const times: number[] = [];
-    const cpu: number[] = [];
-    for (let repeat = 0; repeat < 3; repeat += 1) {
-      const started = performance.now();
-      const cpuBefore = process.cpuUsage();
-      events.reduce(evolveAssessment, initialAssessmentState());
-      const used = process.cpuUsage(cpuBefore);
-      times.push(performance.now() - started);
-      // CPU time as well: on a machine shared with other work the wall time mostly measures waiting.
-      cpu.push((used.user + used.system) / 1000);
-    }
-    return { size, ms: median(times), cpuMs: median(cpu) };
+    return {
+      size,
+      ...foldCost(() => foldAssessment(initialAssessmentState(), events)),
+      oneAtATime: foldCost(() => events.reduce(evolveAssessment, initialAssessmentState())),
+    };
   });
 };
 
