@@ -12,8 +12,8 @@ const REPLICA_QUERY_TIMEOUT_MS = 5000;
 /** What the public API's controllers read the read models through (apps/api/src/api.module.ts provides it as DOCUMENTS). */
 export interface PublicReads {
   documents: DocumentStore;
-  /** Runs a public GET's handler as one read session: its reads may then be served by a standby. */
-  session<T>(work: () => T): T;
+  /** With a replica, runs a public GET as one read session: its reads may then be served by a standby; null without one. */
+  session: (<T>(work: () => T) => T) | null;
   /** READ_REPLICA_URL's hosts and the standby its locator keeps; null without it. */
   replica: PostgresServer | null;
   /** The pool on that standby; null without it. */
@@ -23,7 +23,7 @@ export interface PublicReads {
 
 /** Without READ_REPLICA_URL (or outside the public API): the read models on the primary, as always. */
 export const primaryReads = (documents: DocumentStore): PublicReads => ({
-  documents, session: (work) => work(), replica: null, replicaPool: null, stop: async () => undefined,
+  documents, session: null, replica: null, replicaPool: null, stop: async () => undefined,
 });
 
 /**
@@ -60,7 +60,7 @@ export const replicaReads = async (readReplicaUrl: string, logger: Logger, docum
  * at its first read through `documents`, never before (API keys are read on the primary). Without one, nothing
  * is added to a request (an interceptor cost every GET an rxjs pipeline, ~30 µs of CPU, measured).
  */
-export const readSessionsOn = (instance: FastifyInstance, reads: PublicReads): void => {
-  if (reads.replica === null) return;
-  instance.addHook('preHandler', (request, _reply, done) => (request.method === 'GET' || request.method === 'HEAD' ? reads.session(done) : done()));
+export const readSessionsOn = (instance: FastifyInstance, { session }: PublicReads): void => {
+  if (session === null) return;
+  instance.addHook('preHandler', (request, _reply, done) => (request.method === 'GET' || request.method === 'HEAD' ? session(done) : done()));
 };
