@@ -156,11 +156,13 @@ describe('PostgreSQL adapter', () => {
         [randomUUID(), streamId],
       );
       // The store's insert of revision 1 now waits on the rogue's uncommitted unique key.
-      const racing = store.appendToStream(streamId, [newEvent('Second')], { expectedRevision: 0 });
+      // Its refusal is taken at once: it may come before COMMIT's own answer (a rejection left
+      // unhandled meanwhile fails the test).
+      const racing = store.appendToStream(streamId, [newEvent('Second')], { expectedRevision: 0 }).then(() => null, (failure: unknown) => failure);
       await new Promise((resolve) => setTimeout(resolve, 100));
       await rogue.query('COMMIT');
 
-      const error = await racing.then(() => null, (failure: unknown) => failure);
+      const error = await racing;
       expect(error).toBeInstanceOf(WrongExpectedRevisionError);
       expect(error).toMatchObject({ streamId, expected: 0, actual: 1 });
     } finally {
