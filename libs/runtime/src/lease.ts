@@ -63,7 +63,11 @@ export class Lease {
     if (held === null) return this.transitions;
     this.lose('stopping');
     await this.transitions;
-    await this.pool.query(`UPDATE ${TABLE} SET expires_at = now() - interval '1 millisecond' WHERE name = $1 AND holder = $2 AND fence = $3::bigint`,
+    await this.release(held);
+  }
+
+  private release(held: HeldLease): Promise<void> {
+    return this.pool.query(`UPDATE ${TABLE} SET expires_at = now() - interval '1 millisecond' WHERE name = $1 AND holder = $2 AND fence = $3::bigint`,
       [held.name, held.holder, held.fence]).then(
       () => this.logger.info({ lease: this.name }, 'released the lease; another process takes over at once'),
       (error: unknown) => this.logger.warn({ lease: this.name, err: error instanceof Error ? error.message : String(error) }, 'could not release the lease; another process takes over when it expires'),
@@ -99,8 +103,11 @@ export class Lease {
       [this.name, this.holder, TTL_MS],
     );
     const row = result.rows[0] as { fence: string } | undefined;
-    if (row === undefined || this.stopped) return;
+    if (row === undefined) return;
     const held = { name: this.name, holder: this.holder, fence: row.fence };
+    // Taken while stop() waited for this tick: it found nothing held, so the lease is handed back here,
+    // not left to expire (for the TTL no process would run the loops).
+    if (this.stopped) return this.release(held);
     this.held = held;
     this.renewedAt = Date.now();
     this.logger.info({ lease: this.name, fence: held.fence }, 'took the lease: this process runs the loops that must run once');
