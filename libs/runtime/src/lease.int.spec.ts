@@ -25,8 +25,13 @@ describe('Lease (PostgreSQL)', () => {
   });
 
   afterAll(async () => {
+    // pool.end() resolves before its connections have closed; a forced drop terminated one still
+    // closing, and the pool had no listener for that error. The drop waits for them instead.
     await pool.end();
-    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    const open = async (): Promise<number> =>
+      (await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [database])).rows[0]?.n ?? 0;
+    while (await open() > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    await admin.query(`DROP DATABASE IF EXISTS ${database}`);
     await admin.end();
   });
 
