@@ -38,11 +38,9 @@ export const stopOnSignals = (logger: Logger, infra: Infrastructure, apps: Liste
  * service secret, and so does an audit export. Set before anything is created, so it also covers
  * the children (redis-server, flock) and PGlite's worker thread.
  *
- * V8's allocation-site pretenuring is off (docs/architecture.md, "Garbage collection"): it can mark
- * the one site where `pg-protocol` makes every row's array as long-lived, after which every page's
- * rows are made in the old generation and hold their strings through each young collection until
- * the next full one (reads at 1M events: scavenges 4.1-4.5 ms each instead of 1.5-2). Set before
- * anything is created, here, so it holds however the process is started.
+ * V8's allocation-site pretenuring is off, for the same reason here: once it marks the site where
+ * `pg-protocol` makes every row's array, every page's rows are made old and hold their strings
+ * through each young collection (docs/architecture.md, "Garbage collection").
  */
 export const runMain = (main: () => Promise<void>): void => {
   process.umask(0o077);
