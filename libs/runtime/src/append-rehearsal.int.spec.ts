@@ -134,9 +134,35 @@ describe.each(['embedded', 'postgres'] as const)('a rehearsed append keeps nothi
     const before = await counts();
     projected.length = 0;
     await rehearseInvitation(writer);
-    expect(projected.map((event) => event.type)).toEqual(['AssessmentCreated', 'CandidateInvited']);
+    // Once on each of the pool's connections (none is held by anyone else here): the embedded store has one.
+    const connections = kind === 'postgres' ? (stores.sqlPool.options.max ?? 1) : 1;
+    expect(projected.map((event) => event.type)).toEqual(Array.from({ length: connections }, () => ['AssessmentCreated', 'CandidateInvited']).flat());
     expect(projected[1]?.email).toMatch(/^warm-up-.*@example\.com$/);
     expect(await counts()).toEqual(before);
     expect(await findings()).toEqual([]);
+  });
+
+  // The group appender's rehearsal of each pooled connection (PostgreSQL's pool: PGlite has one connection).
+  (kind === 'postgres' ? it : it.skip)('rehearses a connection another holder had when it began once it is handed back, and does not wait for one never handed back', async () => {
+    const pool = stores.sqlPool;
+    // Held throughout, as the LISTEN connection is: the rehearsal ends without it (it would time the test out
+    // waiting). It also watches the others.
+    const kept = await pool.connect();
+    try {
+      // A follower's read: held when the rehearsal begins, handed back a moment later.
+      const follower = await pool.connect();
+      const followerPid = (await follower.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid;
+      const assessmentId = `asm_${randomUUID()}`;
+      const rehearsed = stores.eventStore.rehearseAppend?.([{
+        streamId: assessmentStream(assessmentId), expectedRevision: 'no_stream', events: invitation(`ws_${randomUUID()}`, assessmentId, `held-${randomUUID()}@example.com`),
+      }]);
+      setTimeout(() => follower.release(), 20);
+      await rehearsed;
+      // Its last statements were the rehearsal's (the projector's writes of the made-up assessment, then ROLLBACK).
+      const last = await kept.query<{ query: string }>('SELECT query FROM pg_stat_activity WHERE pid = $1', [followerPid]);
+      expect(last.rows[0]?.query).toContain(assessmentId);
+    } finally {
+      kept.release();
+    }
   });
 });
