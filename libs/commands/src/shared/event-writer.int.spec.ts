@@ -181,6 +181,33 @@ describe('EventWriter: load, decide, append, retry (PostgreSQL server)', () => {
     expect(reads).toEqual([assessmentIds.map(assessmentStream)]);
   });
 
+  it('decisions that queue in the lane while its batch is being decided join that batch: one append', async () => {
+    const assessmentId = `a-${randomUUID()}`;
+    await createdIn(assessmentId);
+    let appendCalls = 0;
+    const counted = Object.create(store) as PostgresEventStore;
+    counted.appendToStreams = (appends, options) => {
+      appendCalls += 1;
+      return store.appendToStreams(appends, options);
+    };
+    const writer = new EventWriter(counted, systemClock, { waitForPosition: async () => true }, loadConfig({}), pino({ level: 'silent' }));
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => { open = resolve; });
+    // The first decision starts a batch on an idle lane and is still deciding when three more arrive.
+    const first = writer.handle(assessmentStream(assessmentId), systemContext('test'), async (streams) => {
+      await streams.load(assessmentStream(assessmentId), assessmentFold);
+      await gate;
+      return { appends: [{ streamId: assessmentStream(assessmentId), events: [invited(assessmentId, 0)] }], answer: 0 };
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const joining = [1, 2, 3].map((person) => inviteNext(writer, assessmentId, person));
+    open();
+    // Each joining decision sees the ones decided before it in the batch.
+    expect(await Promise.all([first, ...joining])).toEqual([0, 1, 2, 3]);
+    expect(appendCalls).toBe(1);
+    expect(invitationsOf(await stateOf(writer, assessmentId))).toHaveLength(4);
+  });
+
   it('a batch whose append fails for another reason than a conflict fails nothing but the decision at fault', async () => {
     const assessmentId = `a-${randomUUID()}`;
     await createdIn(assessmentId);

@@ -94,7 +94,7 @@ export class EventWriter {
     const lane = this.lanes.get(key) ?? [];
     try {
       while (lane.length > 0) {
-        const again = await this.run(lane.splice(0, MAX_DECISIONS_PER_BATCH), key);
+        const again = await this.run(lane.splice(0, MAX_DECISIONS_PER_BATCH), key, lane);
         lane.unshift(...again.filter((retry) => retry.lane === key).map(({ job }) => job));
         for (const retry of again) if (retry.lane !== key) this.enqueue(retry.lane, retry.job);
       }
@@ -105,29 +105,40 @@ export class EventWriter {
     }
   }
 
-  /** Decides and appends the jobs as one batch; answers those to decide again, and in which lane. */
-  private async run(jobs: Job[], key: string): Promise<{ job: Job; lane: string }[]> {
+  /**
+   * Decides and appends the jobs as one batch; answers those to decide again, and in which lane.
+   * `lane`: jobs that queue there while the batch loads and decides join it before it is appended (up to
+   * MAX_DECISIONS_PER_BATCH), with their own reads and time: requests that arrive a few at a time (each
+   * after the edge's own work) would otherwise make a batch of one and another of the rest, and a batch's
+   * fixed cost (its reads, its transaction, the followers it wakes) is most of an invitation's at c16.
+   */
+  private async run(jobs: Job[], key: string, lane?: Job[]): Promise<{ job: Job; lane: string }[]> {
     const batch = new DecisionBatch(this.cache);
-    let now: string;
-    try {
-      [now] = await Promise.all([this.clock.now(), batch.loadAll(jobs.flatMap((job) => job.reads))]);
-    } catch (error) {
-      for (const job of jobs) job.reject(error);
-      return [];
-    }
     const decided: { job: Job; answer: unknown }[] = [];
     const later: { job: Job; lane: string }[] = [];
-    for (const job of jobs) {
-      if (batch.endedAPerson) later.push({ job, lane: key });
-      else {
-        try {
-          const decision = await job.decide(batch, now);
-          batch.accept(decision, job.context, now);
-          decided.push({ job, answer: decision.answer });
-        } catch (error) {
-          job.reject(error);
+    let taken = jobs.length;
+    for (let turn: Job[] = jobs; turn.length > 0;) {
+      let now: string;
+      try {
+        [now] = await Promise.all([this.clock.now(), batch.loadAll(turn.flatMap((job) => job.reads))]);
+      } catch (error) {
+        for (const job of turn) job.reject(error);
+        break;
+      }
+      for (const job of turn) {
+        if (batch.endedAPerson) later.push({ job, lane: key });
+        else {
+          try {
+            const decision = await job.decide(batch, now);
+            batch.accept(decision, job.context, now);
+            decided.push({ job, answer: decision.answer });
+          } catch (error) {
+            job.reject(error);
+          }
         }
       }
+      turn = lane === undefined || batch.endedAPerson ? [] : lane.splice(0, MAX_DECISIONS_PER_BATCH - taken);
+      taken += turn.length;
     }
     const appends = batch.appends();
     if (appends.length === 0) {
