@@ -149,15 +149,20 @@ describe.each(['embedded', 'postgres'] as const)('a rehearsed append keeps nothi
     // waiting). It also watches the others.
     const kept = await pool.connect();
     try {
-      // A follower's read: held when the rehearsal begins, handed back a moment later.
+      // A follower's read: held when the rehearsal begins, handed back once the rehearsal waits for it.
       const follower = await pool.connect();
       const followerPid = (await follower.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]?.pid;
       const assessmentId = `asm_${randomUUID()}`;
       const rehearsed = stores.eventStore.rehearseAppend?.([{
         streamId: assessmentStream(assessmentId), expectedRevision: 'no_stream', events: invitation(`ws_${randomUUID()}`, assessmentId, `held-${randomUUID()}@example.com`),
       }]);
-      setTimeout(() => follower.release(), 20);
+      const handBack = setInterval(() => {
+        if (pool.waitingCount === 0) return;
+        clearInterval(handBack);
+        follower.release();
+      }, 1);
       await rehearsed;
+      clearInterval(handBack);
       // Its last statements were the rehearsal's (the projector's writes of the made-up assessment, then ROLLBACK).
       const last = await kept.query<{ query: string }>('SELECT query FROM pg_stat_activity WHERE pid = $1', [followerPid]);
       expect(last.rows[0]?.query).toContain(assessmentId);

@@ -193,13 +193,16 @@ describe('EventWriter: load, decide, append, retry (PostgreSQL server)', () => {
     const writer = new EventWriter(counted, systemClock, { waitForPosition: async () => true }, loadConfig({}), pino({ level: 'silent' }));
     let open: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => { open = resolve; });
+    let deciding: () => void = () => undefined;
+    const decidingFirst = new Promise<void>((resolve) => { deciding = resolve; });
     // The first decision starts a batch on an idle lane and is still deciding when three more arrive.
     const first = writer.handle(assessmentStream(assessmentId), systemContext('test'), async (streams) => {
       await streams.load(assessmentStream(assessmentId), assessmentFold);
+      deciding();
       await gate;
       return { appends: [{ streamId: assessmentStream(assessmentId), events: [invited(assessmentId, 0)] }], answer: 0 };
     });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await decidingFirst;
     const joining = [1, 2, 3].map((person) => inviteNext(writer, assessmentId, person));
     open();
     // Each joining decision sees the ones decided before it in the batch.

@@ -108,9 +108,9 @@ export class EventWriter {
   /**
    * Decides and appends the jobs as one batch; answers those to decide again, and in which lane.
    * `lane`: jobs that queue there while the batch loads and decides join it before it is appended (up to
-   * MAX_DECISIONS_PER_BATCH), with their own reads and time: requests that arrive a few at a time (each
-   * after the edge's own work) would otherwise make a batch of one and another of the rest, and a batch's
-   * fixed cost (its reads, its transaction, the followers it wakes) is most of an invitation's at c16.
+   * MAX_DECISIONS_PER_BATCH), with their own reads and time: requests arrive a few at a time (each after
+   * the edge's own work), and each batch has a fixed cost (its reads, its transaction, the followers it
+   * wakes); docs/architecture.md, "Lanes and batches".
    */
   private async run(jobs: Job[], key: string, lane?: Job[]): Promise<{ job: Job; lane: string }[]> {
     const batch = new DecisionBatch(this.cache);

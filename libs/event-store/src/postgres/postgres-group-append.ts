@@ -43,27 +43,15 @@ const MAX_CALLERS_PER_TRANSACTION = 64;
  */
 const REHEARSAL_WAIT_MS = 200;
 
-/**
- * A connection from the pool, or null once `withinMs` has passed (null: wait as long as the pool does).
- * One handed over after that is handed back at once.
- */
-const connectWithin = async (pool: pg.Pool, withinMs: number | null): Promise<pg.PoolClient | null> => {
-  if (withinMs === null) return pool.connect();
+/** A connection from the pool, or null once `withinMs` has passed; one handed over later is handed back at once. */
+const connectWithin = async (pool: pg.Pool, withinMs: number): Promise<pg.PoolClient | null> => {
   if (withinMs <= 0) return null;
-  let timer: NodeJS.Timeout | undefined;
-  let late = false;
   const connecting = pool.connect();
-  const expired = new Promise<null>((resolve) => {
-    timer = setTimeout(() => {
-      late = true;
-      resolve(null);
-    }, withinMs);
-  });
-  connecting.then((client) => {
-    if (late) client.release();
-  }, () => undefined);
+  let timer: NodeJS.Timeout | undefined;
   try {
-    return await Promise.race([connecting, expired]);
+    const client = await Promise.race([connecting, new Promise<null>((resolve) => { timer = setTimeout(resolve, withinMs, null); })]);
+    if (client === null) void connecting.then((late) => late.release(), () => undefined);
+    return client;
   } finally {
     clearTimeout(timer);
   }
@@ -325,7 +313,7 @@ export class GroupAppender {
       while (clients.length < size) {
         const waits = clients.length > 0 && this.pool.idleCount === 0 && this.pool.totalCount >= size;
         if (waits) deadline ??= performance.now() + REHEARSAL_WAIT_MS;
-        const client = await connectWithin(this.pool, waits && deadline !== null ? deadline - performance.now() : null);
+        const client = deadline === null || !waits ? await this.pool.connect() : await connectWithin(this.pool, deadline - performance.now());
         if (client === null) break;
         clients.push(client);
       }
