@@ -2,7 +2,10 @@ import { chmodSync, cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSy
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { jest } from '@jest/globals';
-import { request } from './support/client.js';
+import pg from 'pg';
+import { api, request } from './support/client.js';
+import { spawnService } from './support/core-process.js';
+import { freshDatabase } from './support/processes.js';
 import { eventually, startWebhookReceiver, type WebhookReceiver } from './support/messaging-receivers.js';
 import { uniqueEmail, world } from './support/messaging-world.js';
 import { pgliteTemplate, removeDataDir, startService, type RunningService } from './support/service.js';
@@ -110,5 +113,63 @@ describe('secrets and files (e2e)', () => {
       const answer = await request(`${service.internalUrl}/internal/health`, { headers: { authorization: `Bearer ${printed}` } });
       expect(answer.status).toBe(200);
     });
+  });
+
+  describe('a database written with one service secret, and a process started on it with another', () => {
+    let database: { url: string; drop: () => Promise<void> };
+    const dataDirs: string[] = [];
+    const dataDir = (): string => {
+      const made = mkdtempSync(join(tmpdir(), 'hiring-foreign-secret-'));
+      dataDirs.push(made);
+      return made;
+    };
+
+    beforeAll(async () => {
+      database = await freshDatabase();
+    });
+
+    afterAll(async () => {
+      await database?.drop();
+      for (const made of dataDirs) rmSync(made, { recursive: true, force: true });
+    });
+
+    it('refuses to start with one line naming SERVICE_SECRET, changes nothing, and the right secret still opens everything', async () => {
+      // A standalone process on PostgreSQL keeps its generated secret in its DATA_DIR: a new DATA_DIR means another secret.
+      const written = dataDir();
+      const first = await startService({ EVENT_STORE_URL: database.url }, { dataDir: written });
+      const people = world(first);
+      const ws = await people.workspace();
+      const assessment = await people.assessment(ws.live);
+      const person = uniqueEmail('foreign-secret');
+      await people.invite(ws.live, assessment.id, [{ email: person, firstName: 'Ann', surname: 'Lee' }]);
+      await first.stop();
+      const countEvents = async (): Promise<number> => {
+        const client = new pg.Client({ connectionString: database.url });
+        await client.connect();
+        try {
+          return Number((await client.query<{ count: string }>('SELECT count(*) FROM public.events')).rows[0]?.count);
+        } finally {
+          await client.end();
+        }
+      };
+      const eventsBefore = await countEvents();
+
+      const foreign = await spawnService({ EVENT_STORE_URL: database.url, DATA_DIR: dataDir() });
+      const code = await Promise.race([foreign.exited, new Promise<'timeout'>((resolveTimeout) => setTimeout(() => resolveTimeout('timeout'), 60_000))]);
+      if (code === 'timeout') await foreign.kill();
+      expect(code).toBe(1);
+      const lines = foreign.stderr().split('\n').filter((line) => line.trim() !== '');
+      expect(lines).toEqual([expect.stringMatching(/^refusing to start: the database was written with another service secret .*SERVICE_SECRET/)]);
+      expect(await countEvents()).toBe(eventsBefore);
+
+      const again = await startService({ EVENT_STORE_URL: database.url }, { dataDir: written });
+      try {
+        // Deciding it reads the invitation's sealed address: with another secret this was a 500.
+        const reinvited = await people.invite(api(again, ws.liveCredential), assessment.id, [{ email: person }]);
+        expect(reinvited.body.data[0]).toMatchObject({ email: person, status: 'already_invited' });
+      } finally {
+        await again.stop();
+      }
+    }, 180_000);
   });
 });

@@ -26,6 +26,7 @@ export const openAuditStores = async (config: ServiceConfig, sqlPool: pg.Pool, a
   const personKeys = new PersonKeyStore(sqlPool, serviceSecret, 'public', { deployment: config.deployment });
   // Runs the audit tables' migrations (once for the three stores) and learns the people (embedded store).
   await personKeys.prepare();
+  await personKeys.assertOwnSecret();
   const snapshots = new SnapshotStore(sqlPool, personKeys, 'public');
   const keys = integrityKeys(serviceSecret);
   const logStore = new IntegrityEventStore(adapter, keys.eventKey);

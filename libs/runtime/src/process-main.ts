@@ -1,5 +1,5 @@
 import { setFlagsFromString } from 'node:v8';
-import { DataDirInUseError } from '#event-store';
+import { DataDirInUseError, ForeignServiceSecretError } from '#event-store';
 import type { Logger } from 'pino';
 import type { Infrastructure } from './infrastructure.js';
 import { RedisNotAvailableError } from './local-redis.js';
@@ -47,7 +47,8 @@ export const runMain = (main: () => Promise<void>): void => {
   setFlagsFromString('--no-allocation-site-pretenuring');
   main().catch((error: unknown) => {
     // Refusals an operator can act on are one line, not a stack trace.
-    if (error instanceof DataDirInUseError || error instanceof RedisNotAvailableError || error instanceof DivergentSettingsError) process.stderr.write(`\n${error.message}\n\n`);
+    const refusals = [DataDirInUseError, RedisNotAvailableError, DivergentSettingsError, ForeignServiceSecretError];
+    if (refusals.some((refusal) => error instanceof refusal)) process.stderr.write(`\n${(error as Error).message}\n\n`);
     else process.stderr.write(`failed to start: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
     process.exit(1);
   });
