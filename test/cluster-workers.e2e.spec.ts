@@ -183,12 +183,18 @@ describe('workers as a cluster (e2e, PostgreSQL)', () => {
 
   it('a worker whose settings differ from the running ones refuses to start, with one line naming them (never a secret)', async () => {
     expect(workers.some((worker) => worker.child.exitCode === null)).toBe(true);
-    const refusal = await startApp('worker', { ...env, WEBHOOK_ALLOW_INSECURE: 'false', SERVICE_SECRET: 'another-service-secret' }, async () => false)
+    const refusal = await startApp('worker', { ...env, WEBHOOK_ALLOW_INSECURE: 'false', APP_URL: 'https://elsewhere.example.com' }, async () => false)
       .then(() => 'started', (error: Error) => error.message);
     expect(refusal).toContain('exited early');
-    expect(refusal).toContain('refusing to start: SERVICE_SECRET, WEBHOOK_ALLOW_INSECURE differ from the workers running now');
-    expect(refusal).not.toContain('another-service-secret');
+    expect(refusal).toContain('refusing to start: APP_URL, WEBHOOK_ALLOW_INSECURE differ from the workers running now');
     expect(refusal.split('\n').filter((line) => /^\s+at /.test(line))).toEqual([]);
+    // Another service secret is refused before that: it does not open the person keys the database holds.
+    const foreign = await startApp('worker', { ...env, SERVICE_SECRET: 'another-service-secret' }, async () => false)
+      .then(() => 'started', (error: Error) => error.message);
+    expect(foreign).toContain('exited early');
+    expect(foreign).toContain('refusing to start: the database was written with another service secret');
+    expect(foreign).not.toContain('another-service-secret');
+    expect(foreign.split('\n').filter((line) => /^\s+at /.test(line))).toEqual([]);
     // The same settings are welcome.
     await startWorker();
   });

@@ -16,7 +16,7 @@ export { LogVerifier, type IntegrityOptions } from './integrity/log-verifier.js'
 export { SealStore } from './integrity/seal-store.js';
 export { integrityKeys, type IntegrityKeys } from './integrity/integrity-keys.js';
 export { exportLines, fileLines, linesSource, linkedBatches, storeSource, type LogSource } from './integrity/log-export.js';
-export { ForeignServiceSecretError, PersonKeyStore } from './personal-data/person-keys.js';
+export { PersonKeyStore } from './personal-data/person-keys.js';
 export { ERASED, decryptPersonalFields, personalValues, sealedKeyIds } from './personal-data/personal-fields.js';
 export { PersonalDataEventStore } from './personal-data/personal-data-event-store.js';
 export { SnapshotStore } from './personal-data/state-snapshots.js';

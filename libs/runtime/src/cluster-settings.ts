@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { type Migration, type ServiceConfig, inTransaction, runMigrations } from '#platform';
+import { type Migration, type ServiceConfig, StartRefused, inTransaction, runMigrations } from '#platform';
 
 const TABLE = 'public.service_members';
 const TTL_MS = 6_000;
@@ -29,7 +29,7 @@ export const clusterSettings = (config: ServiceConfig, serviceSecret: string): R
 };
 
 /** A worker started with settings the running ones do not share: refused with one line saying which. */
-export class DivergentSettingsError extends Error {
+export class DivergentSettingsError extends StartRefused {
   constructor(readonly differing: readonly string[]) {
     super(`refusing to start: ${differing.join(', ')} ${differing.length === 1 ? 'differs' : 'differ'} from the workers running now; `
       + 'give every worker the same settings (to change them, stop every worker, then start them with the new ones)');

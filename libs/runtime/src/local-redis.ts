@@ -4,9 +4,9 @@ import { connect } from 'node:net';
 import { delimiter, join } from 'node:path';
 import type { Logger } from 'pino';
 import { keepDataDirPrivate } from '#event-store/embedded/data-dir-permissions.js';
-import { type ServiceConfig, freeLoopbackPort, redisTargetAddress } from '#platform';
+import { type ServiceConfig, StartRefused, freeLoopbackPort, redisTargetAddress } from '#platform';
 
-export class RedisNotAvailableError extends Error {
+export class RedisNotAvailableError extends StartRefused {
   constructor(address: string) {
     super(`Redis is needed and nothing answers at ${address}, and redis-server is not installed: install it (apt install redis-server, brew install redis), run one (docker run -p 6379:6379 redis:7), or set REDIS_URL to one.`);
     this.name = 'RedisNotAvailableError';

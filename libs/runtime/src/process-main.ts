@@ -1,9 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
-import { DataDirInUseError, ForeignServiceSecretError } from '#event-store';
+import { StartRefused } from '#platform';
 import type { Logger } from 'pino';
 import type { Infrastructure } from './infrastructure.js';
-import { RedisNotAvailableError } from './local-redis.js';
-import { DivergentSettingsError } from './cluster-settings.js';
 
 const SHUTDOWN_DEADLINE_MS = 20_000;
 
@@ -47,8 +45,7 @@ export const runMain = (main: () => Promise<void>): void => {
   setFlagsFromString('--no-allocation-site-pretenuring');
   main().catch((error: unknown) => {
     // Refusals an operator can act on are one line, not a stack trace.
-    const refusals = [DataDirInUseError, RedisNotAvailableError, DivergentSettingsError, ForeignServiceSecretError];
-    if (refusals.some((refusal) => error instanceof refusal)) process.stderr.write(`\n${(error as Error).message}\n\n`);
+    if (error instanceof StartRefused) process.stderr.write(`\n${error.message}\n\n`);
     else process.stderr.write(`failed to start: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
     process.exit(1);
   });

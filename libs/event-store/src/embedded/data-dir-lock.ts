@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { link, open, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { StartRefused } from '#platform';
 import { tryOsFileLock } from './os-file-lock.js';
 
-export class DataDirInUseError extends Error {
+export class DataDirInUseError extends StartRefused {
   constructor(
     readonly dataDir: string,
     readonly pid: number | null,

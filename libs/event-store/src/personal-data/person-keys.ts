@@ -2,7 +2,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { openAesGcm, sealAesGcm } from '#platform/crypto/aes-gcm.js';
 import { pooledRandomBytes } from '#platform/crypto/random-pool.js';
 import type pg from 'pg';
-import type { Deployment } from '#platform';
+import { type Deployment, StartRefused } from '#platform';
 import { statementName } from '../postgres/prepared-statement.js';
 import { sqlLiteral } from '../postgres/sql-literal.js';
 import { migrateAuditTables } from '../migrations/audit-tables.migrations.js';
@@ -104,15 +104,6 @@ class ExpiringMap<K, V> {
  * AES-256-GCM under a key from the service secret. Destroying it (crypto-shredding) leaves the events,
  * chains intact, unreadable. Cached a few seconds: another process may read a destroyed key's data that long.
  */
-/** The service secret of this process does not open the person keys of the database: it was written with another one. */
-export class ForeignServiceSecretError extends Error {
-  constructor() {
-    super('refusing to start: the database was written with another service secret (its person keys do not open with this one); '
-      + 'start with the SERVICE_SECRET it was written with, or the DATA_DIR holding that service-secret file');
-    this.name = 'ForeignServiceSecretError';
-  }
-}
-
 export class PersonKeyStore {
   private readonly sealingKey: Buffer;
   private readonly addressKey: Buffer;
@@ -153,16 +144,14 @@ export class PersonKeyStore {
     if (this.options.deployment === 'single-process') await this.learnPeople();
   }
 
-  /**
-   * Refuses a secret that does not open the keys stored (ForeignServiceSecretError): a process started with
-   * another one would fail every write about a person already known. One live key is tried; none, nothing to check.
-   */
+  /** Refuses a secret that opens no stored key (one is tried): with another, every write about a known person would fail. */
   async assertOwnSecret(): Promise<void> {
     const { rows } = await this.pool.query<{ sealed_key: string }>(`SELECT sealed_key FROM ${this.table} WHERE sealed_key IS NOT NULL LIMIT 1`);
     try {
       for (const row of rows) this.open(row.sealed_key);
     } catch {
-      throw new ForeignServiceSecretError();
+      throw new StartRefused('refusing to start: the database was written with another service secret (its person keys do not open with this one); '
+        + 'start with the SERVICE_SECRET it was written with, or the DATA_DIR holding that service-secret file');
     }
   }
 
