@@ -1,5 +1,5 @@
-import { type ArgumentMetadata, Injectable, ValidationPipe } from '@nestjs/common';
-import { type ValidationError, type ValidatorOptions, validateSync } from 'class-validator';
+import { type ArgumentMetadata, Injectable, type Type, ValidationPipe } from '@nestjs/common';
+import { ARRAY_MAX_SIZE, type ValidationError, type ValidatorOptions, getMetadataStorage, validateSync } from 'class-validator';
 import { apiError } from '../errors/api-error.js';
 import { type ErrorCode, isErrorCode } from '../errors/error-codes.js';
 
@@ -28,6 +28,10 @@ const firstFinding = (errors: ValidationError[]): { message: string; code: strin
   return null;
 };
 
+/** True when the body holds a list longer than its DTO's size rule (ArrayMaxSize) allows. */
+const overLimit = (metatype: Type, body: Record<string, unknown>): boolean => getMetadataStorage().getTargetValidationMetadatas(metatype, '', true, false)
+  .some(({ name, propertyName, constraints }) => name === ARRAY_MAX_SIZE && Array.isArray(body[propertyName]) && (body[propertyName] as unknown[]).length > Number(constraints[0]));
+
 /**
  * The ValidationPipe of every request DTO: a query parameter that breaks its rule is 400
  * invalid_parameter, a body (a JSON object by then) 422 validation_failed unless the rule's context
@@ -53,6 +57,13 @@ export class EdgeValidationPipe extends ValidationPipe {
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     try {
+      // A list over its size is refused as sent: class-transformer would copy every entry first (10-80 ms for
+      // 10,000). Exact while no body DTO transforms a property ahead of such a list.
+      const { type, metatype } = metadata;
+      if (type === 'body' && metatype !== undefined && typeof value === 'object' && value !== null && overLimit(metatype, value as Record<string, unknown>)) {
+        const errors = validateSync(Object.assign(Object.create(metatype.prototype as object) as object, value), this.validatorOptions);
+        if (errors.length > 0) throw new Refusal(errors);
+      }
       return await super.transform(value, metadata);
     } catch (error) {
       if (!(error instanceof Refusal)) throw error;

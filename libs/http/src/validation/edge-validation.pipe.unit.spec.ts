@@ -41,6 +41,18 @@ const refusal = async (promise: Promise<unknown>) => {
 };
 
 describe('EdgeValidationPipe', () => {
+  it('refuses a list over its size on the body as sent, without reading its entries (class-transformer copies each)', async () => {
+    let reads = 0;
+    const entry = { get email() { reads += 1; return 'ann@example.com'; } };
+    expect(await refusal(body({ candidates: [entry, entry, entry] }))).toEqual({ status: 422, code: 'too_many_candidates', message: 'too many' });
+    expect(reads).toBe(0);
+    // Within its size, the body is transformed as before.
+    expect(await body({ candidates: [entry, entry] })).toEqual({ candidates: [{ email: 'ann@example.com' }, { email: 'ann@example.com' }] });
+    expect(reads).toBeGreaterThan(0);
+    // Not a list, or empty: the rules as before.
+    expect(await refusal(body({ candidates: 'many' }))).toMatchObject({ status: 422, code: 'validation_failed' });
+  });
+
   it('types a valid query: defaults, whole numbers, times in the form the API writes', async () => {
     expect(await query({})).toEqual(expect.objectContaining({ limit: 50, order: 'asc' }));
     expect(await query({ limit: '007', since: '2026-10-01T11:00:00+02:00', order: 'desc', assessment: 'asm_1', other: 'ignored' }))
