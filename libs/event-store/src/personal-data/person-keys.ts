@@ -148,7 +148,7 @@ export class PersonKeyStore {
   async assertOwnSecret(): Promise<void> {
     const { rows } = await this.pool.query<{ sealed_key: string }>(`SELECT sealed_key FROM ${this.table} WHERE sealed_key IS NOT NULL LIMIT 1`);
     try {
-      for (const row of rows) this.open(row.sealed_key);
+      if (rows[0] !== undefined) this.open(rows[0].sealed_key);
     } catch {
       throw new StartRefused('refusing to start: the database was written with another service secret (its person keys do not open with this one); '
         + 'start with the SERVICE_SECRET it was written with, or the DATA_DIR holding that service-secret file');

@@ -5,6 +5,9 @@ import { WRITABLE_TARGETS, parsePostgresUrl } from '../database/postgres-url.js'
 import { hashTagged } from '../redis/hash-tags.js';
 import { type RedisTarget, parseSentinels } from '../redis/redis-target.js';
 
+/** A start refused for a reason an operator can act on: printed as its one line, exit code 1 (runMain), no stack trace. */
+export class StartRefused extends Error {}
+
 /** Every setting of product-decisions.md ("Addresses and configuration"), read once at start. */
 export interface ServiceConfig {
   port: number;

@@ -10,9 +10,6 @@
  */
 export type Deployment = 'single-process' | 'multi-process';
 
-/** A start refused for a reason an operator can act on: printed as its one line, exit code 1 (runMain), no stack trace. */
-export class StartRefused extends Error {}
-
 export const isPostgresUrl = (url: string | null): boolean => url !== null && /^postgres(ql)?:\/\//.test(url);
 
 export const deploymentOf = (eventStoreUrl: string | null, readStoreUrl: string | null): Deployment =>
