@@ -22,17 +22,9 @@ export const completionId = (candidateId: string, assessmentId: string): string 
 
 type CompletionSource = { candidateId: string; workspaceId: string; mode: Mode; assessmentId: string; candidate: CandidateRef; assessmentName: string };
 
-const started = (source: CompletionSource): CompletionDocument => ({
-  id: completionId(source.candidateId, source.assessmentId),
-  workspaceId: source.workspaceId,
-  mode: source.mode,
-  candidateId: source.candidateId,
-  candidate: source.candidate,
-  assessmentId: source.assessmentId,
-  assessment: { id: source.assessmentId, name: source.assessmentName },
-  completedAt: null,
-  updatedAt: null,
-  results: [],
+const started = ({ candidateId, workspaceId, mode, assessmentId, candidate, assessmentName }: CompletionSource): CompletionDocument => ({
+  id: completionId(candidateId, assessmentId), workspaceId, mode, candidateId, candidate, assessmentId,
+  assessment: { id: assessmentId, name: assessmentName }, completedAt: null, updatedAt: null, results: [],
 });
 
 /** `updatedAt` recomputed from the document itself, so a replay can only give the same value. */

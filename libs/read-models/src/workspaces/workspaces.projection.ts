@@ -1,16 +1,9 @@
-import type { WebhookEventName } from '#domain';
+import type { WebhookState } from '#domain';
 import { SANDBOX_WINDOW_DAYS } from '#domain';
 import type { Projection } from '../shared/projection.js';
 
-export interface WebhookSettings {
-  url: string;
-  events: WebhookEventName[];
-  encryptedSecret: string;
-  previousEncryptedSecret: string | null;
-  rotatedAt: string | null;
-  enabled: boolean;
-  disabledReason: 'gone' | 'failing' | null;
-}
+/** The workspace's webhook as the domain folds it, without when it was saved. */
+export type WebhookSettings = Omit<WebhookState, 'configuredAt'>;
 
 export interface WorkspaceDocument {
   id: string;
