@@ -107,7 +107,8 @@ const deleteQueueKeys = async (queuePrefix: string): Promise<void> => {
  */
 const profileArgs = (): string[] => {
   const dir = process.env.BENCH_CPU_PROF;
-  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
+  const interval = process.env.BENCH_CPU_PROF_INTERVAL;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, ...(interval ? [`--cpu-prof-interval=${interval}`] : [])] : [];
 };
 
 export interface Service extends Child {
