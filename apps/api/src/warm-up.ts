@@ -2,30 +2,41 @@ import { randomUUID } from 'node:crypto';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { CommandBus } from '@nestjs/cqrs';
 import { EventWriter, InviteCandidates, rehearseInvitation, systemContext } from '#commands';
+import { assessmentStream } from '#domain';
 import { EdgeValidationPipe } from '#http';
 import { ApiKeyCache, type DocumentStore, getAssessment } from '#read-models';
-import { DOCUMENTS, ERASURE_WINDOW } from '#runtime/infrastructure.js';
+import { DOCUMENTS, ERASURE_WINDOW, INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
 import type { ErasureWindow } from '#runtime/personal-data-erasure.js';
 import { InviteCandidatesBody } from './invitations/invitations.dto.js';
 
 /**
  * Runs an invitation's body validation and reads once before the API listens, on ids that cannot
- * exist, and rehearses its write (rolled back on each connection), so the first request does not pay
- * for compiling the code and the store's first run of each statement (most of a cold first invitation
- * on PGlite). Nothing is written or counted: the command is refused before any decision, and no
- * request meets the failed-sign-in throttle or the refusal metrics.
+ * exist, and rehearses its write (rolled back on each connection) on the assessment written to last,
+ * so the first request does not pay for compiling the code, the store's first run of each statement
+ * (most of a cold first invitation on PGlite) and folding that assessment (the write side keeps the
+ * state it loaded, as for any read: docs/architecture.md, "Warm-up"). Nothing is written or counted:
+ * the command is refused before any decision, and no request meets the failed-sign-in throttle or the
+ * refusal metrics.
  */
 export const warmUpPublicApi = async (app: NestFastifyApplication): Promise<void> => {
   const nowhere = `warm-up-${randomUUID()}`;
   const documents = app.get<DocumentStore>(DOCUMENTS);
   const erasures = app.get<ErasureWindow>(ERASURE_WINDOW);
+  const latest = await latestAssessment(app.get<Infrastructure>(INFRASTRUCTURE).eventStore);
   await Promise.all([
     app.get(ApiKeyCache).reread(nowhere),
-    getAssessment(documents, nowhere, nowhere),
+    getAssessment(documents, latest?.workspaceId ?? nowhere, latest?.assessmentId ?? nowhere),
     erasures.mayKeepAnswer(nowhere, [`${nowhere}@example.invalid`], Date.now()),
     app.get(CommandBus).execute(new InviteCandidates(nowhere, nowhere, 'live', [], systemContext(nowhere))).catch(() => undefined),
     new EdgeValidationPipe().transform({ candidates: [{ email: `${nowhere}@example.invalid` }] }, { type: 'body', metatype: InviteCandidatesBody }),
   ]);
   // After the reads: the append's statements are then planned with the connection's catalogue warm.
-  await rehearseInvitation(app.get(EventWriter));
+  await rehearseInvitation(app.get(EventWriter), latest).catch(() => rehearseInvitation(app.get(EventWriter)));
+};
+
+/** The assessment of the last assessment event among the log's last 256 positions, if any. */
+const latestAssessment = async (store: Infrastructure['eventStore']): Promise<{ workspaceId: string; assessmentId: string } | undefined> => {
+  const head = (await store.headPosition()) ?? 0n;
+  const latest = (await store.readAll({ after: head > 256n ? head - 256n : null, maxCount: 256, dataOnly: true })).findLast((event) => event.streamId.startsWith(assessmentStream('')));
+  return latest && { workspaceId: String((latest.data as { workspaceId?: unknown }).workspaceId), assessmentId: latest.streamId.slice(assessmentStream('').length) };
 };

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { jest } from '@jest/globals';
 import { pino } from 'pino';
-import { assessmentStream } from '#domain';
+import { assessmentStream, workspaceStream } from '#domain';
 import { type InlineProjector, LogVerifier, type NewEvent, type StreamAppend, sqlLiteral } from '#event-store';
-import { EventWriter, rehearseInvitation } from '#commands';
+import { EventWriter, InviteCandidates, InviteCandidatesHandler, rehearseInvitation, systemContext } from '#commands';
 import { loadConfig, systemClock } from '#platform';
 import type { Stores } from './create-infrastructure.js';
 import { openScratchStores } from './testing/scratch-stores.js';
@@ -139,6 +139,35 @@ describe.each(['embedded', 'postgres'] as const)('a rehearsed append keeps nothi
     expect(projected.map((event) => event.type)).toEqual(Array.from({ length: connections }, () => ['AssessmentCreated', 'CandidateInvited']).flat());
     expect(projected[1]?.email).toMatch(/^warm-up-.*@example\.com$/);
     expect(await counts()).toEqual(before);
+    expect(await findings()).toEqual([]);
+  });
+
+  it('the warm-up\'s rehearsal on the assessment written to last: one made-up person invited to it, nothing kept, and a real invitation then decided on the state it loaded', async () => {
+    const writer = new EventWriter(stores.eventStore, systemClock, { waitForPosition: async () => true }, loadConfig({}), logger);
+    const workspaceId = `ws_${randomUUID()}`;
+    const assessmentId = `asm_${randomUUID()}`;
+    const [created] = invitation(workspaceId, assessmentId, 'unused@example.com') as [NewEvent];
+    await stores.eventStore.appendToStreams([
+      { streamId: workspaceStream(workspaceId), expectedRevision: 'no_stream', events: [
+        { id: randomUUID(), type: 'WorkspaceCreated', metadata, data: { workspaceId, name: 'Rehearsed', freeAllowance: 0, createdAt: metadata.time } },
+        { id: randomUUID(), type: 'WorkspaceVerified', metadata, data: { workspaceId, verifiedAt: metadata.time } },
+      ] },
+      { streamId: assessmentStream(assessmentId), expectedRevision: 'no_stream', events: [created] },
+    ]);
+    const before = await counts();
+    projected.length = 0;
+    await rehearseInvitation(writer, { workspaceId, assessmentId });
+    // The real assessment's state was folded and one person invited to it (no assessment made up), on each connection.
+    const connections = kind === 'postgres' ? (stores.sqlPool.options.max ?? 1) : 1;
+    expect(projected.map((event) => event.type)).toEqual(Array.from({ length: connections }, () => 'CandidateInvited'));
+    expect(await counts()).toEqual(before);
+    expect((await stores.eventStore.readStream(assessmentStream(assessmentId))).map((event) => event.type)).toEqual(['AssessmentCreated']);
+
+    const email = `real-${randomUUID()}@example.com`;
+    const result = await new InviteCandidatesHandler(writer).execute(new InviteCandidates(workspaceId, assessmentId, 'live', [{ email, firstName: 'Re', surname: 'Al' }], systemContext('real')));
+    expect(result.outcomes.map((outcome) => outcome.status)).toEqual(['invited']);
+    const read = await stores.eventStore.readStream(assessmentStream(assessmentId));
+    expect(read.map((event) => [event.type, event.data.email])).toEqual([['AssessmentCreated', undefined], ['CandidateInvited', email]]);
     expect(await findings()).toEqual([]);
   });
 

@@ -70,18 +70,18 @@ export class InviteCandidatesHandler implements ICommandHandler<InviteCandidates
  * and one address invited, in one append the store rolls back. Run before a process serves, so its
  * first invitation finds statements planned and code compiled (docs/architecture.md, "Warm-up").
  */
-export const rehearseInvitation = (writer: EventWriter): Promise<void> => {
-  const workspaceId = ids.workspace();
-  const assessmentId = ids.assessment();
+export const rehearseInvitation = (writer: EventWriter, latest?: { workspaceId: string; assessmentId: string }): Promise<void> => {
+  const workspaceId = latest?.workspaceId ?? ids.workspace();
+  const assessmentId = latest?.assessmentId ?? ids.assessment();
   const streamId = assessmentStream(assessmentId);
   const test = CATALOGUE[0];
   return writer.rehearse(systemContext(ids.request()), async (streams, now) => {
-    const none = await streams.load(streamId, assessmentFold);
-    const created = decideAssessment({
+    const loaded = await streams.load(streamId, assessmentFold);
+    const created = latest !== undefined ? [] : decideAssessment({
       type: 'CreateAssessment', assessmentId, workspaceId, inviteToken: ids.token(), name: 'Warm-up', tests: test === undefined ? [] : [test.slug], deadline: null,
       lookupTest: () => (test === undefined ? undefined : { slug: test.slug, name: test.name, type: 'library' }), metadata: { now },
-    }, none);
-    const assessment = requireAssessment(created.reduce(assessmentFold.evolve, none), workspaceId);
+    }, loaded);
+    const assessment = requireAssessment(created.reduce(assessmentFold.evolve, loaded), workspaceId);
     const invited = decideInvitations({
       type: 'InviteCandidates', workspaceId, mode: 'live', candidates: [{ email: `warm-up-${ids.invitation().toLowerCase()}@example.com`, firstName: 'Warm', surname: 'Up' }],
       workspaceVerified: true, sandboxPlacesLeft: 0, knownCandidates: {},
