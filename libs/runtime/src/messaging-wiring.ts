@@ -22,30 +22,23 @@ export const startMessagingFor = async (infra: Infrastructure, options: { runWor
   const disable = new DisableWebhookHandler(infra.writer);
   const followersLease = new LeaseObserver(infra.sidePool, FOLLOWERS_LEASE);
   const { messaging, waiter } = await startMessagingSide({
-    eventStore: infra.eventStore,
-    pool: infra.sidePool,
-    redis: infra.redis,
+    eventStore: infra.eventStore, pool: infra.sidePool, redis: infra.redis, clock: infra.clock, secretBox: infra.secretBox,
     prefix: infra.config.queuePrefix,
     legacyPrefix: infra.config.legacyQueuePrefix ?? undefined,
-    clock: infra.clock,
     appUrl: infra.config.appUrl,
     smtpUrl: infra.config.smtpUrl,
     backoffMs: infra.config.webhookBackoffMs,
     webhookConcurrency: infra.config.webhookConcurrency ?? undefined,
     allowInsecure: infra.config.webhookAllowInsecure,
-    secretBox: infra.secretBox,
     disableWebhook: (workspaceId, url, reason) => disable.execute(new DisableWebhook(workspaceId, url, reason, systemContext(`webhook-${reason}`))),
     feedWindow: (query) => servedFeedWindow(infra.documents, query, infra.config.appUrl),
     logger: infra.logger.child({ component: 'messaging' }),
-    runWorkers: options.runWorkers,
-    inline: infra.inline,
-    database: infra.database,
+    runWorkers: options.runWorkers, inline: infra.inline, database: infra.database, redisHealth: infra.redisHealth,
     dispatcherUnderLease: options.dispatcherUnderLease === true,
     erasure: ({ outbox, log }) => new PersonalDataErasure({
       logStore: infra.audit.logStore, documents: infra.documents, outbox, deliveries: log, redis: infra.redis,
       personKeys: infra.audit.personKeys, redisPrefixes: redisPrefixesToScrub(infra.config), logger: infra.logger.child({ component: 'erasure' }),
     }),
-    redisHealth: infra.redisHealth,
     followersLeaseHeld: () => followersLease.isHeld(),
   });
   infra.messaging = messaging;
