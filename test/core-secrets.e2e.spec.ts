@@ -115,6 +115,28 @@ describe('secrets and files (e2e)', () => {
     });
   });
 
+  describe('a start with a setting it cannot use', () => {
+    it.each([
+      [{ EVENT_STORE_URL: 'mysql://app:secret-pw@127.0.0.1/hiring' }, /^EVENT_STORE_URL must be a postgres:\/\/ or esdb:\/\/ \(or kurrentdb:\/\/\) URL$/],
+      [{ READ_STORE_URL: 'mongo://app:secret-pw@127.0.0.1/hiring' }, /^READ_STORE_URL must be a postgres:\/\/ or mongodb:\/\/ URL$/],
+      [{ PORT: 'eighty' }, /^PORT must be a whole number/],
+      [{ REDIS_SENTINELS: '127.0.0.1:x:y' }, /^REDIS_SENTINELS must be a comma-separated list of host:port/],
+    ])('%j: refused in one line naming the setting (never a password of a URL), exit code 1, nothing written', async (env, line) => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'hiring-refused-'));
+      try {
+        const refused = await spawnService({ DATA_DIR: dataDir, ...env });
+        const code = await Promise.race([refused.exited, new Promise<'timeout'>((resolveTimeout) => setTimeout(() => resolveTimeout('timeout'), 30_000))]);
+        if (code === 'timeout') await refused.kill();
+        expect(code).toBe(1);
+        expect(refused.stderr().split('\n').filter((text) => text.trim() !== '')).toEqual([expect.stringMatching(line)]);
+        expect(refused.stderr()).not.toContain('secret-pw');
+        expect(readdirSync(dataDir)).toEqual([]);
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    }, 40_000);
+  });
+
   describe('a database written with one service secret, and a process started on it with another', () => {
     let database: { url: string; drop: () => Promise<void> };
     const dataDirs: string[] = [];

@@ -1,4 +1,5 @@
 export * from './config/config.js';
+export * from './config/start-refused.js';
 export * from './config/deployment.js';
 export * from './crypto/secret-box.js';
 export * from './crypto/service-secret.js';

@@ -4,9 +4,8 @@ import { type Deployment, deploymentOf, isPostgresUrl } from './deployment.js';
 import { WRITABLE_TARGETS, parsePostgresUrl } from '../database/postgres-url.js';
 import { hashTagged } from '../redis/hash-tags.js';
 import { type RedisTarget, parseSentinels } from '../redis/redis-target.js';
+import { StartRefused } from './start-refused.js';
 
-/** A start refused for a reason an operator can act on: printed as its one line, exit code 1 (runMain), no stack trace. */
-export class StartRefused extends Error {}
 
 /** Every setting of product-decisions.md ("Addresses and configuration"), read once at start. */
 export interface ServiceConfig {
@@ -70,7 +69,7 @@ const flag = (value: string | undefined): boolean => value === 'true' || value =
 const positiveInt = (value: string | undefined, fallback: number, name: string): number => {
   if (value === undefined || value === '') return fallback;
   const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`${name} must be a whole number, got "${value}"`);
+  if (!Number.isInteger(parsed) || parsed < 0) throw new StartRefused(`${name} must be a whole number, got "${value}"`);
   return parsed;
 };
 
@@ -84,7 +83,7 @@ const httpUrls = (value: string | undefined, fallback: string[], name: string): 
       // refused below
     }
     if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.search || parsed.hash || parsed.username) {
-      throw new Error(`${name} must be a comma-separated list of http(s) addresses without query, got "${url}"`);
+      throw new StartRefused(`${name} must be a comma-separated list of http(s) addresses without query, got "${url}"`);
     }
   }
   return urls.length > 0 ? urls : fallback;
@@ -96,13 +95,18 @@ const normalizePrefix = (value: string): string => {
   return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
 };
 
+/** The other stores each may name: EventStoreDB (KurrentDB) for the log, MongoDB for the read models. */
+const OTHER_STORES = { EVENT_STORE_URL: [/^(esdb|kurrentdb)(\+discover)?:\/\//, 'esdb:// (or kurrentdb://)'], READ_STORE_URL: [/^mongodb(\+srv)?:\/\//, 'mongodb://'] } as const;
+
 /** EVENT_STORE_URL, READ_STORE_URL: one host, or a host list asking for a writable host; a refusal never echoes the URL. */
-const primaryUrl = (value: string | undefined, name: string): string | null => {
+const primaryUrl = (value: string | undefined, name: keyof typeof OTHER_STORES): string | null => {
   if (!value) return null;
-  if (!isPostgresUrl(value)) return value;
+  const [other, otherScheme] = OTHER_STORES[name];
+  if (!isPostgresUrl(value) && other.test(value)) return value;
+  if (!isPostgresUrl(value)) throw new StartRefused(`${name} must be a postgres:// or ${otherScheme} URL`);
   const target = parsePostgresUrl(value, name);
   if (!WRITABLE_TARGETS.includes(target.targetSessionAttrs)) {
-    throw new Error(`${name} must reach the primary: target_session_attrs=${target.targetSessionAttrs} is for read replicas; use read-write (or primary)`);
+    throw new StartRefused(`${name} must reach the primary: target_session_attrs=${target.targetSessionAttrs} is for read replicas; use read-write (or primary)`);
   }
   return value;
 };
@@ -114,13 +118,13 @@ const replicaUrl = (env: NodeJS.ProcessEnv): string | null => {
   const value = env.READ_REPLICA_URL;
   if (!value) return null;
   const name = 'READ_REPLICA_URL';
-  if (!isPostgresUrl(value)) throw new Error(`${name} must be a postgres:// URL`);
+  if (!isPostgresUrl(value)) throw new StartRefused(`${name} must be a postgres:// URL`);
   const target = parsePostgresUrl(value, name);
   if (!REPLICA_TARGETS.includes(target.targetSessionAttrs) || !target.hostList) {
-    throw new Error(`${name} must ask for a standby: add target_session_attrs=standby (a standby or nothing) or target_session_attrs=prefer-standby (the primary when no standby answers)`);
+    throw new StartRefused(`${name} must ask for a standby: add target_session_attrs=standby (a standby or nothing) or target_session_attrs=prefer-standby (the primary when no standby answers)`);
   }
   const readModelsOnPostgres = env.READ_STORE_URL ? isPostgresUrl(env.READ_STORE_URL) : isPostgresUrl(env.EVENT_STORE_URL ?? null);
-  if (!readModelsOnPostgres) throw new Error(`${name} needs the read models on a PostgreSQL server (EVENT_STORE_URL, or READ_STORE_URL) whose standbys it lists`);
+  if (!readModelsOnPostgres) throw new StartRefused(`${name} needs the read models on a PostgreSQL server (EVENT_STORE_URL, or READ_STORE_URL) whose standbys it lists`);
   return value;
 };
 

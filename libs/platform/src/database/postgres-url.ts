@@ -1,3 +1,5 @@
+import { StartRefused } from '../config/start-refused.js';
+
 /**
  * PostgreSQL URLs as libpq reads them, host lists included (`postgres://u@h1:p1,h2:p2/db?target_session_attrs=read-write`,
  * as `pg_autoctl show uri` prints), which WHATWG's URL refuses: each host gets a single-host URL of its own.
@@ -30,7 +32,7 @@ export interface PostgresTarget {
 }
 
 /** Refused configuration; the message names the setting, never the URL (it may hold a password). */
-export class PostgresUrlError extends Error {
+export class PostgresUrlError extends StartRefused {
   constructor(setting: string, problem: string) {
     super(`${setting} ${problem}`);
     this.name = 'PostgresUrlError';

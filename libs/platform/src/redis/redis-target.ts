@@ -1,3 +1,5 @@
+import { StartRefused } from '../config/start-refused.js';
+
 /**
  * Where Redis is: one address (REDIS_URL), or a master found through Redis Sentinel
  * (REDIS_SENTINELS, REDIS_SENTINEL_NAME), with the passwords given apart from the addresses.
@@ -18,12 +20,12 @@ const DEFAULT_SENTINEL_PORT = 26379;
 /** `host:port,host:port,...` (IPv6 in brackets); a refusal names the setting, not its value. */
 export const parseSentinels = (value: string, setting = 'REDIS_SENTINELS'): { host: string; port: number }[] => {
   const entries = value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
-  if (entries.length === 0) throw new Error(`${setting} must list at least one host:port`);
+  if (entries.length === 0) throw new StartRefused(`${setting} must list at least one host:port`);
   return entries.map((entry) => {
     const match = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry) ?? /^([^:[\]]+)(?::(\d+))?$/.exec(entry);
     const port = match?.[2] === undefined ? DEFAULT_SENTINEL_PORT : Number(match[2]);
     if (!match?.[1] || !Number.isInteger(port) || port < 1 || port > 65535) {
-      throw new Error(`${setting} must be a comma-separated list of host:port, got an entry it cannot read`);
+      throw new StartRefused(`${setting} must be a comma-separated list of host:port, got an entry it cannot read`);
     }
     return { host: match[1], port };
   });
