@@ -4,28 +4,28 @@ import { CommandBus } from '@nestjs/cqrs';
 import { EventWriter, InviteCandidates, rehearseInvitation, systemContext } from '#commands';
 import { assessmentStream } from '#domain';
 import { EdgeValidationPipe } from '#http';
-import { ApiKeyCache, type DocumentStore, getAssessment } from '#read-models';
-import { DOCUMENTS, ERASURE_WINDOW, INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
+import { ApiKeyCache } from '#read-models';
+import { ERASURE_WINDOW, INFRASTRUCTURE, type Infrastructure } from '#runtime/infrastructure.js';
 import type { ErasureWindow } from '#runtime/personal-data-erasure.js';
+import { InvitationIdempotency } from './invitations/invitation-idempotency.interceptor.js';
 import { InviteCandidatesBody } from './invitations/invitations.dto.js';
 
 /**
- * Runs an invitation's body validation and reads once before the API listens, on ids that cannot
- * exist, and rehearses its write (rolled back on each connection) on the assessment written to last,
- * so the first request does not pay for compiling the code, the store's first run of each statement
- * (most of a cold first invitation on PGlite) and folding that assessment (the write side keeps the
- * state it loaded, as for any read: docs/architecture.md, "Warm-up"). Nothing is written or counted:
- * the command is refused before any decision, and no request meets the failed-sign-in throttle or the
- * refusal metrics.
+ * Runs an invitation's body validation and reads once before the API listens, and rehearses its write
+ * (rolled back on each connection) on the assessment written to last, so the first request does not
+ * pay for compiling the code, the store's first run of each statement (most of a cold first invitation
+ * on PGlite), folding that assessment and finding its workspace (the write side keeps the state it
+ * loaded and the invitation route the workspace, as for any read: docs/architecture.md, "Before the
+ * first request"). Nothing is written or counted: the command is refused before any decision, and no
+ * request meets the failed-sign-in throttle or the refusal metrics.
  */
 export const warmUpPublicApi = async (app: NestFastifyApplication): Promise<void> => {
   const nowhere = `warm-up-${randomUUID()}`;
-  const documents = app.get<DocumentStore>(DOCUMENTS);
   const erasures = app.get<ErasureWindow>(ERASURE_WINDOW);
   const latest = await latestAssessment(app.get<Infrastructure>(INFRASTRUCTURE).eventStore);
   await Promise.all([
     app.get(ApiKeyCache).reread(nowhere),
-    getAssessment(documents, latest?.workspaceId ?? nowhere, latest?.assessmentId ?? nowhere),
+    app.get(InvitationIdempotency).ownerOf(latest?.workspaceId ?? nowhere, latest?.assessmentId ?? nowhere),
     erasures.mayKeepAnswer(nowhere, [`${nowhere}@example.invalid`], Date.now()),
     app.get(CommandBus).execute(new InviteCandidates(nowhere, nowhere, 'live', [], systemContext(nowhere))).catch(() => undefined),
     new EdgeValidationPipe().transform({ candidates: [{ email: `${nowhere}@example.invalid` }] }, { type: 'body', metatype: InviteCandidatesBody }),

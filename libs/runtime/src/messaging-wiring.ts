@@ -23,10 +23,8 @@ export const startMessagingFor = async (infra: Infrastructure, options: { runWor
   const followersLease = new LeaseObserver(infra.sidePool, FOLLOWERS_LEASE);
   const { messaging, waiter } = await startMessagingSide({
     eventStore: infra.eventStore, pool: infra.sidePool, redis: infra.redis, clock: infra.clock, secretBox: infra.secretBox,
-    prefix: infra.config.queuePrefix,
-    legacyPrefix: infra.config.legacyQueuePrefix ?? undefined,
-    appUrl: infra.config.appUrl,
-    smtpUrl: infra.config.smtpUrl,
+    prefix: infra.config.queuePrefix, legacyPrefix: infra.config.legacyQueuePrefix ?? undefined,
+    appUrl: infra.config.appUrl, smtpUrl: infra.config.smtpUrl,
     backoffMs: infra.config.webhookBackoffMs,
     webhookConcurrency: infra.config.webhookConcurrency ?? undefined,
     allowInsecure: infra.config.webhookAllowInsecure,

@@ -46,15 +46,16 @@ export class InvitationIdempotency extends IdempotencyInterceptor {
   /** The assessment as the query side shows it: its creation was answered once the read side showed it. */
   protected async precondition(request: FastifyRequest): Promise<void> {
     // (A path id with U+0000 never gets here: fastify-setup's preValidation hook answers it 404.)
-    const { assessmentId } = request.params as { assessmentId: string };
     const { workspaceId } = (request as AuthenticatedRequest).apiKey;
-    let owner = this.known.get(assessmentId);
-    if (owner === undefined) {
-      owner = (await getAssessment(this.documents, workspaceId, assessmentId))?.workspaceId;
-      if (owner === undefined) throw apiError('not_found');
-      if (this.known.size >= KNOWN_ASSESSMENTS) this.known.delete(this.known.keys().next().value ?? '');
-      this.known.set(assessmentId, owner);
-    }
-    if (owner !== workspaceId) throw apiError('not_found');
+    if ((await this.ownerOf(workspaceId, (request.params as { assessmentId: string }).assessmentId)) !== workspaceId) throw apiError('not_found');
+  }
+
+  /** The workspace of an assessment the query side shows, then kept (the warm-up asks for the one written to last); undefined while it shows none. */
+  async ownerOf(workspaceId: string, assessmentId: string): Promise<string | undefined> {
+    const owner = this.known.get(assessmentId) ?? (await getAssessment(this.documents, workspaceId, assessmentId))?.workspaceId;
+    if (owner === undefined || this.known.has(assessmentId)) return owner;
+    if (this.known.size >= KNOWN_ASSESSMENTS) this.known.delete(this.known.keys().next().value ?? '');
+    this.known.set(assessmentId, owner);
+    return owner;
   }
 }

@@ -66,9 +66,9 @@ export class InviteCandidatesHandler implements ICommandHandler<InviteCandidates
 }
 
 /**
- * An invitation's write path but the commit (EventWriter.rehearse): a made-up assessment is created
- * and one address invited, in one append the store rolls back. Run before a process serves, so its
- * first invitation finds statements planned and code compiled (docs/architecture.md, "Warm-up").
+ * An invitation's write path but the commit (EventWriter.rehearse): one made-up address invited to `latest`
+ * (an assessment of the log), else to a made-up assessment created with it, in one append the store rolls
+ * back. Run before a process serves (docs/architecture.md, "Before the first request").
  */
 export const rehearseInvitation = (writer: EventWriter, latest?: { workspaceId: string; assessmentId: string }): Promise<void> => {
   const workspaceId = latest?.workspaceId ?? ids.workspace();
