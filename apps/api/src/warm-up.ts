@@ -12,31 +12,32 @@ import { InviteCandidatesBody } from './invitations/invitations.dto.js';
 
 /**
  * Runs an invitation's body validation and reads once before the API listens, and rehearses its write
- * (rolled back on each connection) on the assessment written to last, so the first request does not
+ * (rolled back on each connection) on the assessments written to last, so the first request does not
  * pay for compiling the code, the store's first run of each statement (most of a cold first invitation
- * on PGlite), folding that assessment and finding its workspace (the write side keeps the state it
- * loaded and the invitation route the workspace, as for any read: docs/architecture.md, "Before the
+ * on PGlite), folding those assessments and finding their workspace (the write side keeps the states it
+ * loaded and the invitation route the workspaces, as for any read: docs/architecture.md, "Before the
  * first request"). Nothing is written or counted: the command is refused before any decision, and no
  * request meets the failed-sign-in throttle or the refusal metrics.
  */
 export const warmUpPublicApi = async (app: NestFastifyApplication): Promise<void> => {
   const nowhere = `warm-up-${randomUUID()}`;
   const erasures = app.get<ErasureWindow>(ERASURE_WINDOW);
-  const latest = await latestAssessment(app.get<Infrastructure>(INFRASTRUCTURE).eventStore);
+  const recent = await recentAssessments(app.get<Infrastructure>(INFRASTRUCTURE).eventStore);
   await Promise.all([
     app.get(ApiKeyCache).reread(nowhere),
-    app.get(InvitationIdempotency).ownerOf(latest?.workspaceId ?? nowhere, latest?.assessmentId ?? nowhere),
+    ...[...recent, { workspaceId: nowhere, assessmentId: nowhere }].map((known) => app.get(InvitationIdempotency).ownerOf(known.workspaceId, known.assessmentId)),
     erasures.mayKeepAnswer(nowhere, [`${nowhere}@example.invalid`], Date.now()),
     app.get(CommandBus).execute(new InviteCandidates(nowhere, nowhere, 'live', [], systemContext(nowhere))).catch(() => undefined),
     new EdgeValidationPipe().transform({ candidates: [{ email: `${nowhere}@example.invalid` }] }, { type: 'body', metatype: InviteCandidatesBody }),
   ]);
   // After the reads: the append's statements are then planned with the connection's catalogue warm.
-  await rehearseInvitation(app.get(EventWriter), latest).catch(() => rehearseInvitation(app.get(EventWriter)));
+  await rehearseInvitation(app.get(EventWriter), recent).catch(() => rehearseInvitation(app.get(EventWriter)));
 };
 
-/** The assessment of the last assessment event among the log's last 256 positions, if any. */
-const latestAssessment = async (store: Infrastructure['eventStore']): Promise<{ workspaceId: string; assessmentId: string } | undefined> => {
+/** The assessments written to among the log's last 256 positions, the last written first (8 at most). */
+const recentAssessments = async (store: Infrastructure['eventStore']): Promise<{ workspaceId: string; assessmentId: string }[]> => {
   const head = (await store.headPosition()) ?? 0n;
-  const latest = (await store.readAll({ after: head > 256n ? head - 256n : null, maxCount: 256, dataOnly: true })).findLast((event) => event.streamId.startsWith(assessmentStream('')));
-  return latest && { workspaceId: String((latest.data as { workspaceId?: unknown }).workspaceId), assessmentId: latest.streamId.slice(assessmentStream('').length) };
+  const events = (await store.readAll({ after: head > 256n ? head - 256n : null, maxCount: 256, dataOnly: true })).filter((event) => event.streamId.startsWith(assessmentStream('')));
+  const workspaces = new Map(events.reverse().map((event) => [event.streamId, String((event.data as { workspaceId?: unknown }).workspaceId)]));
+  return [...workspaces].slice(0, 8).map(([streamId, workspaceId]) => ({ workspaceId, assessmentId: streamId.slice(assessmentStream('').length) }));
 };

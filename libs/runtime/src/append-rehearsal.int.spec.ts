@@ -142,32 +142,39 @@ describe.each(['embedded', 'postgres'] as const)('a rehearsed append keeps nothi
     expect(await findings()).toEqual([]);
   });
 
-  it('the warm-up\'s rehearsal on the assessment written to last: one made-up person invited to it, nothing kept, and a real invitation then decided on the state it loaded', async () => {
+  it('the warm-up\'s rehearsal on the assessments written to last: one made-up person invited to the last, nothing kept, and real invitations then decided on the states it loaded', async () => {
     const writer = new EventWriter(stores.eventStore, systemClock, { waitForPosition: async () => true }, loadConfig({}), logger);
     const workspaceId = `ws_${randomUUID()}`;
     const assessmentId = `asm_${randomUUID()}`;
     const [created] = invitation(workspaceId, assessmentId, 'unused@example.com') as [NewEvent];
+    // An older one of the same workspace, which the rehearsal loads (its state cached) without inviting anyone to it.
+    const olderId = `asm_${randomUUID()}`;
+    const [older] = invitation(workspaceId, olderId, 'unused@example.com') as [NewEvent];
     await stores.eventStore.appendToStreams([
       { streamId: workspaceStream(workspaceId), expectedRevision: 'no_stream', events: [
         { id: randomUUID(), type: 'WorkspaceCreated', metadata, data: { workspaceId, name: 'Rehearsed', freeAllowance: 0, createdAt: metadata.time } },
         { id: randomUUID(), type: 'WorkspaceVerified', metadata, data: { workspaceId, verifiedAt: metadata.time } },
       ] },
       { streamId: assessmentStream(assessmentId), expectedRevision: 'no_stream', events: [created] },
+      { streamId: assessmentStream(olderId), expectedRevision: 'no_stream', events: [older] },
     ]);
     const before = await counts();
     projected.length = 0;
-    await rehearseInvitation(writer, { workspaceId, assessmentId });
+    await rehearseInvitation(writer, [{ workspaceId, assessmentId }, { workspaceId, assessmentId: olderId }]);
     // The real assessment's state was folded and one person invited to it (no assessment made up), on each connection.
     const connections = kind === 'postgres' ? (stores.sqlPool.options.max ?? 1) : 1;
     expect(projected.map((event) => event.type)).toEqual(Array.from({ length: connections }, () => 'CandidateInvited'));
     expect(await counts()).toEqual(before);
     expect((await stores.eventStore.readStream(assessmentStream(assessmentId))).map((event) => event.type)).toEqual(['AssessmentCreated']);
+    expect((await stores.eventStore.readStream(assessmentStream(olderId))).map((event) => event.type)).toEqual(['AssessmentCreated']);
 
     const email = `real-${randomUUID()}@example.com`;
     const result = await new InviteCandidatesHandler(writer).execute(new InviteCandidates(workspaceId, assessmentId, 'live', [{ email, firstName: 'Re', surname: 'Al' }], systemContext('real')));
     expect(result.outcomes.map((outcome) => outcome.status)).toEqual(['invited']);
     const read = await stores.eventStore.readStream(assessmentStream(assessmentId));
     expect(read.map((event) => [event.type, event.data.email])).toEqual([['AssessmentCreated', undefined], ['CandidateInvited', email]]);
+    const toOlder = await new InviteCandidatesHandler(writer).execute(new InviteCandidates(workspaceId, olderId, 'live', [{ email, firstName: 'Re', surname: 'Al' }], systemContext('older')));
+    expect(toOlder.outcomes.map((outcome) => outcome.status)).toEqual(['invited']);
     expect(await findings()).toEqual([]);
   });
 

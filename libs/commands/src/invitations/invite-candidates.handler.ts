@@ -66,17 +66,18 @@ export class InviteCandidatesHandler implements ICommandHandler<InviteCandidates
 }
 
 /**
- * An invitation's write path but the commit (EventWriter.rehearse): one made-up address invited to `latest`
- * (an assessment of the log), else to a made-up assessment created with it, in one append the store rolls
- * back. Run before a process serves (docs/architecture.md, "Before the first request").
+ * An invitation's write path but the commit (EventWriter.rehearse): one made-up address invited to the first
+ * of `recent` (assessments of the log, each loaded), else to a made-up assessment created with it, in one
+ * append the store rolls back. Run before a process serves (docs/architecture.md, "Before the first request").
  */
-export const rehearseInvitation = (writer: EventWriter, latest?: { workspaceId: string; assessmentId: string }): Promise<void> => {
+export const rehearseInvitation = (writer: EventWriter, recent: readonly { workspaceId: string; assessmentId: string }[] = []): Promise<void> => {
+  const latest = recent[0];
   const workspaceId = latest?.workspaceId ?? ids.workspace();
   const assessmentId = latest?.assessmentId ?? ids.assessment();
   const streamId = assessmentStream(assessmentId);
   const test = CATALOGUE[0];
   return writer.rehearse(systemContext(ids.request()), async (streams, now) => {
-    const loaded = await streams.load(streamId, assessmentFold);
+    const [loaded] = await Promise.all([streams.load(streamId, assessmentFold), ...recent.slice(1).map((other) => streams.load(assessmentStream(other.assessmentId), assessmentFold))]);
     const created = latest !== undefined ? [] : decideAssessment({
       type: 'CreateAssessment', assessmentId, workspaceId, inviteToken: ids.token(), name: 'Warm-up', tests: test === undefined ? [] : [test.slug], deadline: null,
       lookupTest: () => (test === undefined ? undefined : { slug: test.slug, name: test.name, type: 'library' }), metadata: { now },
