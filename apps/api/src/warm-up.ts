@@ -21,12 +21,11 @@ import { InviteCandidatesBody } from './invitations/invitations.dto.js';
  */
 export const warmUpPublicApi = async (app: NestFastifyApplication): Promise<void> => {
   const nowhere = `warm-up-${randomUUID()}`;
-  const erasures = app.get<ErasureWindow>(ERASURE_WINDOW);
   const recent = await recentAssessments(app.get<Infrastructure>(INFRASTRUCTURE).eventStore);
   await Promise.all([
     app.get(ApiKeyCache).reread(nowhere),
     ...[...recent, { workspaceId: nowhere, assessmentId: nowhere }].map((known) => app.get(InvitationIdempotency).ownerOf(known.workspaceId, known.assessmentId)),
-    erasures.mayKeepAnswer(nowhere, [`${nowhere}@example.invalid`], Date.now()),
+    app.get<ErasureWindow>(ERASURE_WINDOW).mayKeepAnswer(nowhere, [`${nowhere}@example.invalid`], Date.now()),
     app.get(CommandBus).execute(new InviteCandidates(nowhere, nowhere, 'live', [], systemContext(nowhere))).catch(() => undefined),
     new EdgeValidationPipe().transform({ candidates: [{ email: `${nowhere}@example.invalid` }] }, { type: 'body', metatype: InviteCandidatesBody }),
   ]);
@@ -34,10 +33,10 @@ export const warmUpPublicApi = async (app: NestFastifyApplication): Promise<void
   await rehearseInvitation(app.get(EventWriter), recent).catch(() => rehearseInvitation(app.get(EventWriter)));
 };
 
-/** The assessments written to among the log's last 256 positions, the last written first (8 at most). */
+/** The assessments written to among the log's last 256 positions, the last written first (4 at most: each load may fold a long stream). */
 const recentAssessments = async (store: Infrastructure['eventStore']): Promise<{ workspaceId: string; assessmentId: string }[]> => {
   const head = (await store.headPosition()) ?? 0n;
   const events = (await store.readAll({ after: head > 256n ? head - 256n : null, maxCount: 256, dataOnly: true })).filter((event) => event.streamId.startsWith(assessmentStream('')));
   const workspaces = new Map(events.reverse().map((event) => [event.streamId, String((event.data as { workspaceId?: unknown }).workspaceId)]));
-  return [...workspaces].slice(0, 8).map(([streamId, workspaceId]) => ({ workspaceId, assessmentId: streamId.slice(assessmentStream('').length) }));
+  return [...workspaces].slice(0, 4).map(([streamId, workspaceId]) => ({ workspaceId, assessmentId: streamId.slice(assessmentStream('').length) }));
 };

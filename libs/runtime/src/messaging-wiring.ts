@@ -24,9 +24,8 @@ export const startMessagingFor = async (infra: Infrastructure, options: { runWor
   const { messaging, waiter } = await startMessagingSide({
     eventStore: infra.eventStore, pool: infra.sidePool, redis: infra.redis, clock: infra.clock, secretBox: infra.secretBox,
     prefix: infra.config.queuePrefix, legacyPrefix: infra.config.legacyQueuePrefix ?? undefined,
-    appUrl: infra.config.appUrl, smtpUrl: infra.config.smtpUrl,
+    appUrl: infra.config.appUrl, smtpUrl: infra.config.smtpUrl, allowInsecure: infra.config.webhookAllowInsecure,
     backoffMs: infra.config.webhookBackoffMs, webhookConcurrency: infra.config.webhookConcurrency ?? undefined,
-    allowInsecure: infra.config.webhookAllowInsecure,
     disableWebhook: (workspaceId, url, reason) => disable.execute(new DisableWebhook(workspaceId, url, reason, systemContext(`webhook-${reason}`))),
     feedWindow: (query) => servedFeedWindow(infra.documents, query, infra.config.appUrl),
     logger: infra.logger.child({ component: 'messaging' }),
