@@ -21,7 +21,7 @@ import { InviteCandidatesBody } from './invitations/invitations.dto.js';
  */
 export const warmUpPublicApi = async (app: NestFastifyApplication): Promise<void> => {
   const nowhere = `warm-up-${randomUUID()}`;
-  const recent = await recentAssessments(app.get<Infrastructure>(INFRASTRUCTURE).eventStore);
+  const recent = await recentAssessments(app.get<Infrastructure>(INFRASTRUCTURE).eventStore).catch(() => []);
   await Promise.all([
     app.get(ApiKeyCache).reread(nowhere),
     ...[...recent, { workspaceId: nowhere, assessmentId: nowhere }].map((known) => app.get(InvitationIdempotency).ownerOf(known.workspaceId, known.assessmentId)),
@@ -33,7 +33,7 @@ export const warmUpPublicApi = async (app: NestFastifyApplication): Promise<void
   await rehearseInvitation(app.get(EventWriter), recent).catch(() => rehearseInvitation(app.get(EventWriter)));
 };
 
-/** The assessments written to among the log's last 256 positions, the last written first (4 at most: each load may fold a long stream). */
+/** The assessments written to among the log's last 256 positions, the last written first (4 at most: each load may fold a long stream); none if the log cannot say. */
 const recentAssessments = async (store: Infrastructure['eventStore']): Promise<{ workspaceId: string; assessmentId: string }[]> => {
   const head = (await store.headPosition()) ?? 0n;
   const events = (await store.readAll({ after: head > 256n ? head - 256n : null, maxCount: 256, dataOnly: true })).filter((event) => event.streamId.startsWith(assessmentStream('')));
