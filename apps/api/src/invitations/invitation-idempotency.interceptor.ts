@@ -50,7 +50,7 @@ export class InvitationIdempotency extends IdempotencyInterceptor {
     if ((await this.ownerOf(workspaceId, (request.params as { assessmentId: string }).assessmentId)) !== workspaceId) throw apiError('not_found');
   }
 
-  /** The workspace of an assessment the query side shows, then kept (the warm-up asks for the one written to last); undefined while it shows none. */
+  /** The workspace of an assessment the query side shows, then kept (the warm-up asks for those written to last); undefined while it shows none. */
   async ownerOf(workspaceId: string, assessmentId: string): Promise<string | undefined> {
     const owner = this.known.get(assessmentId) ?? (await getAssessment(this.documents, workspaceId, assessmentId))?.workspaceId;
     if (owner === undefined || this.known.has(assessmentId)) return owner;

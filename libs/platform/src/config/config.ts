@@ -6,7 +6,6 @@ import { hashTagged } from '../redis/hash-tags.js';
 import { type RedisTarget, parseSentinels } from '../redis/redis-target.js';
 import { StartRefused } from './start-refused.js';
 
-
 /** Every setting of product-decisions.md ("Addresses and configuration"), read once at start. */
 export interface ServiceConfig {
   port: number;
@@ -102,7 +101,7 @@ const OTHER_STORES = { EVENT_STORE_URL: [/^(esdb|kurrentdb)(\+discover)?:\/\//, 
 const primaryUrl = (value: string | undefined, name: keyof typeof OTHER_STORES): string | null => {
   if (!value) return null;
   const [other, otherScheme] = OTHER_STORES[name];
-  if (!isPostgresUrl(value) && other.test(value)) return value;
+  if (other.test(value)) return value;
   if (!isPostgresUrl(value)) throw new StartRefused(`${name} must be a postgres:// or ${otherScheme} URL`);
   const target = parsePostgresUrl(value, name);
   if (!WRITABLE_TARGETS.includes(target.targetSessionAttrs)) {
