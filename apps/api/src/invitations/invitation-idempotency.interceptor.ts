@@ -52,8 +52,10 @@ export class InvitationIdempotency extends IdempotencyInterceptor {
 
   /** The workspace of an assessment the query side shows, then kept (the warm-up asks for those written to last); undefined while it shows none. */
   async ownerOf(workspaceId: string, assessmentId: string): Promise<string | undefined> {
-    const owner = this.known.get(assessmentId) ?? (await getAssessment(this.documents, workspaceId, assessmentId))?.workspaceId;
-    if (owner === undefined || this.known.has(assessmentId)) return owner;
+    const known = this.known.get(assessmentId);
+    if (known !== undefined) return known;
+    const owner = (await getAssessment(this.documents, workspaceId, assessmentId))?.workspaceId;
+    if (owner === undefined) return undefined;
     if (this.known.size >= KNOWN_ASSESSMENTS) this.known.delete(this.known.keys().next().value ?? '');
     this.known.set(assessmentId, owner);
     return owner;
