@@ -129,6 +129,7 @@ const replicaUrl = (env: NodeJS.ProcessEnv): string | null => {
 
 const redisTarget = (env: NodeJS.ProcessEnv, url: string): RedisTarget => {
   const password = env.REDIS_PASSWORD || null;
+  if (/^[a-z][\w+.-]*:\/\//i.test(url) && !/^rediss?:\/\//i.test(url)) throw new StartRefused('REDIS_URL must be a redis:// or rediss:// URL');
   if (!env.REDIS_SENTINELS) return { kind: 'url', url, password };
   return {
     kind: 'sentinel',

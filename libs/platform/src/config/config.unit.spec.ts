@@ -18,6 +18,7 @@ describe('settings a start cannot use are refused as StartRefused (one line, no 
     [{ EVENT_STORE_URL: 'postgress://app:secret-pw@db/hiring' }, /^EVENT_STORE_URL must be a postgres:\/\//],
     [{ READ_STORE_URL: 'mongo://app:secret-pw@db/hiring' }, /^READ_STORE_URL must be a postgres:\/\/ or mongodb:\/\/ URL$/],
     [{ EVENT_STORE_URL: 'postgres://app:secret-pw@h1,/hiring' }, /^EVENT_STORE_URL has an empty host/],
+    [{ REDIS_URL: 'foo://app:secret-pw@bar:6379' }, /^REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL$/],
     [{ REDIS_SENTINELS: 'a:b:c' }, /^REDIS_SENTINELS must be a comma-separated list of host:port/],
     [{ READ_REPLICA_URL: 'postgres://h2/hiring?target_session_attrs=standby' }, /needs the read models on a PostgreSQL server/],
   ])('%j', (env, message) => {
@@ -31,6 +32,7 @@ describe('settings a start cannot use are refused as StartRefused (one line, no 
   it.each([
     { EVENT_STORE_URL: 'esdb://localhost:2113?tls=false' }, { EVENT_STORE_URL: 'kurrentdb+discover://cluster.local:2113' },
     { EVENT_STORE_URL: 'postgresql://app@db/hiring', READ_STORE_URL: 'mongodb+srv://cluster.example/hiring' }, { READ_STORE_URL: 'mongodb://localhost/hiring' },
+    { REDIS_URL: 'rediss://app:pw@cache.example:6380/2' }, { REDIS_URL: 'REDIS://127.0.0.1' }, { REDIS_URL: '127.0.0.1:6379' }, { REDIS_URL: '/run/redis.sock' },
   ])('accepts the stores each setting may name: %j', (env) => {
     expect(refusal(env)).toBeNull();
   });
