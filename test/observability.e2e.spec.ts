@@ -8,6 +8,7 @@ import { createAssessment, email, invite } from './support/core-helpers.js';
 import { startWebhookReceiver, type WebhookReceiver } from './support/messaging-receivers.js';
 import { MetricsText, probe, scrape } from './support/metrics.js';
 import { ADMIN_URL, type AppProcess, freshDatabase, startApp } from './support/processes.js';
+import { spawnService } from './support/core-process.js';
 import { type RunningService, deleteQueueKeys, startService } from './support/service.js';
 
 /** Every family docs/operations.md lists ("Metrics"). */
@@ -113,6 +114,31 @@ describe('health and metrics of one process (npm start)', () => {
     expect(after.sum('hiring_db_pool_connections', { state: 'total' })).toBeGreaterThan(0);
     for (const secret of [...people, ws.id, assessment.id as string, receiver.url]) expect(after.text).not.toContain(secret);
   });
+});
+
+describe('the start of one process (npm start)', () => {
+  it('opens neither port before all of it is started: at the public API\'s first answer the internal application answers too', async () => {
+    const database = await freshDatabase();
+    const dataDir = mkdtempSync(join(tmpdir(), 'hiring-e2e-'));
+    const prefix = `e2e-${Math.random().toString(36).slice(2)}`;
+    const service = await spawnService({ EVENT_STORE_URL: database.url, DATA_DIR: dataDir, QUEUE_PREFIX: prefix });
+    try {
+      let ready: number | null = null;
+      for (const deadline = Date.now() + 60_000; ready !== 200 && Date.now() < deadline && service.process.exitCode === null;) {
+        ready = await fetch(`${service.baseUrl}/health/ready`).then((response) => response.status, () => null);
+        if (ready !== 200) await new Promise((resolveWait) => setTimeout(resolveWait, 5));
+      }
+      expect(ready).toBe(200);
+      // Probed every 5 ms: the internal application used to be made, and its port opened, 100-200 ms later.
+      expect((await fetch(`${service.internalUrl}/health/live`)).status).toBe(200);
+      expect(await service.running(10_000)).toBe(true);
+    } finally {
+      await service.kill();
+      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+      await deleteQueueKeys(prefix);
+    }
+  }, 90_000);
 });
 
 describe('lag metrics of separate processes on PostgreSQL', () => {

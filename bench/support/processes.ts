@@ -133,12 +133,12 @@ export const startStandalone = async (env: Record<string, string> = {}, keep?: {
     REDIS_URL, QUEUE_PREFIX: queuePrefix, ...env,
   });
   const internalUrl = `http://127.0.0.1:${internalPort}`;
-  await waitUntilReady(child, async () => {
-    const response = await fetch(`${internalUrl}/internal/health`, { headers: { authorization: `Bearer ${internalToken}` } });
-    return response.status < 500 && child.output().includes('running');
-  }, 120_000);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  // Started once the public API's readiness probe answers 200, as an integrator's client would take it
+  // (the first request after a restart is measured from there): the process opens that port last.
+  await waitUntilReady(child, async () => (await fetch(`${baseUrl}/health/ready`)).status === 200, 120_000);
   return {
-    ...child, baseUrl: `http://127.0.0.1:${port}`, internalUrl, internalToken, queuePrefix,
+    ...child, baseUrl, internalUrl, internalToken, queuePrefix,
     async stop() {
       await child.stop();
       await deleteQueueKeys(queuePrefix);

@@ -9,13 +9,15 @@ import { startMessagingFor } from '#runtime/messaging-wiring.js';
 import { stopOnSignals } from '#runtime/process-main.js';
 import { printBanner } from './banner.js';
 
-/** The whole service in one process (API, internal app, projections, dispatcher, workers). */
+/** The whole service in one process (API, internal app, projections, dispatcher, workers); its ports open once all of it is started, the public API's last. */
 export const startStandalone = async (config: ServiceConfig, logger: Logger): Promise<void> => {
   const infra = await createInfrastructure(config, logger, { followers: 'run', publicApi: true });
   await startMessagingFor(infra, { runWorkers: true });
-  const api = await startPublicApi(infra);
-  const internal = await startInternalApp(infra);
+  const api = await startPublicApi(infra, false);
+  const internal = await startInternalApp(infra, false);
   const demo = process.env.DEMO_WORKSPACE === 'false' ? null : await ensureDemoWorkspace(infra, internal);
+  await internal.listen(config.internalPort, config.host);
+  await api.listen(config.port, config.host);
   printBanner(config, demo);
   stopOnSignals(logger, infra, [api, internal]);
 };

@@ -78,6 +78,8 @@ export const startHttpApp = async (
     configure?: (instance: FastifyInstance, app: NestFastifyApplication) => Promise<void> | void;
     /** Runs once the app is initialised, before it listens: reads only, on ids that cannot exist. */
     warmUp?: (app: NestFastifyApplication) => Promise<void>;
+    /** false: made and warmed up, not listening; the caller listens (the standalone process, once all of it is ready). */
+    listen?: boolean;
   },
 ): Promise<NestFastifyApplication> => {
   const adapter = createFastifyAdapter(options.altBasePath, infra.config.httpRequestTimeoutMs);
@@ -95,19 +97,15 @@ export const startHttpApp = async (
     const header = raw.headers['x-request-id'];
     return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
   });
-  instance.addHook('onSend', async (request, reply) => {
-    void reply.header('X-Request-Id', request.id);
-  });
+  instance.addHook('onSend', async (request, reply) => { void reply.header('X-Request-Id', request.id); });
   if (infra.tracing) traceHttpApp(instance, app, infra.tracing);
   const logger = infra.logger.child({ app: options.name });
   if (options.failFastOnDatabaseOutage) failFastDuringOutage(instance, infra, logger, isLegacy);
   app.useGlobalFilters(new ApiErrorFilter(logger, isLegacy, infra.database));
   app.useGlobalPipes(new EdgeValidationPipe());
   await options.configure?.(instance, app);
-  if (options.warmUp) {
-    await app.init();
-    await options.warmUp(app).catch((error: unknown) => logger.warn({ err: error }, 'warm-up failed; the first requests will be slower'));
-  }
-  await app.listen(options.port, infra.config.host);
+  await app.init();
+  await options.warmUp?.(app).catch((error: unknown) => logger.warn({ err: error }, 'warm-up failed; the first requests will be slower'));
+  if (options.listen !== false) await app.listen(options.port, infra.config.host);
   return app;
 };
