@@ -9,8 +9,8 @@ import { DATABASE_URL, logger, randomSuffix, round } from './support/log.js';
 import { type Service, startStandalone } from './support/processes.js';
 
 const BIG = Number(process.env.BENCH_BIG_ASSESSMENT ?? 3_000);
-/** Restarts measured for each kind of first invitation. */
-const RESTARTS = 3;
+/** Restarts measured for each kind of first invitation (3 let two slow ones of a noisy machine make the median). */
+const RESTARTS = 5;
 
 export interface FirstAfterRestart {
   /** Medians, ms: the assessment of BIG invitations with its snapshot, with state_snapshots emptied, and one of 1 invitation. */
