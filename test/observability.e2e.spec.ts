@@ -117,7 +117,7 @@ describe('health and metrics of one process (npm start)', () => {
 });
 
 describe('the start of one process (npm start)', () => {
-  it('opens neither port before all of it is started: at the public API\'s first answer the internal application answers too', async () => {
+  it('opens the public API\'s port once all of it is started: at its first answer the internal application answers too', async () => {
     const database = await freshDatabase();
     const dataDir = mkdtempSync(join(tmpdir(), 'hiring-e2e-'));
     const prefix = `e2e-${Math.random().toString(36).slice(2)}`;

@@ -8,9 +8,9 @@ import { buildPublicDocument } from './openapi/build-document.js';
 import { warmUpPublicApi } from './warm-up.js';
 
 /** The public API on PORT (and ALT_BASE_PATH), with its OpenAPI document and docs page. */
-export const startPublicApi = (infra: Infrastructure, listen = true): Promise<NestFastifyApplication> =>
+export const startPublicApi = (infra: Infrastructure): Promise<NestFastifyApplication> =>
   startHttpApp(infra, ApiModule, {
-    listen, port: infra.config.port, altBasePath: infra.config.altBasePath, legacy: true, name: 'api', failFastOnDatabaseOutage: true,
+    port: infra.config.port, altBasePath: infra.config.altBasePath, legacy: true, name: 'api', failFastOnDatabaseOutage: true,
     configure: (instance, app) => {
       readSessionsOn(instance, infra.publicReads);
       mountPublicDocs(instance, buildPublicDocument(app, infra.config.altBasePath || '/'));

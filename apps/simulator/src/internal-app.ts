@@ -7,9 +7,9 @@ import { mountInternalDocument } from './openapi/internal-document.js';
 import { SimulatorModule } from './simulator.module.js';
 
 /** The internal application on INTERNAL_PORT, with its OpenAPI document and the queue dashboard. */
-export const startInternalApp = (infra: Infrastructure, listen = true): Promise<NestFastifyApplication> =>
+export const startInternalApp = (infra: Infrastructure): Promise<NestFastifyApplication> =>
   startHttpApp(infra, SimulatorModule, {
-    listen, port: infra.config.internalPort, altBasePath: '', legacy: false, name: 'internal', strictText: true,
+    port: infra.config.internalPort, altBasePath: '', legacy: false, name: 'internal', strictText: true,
     configure: async (instance, app) => {
       refuseUnknownPathsBeforeSignIn(instance, app, infra.config.internalToken);
       mountInternalDocument(app);

@@ -9,15 +9,13 @@ import { startMessagingFor } from '#runtime/messaging-wiring.js';
 import { stopOnSignals } from '#runtime/process-main.js';
 import { printBanner } from './banner.js';
 
-/** The whole service in one process (API, internal app, projections, dispatcher, workers); its ports open once all of it is started, the public API's last. */
+/** The whole service in one process (API, internal app, projections, dispatcher, workers); the public API last: once it answers, all of it is started. */
 export const startStandalone = async (config: ServiceConfig, logger: Logger): Promise<void> => {
   const infra = await createInfrastructure(config, logger, { followers: 'run', publicApi: true });
   await startMessagingFor(infra, { runWorkers: true });
-  const api = await startPublicApi(infra, false);
-  const internal = await startInternalApp(infra, false);
+  const internal = await startInternalApp(infra);
   const demo = process.env.DEMO_WORKSPACE === 'false' ? null : await ensureDemoWorkspace(infra, internal);
-  await internal.listen(config.internalPort, config.host);
-  await api.listen(config.port, config.host);
+  const api = await startPublicApi(infra);
   printBanner(config, demo);
   stopOnSignals(logger, infra, [api, internal]);
 };

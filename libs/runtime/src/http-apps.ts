@@ -78,8 +78,6 @@ export const startHttpApp = async (
     configure?: (instance: FastifyInstance, app: NestFastifyApplication) => Promise<void> | void;
     /** Runs once the app is initialised, before it listens: reads only, on ids that cannot exist. */
     warmUp?: (app: NestFastifyApplication) => Promise<void>;
-    /** false: made and warmed up, not listening; the caller listens (the standalone process, once all of it is ready). */
-    listen?: boolean;
   },
 ): Promise<NestFastifyApplication> => {
   const adapter = createFastifyAdapter(options.altBasePath, infra.config.httpRequestTimeoutMs);
@@ -106,6 +104,6 @@ export const startHttpApp = async (
   await options.configure?.(instance, app);
   await app.init();
   await options.warmUp?.(app).catch((error: unknown) => logger.warn({ err: error }, 'warm-up failed; the first requests will be slower'));
-  if (options.listen !== false) await app.listen(options.port, infra.config.host);
+  await app.listen(options.port, infra.config.host);
   return app;
 };
