@@ -210,6 +210,11 @@ export class CredentialPool {
   get remaining(): number {
     return this.credentials.length * this.perKey - this.used;
   }
+
+  /** The credentials not handed out yet (their whole minute's allowance left), for another load. */
+  unused(): string[] {
+    return this.credentials.slice(Math.ceil(this.used / this.perKey));
+  }
 }
 
 export const describeLoad = (result: LoadResult): string => {

@@ -42,7 +42,7 @@ export const loadReadEndpoints = async (options: {
   candidates: number;
   cpu: readonly CpuWatch[];
   hello: HelloBaseline;
-}): Promise<{ rows: BenchRow[]; loads: LoadResult[]; baseline: LoadResult; feed: FeedMiddle }> => {
+}): Promise<{ rows: BenchRow[]; loads: LoadResult[]; baseline: LoadResult; feed: FeedMiddle; spareCredentials: string[] }> => {
   const walkKeys = feedWalkKeys(options.candidates);
   const feed = await middleOfFeed(options.baseUrl, new CredentialPool(options.credentials.slice(-walkKeys)));
   const loadCredentials = options.credentials.slice(0, -walkKeys);
@@ -50,9 +50,11 @@ export const loadReadEndpoints = async (options: {
   // Each endpoint has its own share of the keys: a fast first one cannot leave the next without any.
   const share = Math.floor(loadCredentials.length / READ_PATHS.length);
   const loads: LoadResult[] = [];
+  const pools: CredentialPool[] = [];
   for (const [index, name] of READ_PATHS.entries()) {
     const path = name.replace(MIDDLE_CURSOR, feed.cursor);
     const credentials = new CredentialPool(loadCredentials.slice(index * share, (index + 1) * share));
+    pools.push(credentials);
     loads.push(await runLoad({
       name: `GET ${name} @ ${options.label}`,
       baseUrl: options.baseUrl,
@@ -74,5 +76,5 @@ export const loadReadEndpoints = async (options: {
     baseline: httpCell(baseline, 'Nest hello'),
     ratio: load.perSecond / baseline.perSecond,
   }));
-  return { rows, loads, baseline, feed };
+  return { rows, loads, baseline, feed, spareCredentials: pools.flatMap((pool) => pool.unused()) };
 };
