@@ -10,8 +10,8 @@ import { httpCpuCell } from './support/cpu-per-request.js';
 import { CONCURRENCY, DATABASE_URL, MEASURE_SECONDS, WARMUP_SECONDS, logger, progress, randomSuffix, round } from './support/log.js';
 import { describeFeed } from './support/events-feed.js';
 import { explainQuery } from './support/explain.js';
-import { CredentialPool, type LoadResult, describeLoad, runLoad } from './support/load.js';
-import { READ_PAGE_LIMIT, loadReadEndpoints, readKeysNeeded } from './support/read-endpoints.js';
+import { CredentialPool, type LoadResult, describeLoad, getsWith, runLoad } from './support/load.js';
+import { READ_PAGE_LIMIT, fullPageOf, loadReadEndpoints, readKeysNeeded } from './support/read-endpoints.js';
 import { deleteRedisKeys, startApi, startPlainDesign } from './support/processes.js';
 import type { BenchRow, HelloBaseline } from './support/results.js';
 import { CANDIDATES_PER_APPEND, seedWorkspace } from './support/seed.js';
@@ -93,24 +93,16 @@ const comparePlainResults = async (options: {
     await pool.query(`ANALYZE ${schema}.results`);
     const keys = new CredentialPool(Array.from({ length: 100_000 }, (_, index) => `plain_${index}:secret`));
     const path = `/v1/results?limit=${READ_PAGE_LIMIT}`;
-    const fullPage = (body: string): boolean => (JSON.parse(body) as { data: unknown[] }).data.length === Math.min(READ_PAGE_LIMIT, options.page.length);
-    const halfWindow = { concurrency: CONCURRENCY, seconds: MEASURE_SECONDS / 2, warmupSeconds: WARMUP_SECONDS / 2, check: fullPage };
+    const halfWindow = { concurrency: CONCURRENCY, seconds: MEASURE_SECONDS / 2, warmupSeconds: WARMUP_SECONDS / 2, check: fullPageOf(options.page.length) };
     const pairs: PlainPair[] = [];
     for (let pair = 1; pair <= PLAIN_PAIRS; pair += 1) {
+      const ofPairs = `GET ${path} (pair ${pair} of ${PLAIN_PAIRS})`;
       const service = await runLoad({
-        ...halfWindow, name: `GET ${path} (pair ${pair} of ${PLAIN_PAIRS})`, baseUrl: options.api.baseUrl, cpu: options.api.watches,
-        request: () => {
-          const authorization = options.credentials.next();
-          return authorization === null ? null : { method: 'GET', path, headers: { authorization } };
-        },
+        ...halfWindow, name: ofPairs, baseUrl: options.api.baseUrl, cpu: options.api.watches, request: getsWith(options.credentials, path),
       });
       const baseline = await runLoad({
-        ...halfWindow, name: `plain design: GET ${path} (pair ${pair} of ${PLAIN_PAIRS})`, baseUrl: plain.baseUrl,
-        cpu: [watchPid('server', plain.process.pid), ...options.watches],
-        request: () => {
-          const authorization = keys.next();
-          return authorization === null ? null : { method: 'GET', path, headers: { authorization } };
-        },
+        ...halfWindow, name: `plain design: ${ofPairs}`, baseUrl: plain.baseUrl, cpu: [watchPid('server', plain.process.pid), ...options.watches],
+        request: getsWith(keys, path),
       });
       pairs.push({ service, plain: baseline });
     }

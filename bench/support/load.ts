@@ -217,6 +217,12 @@ export class CredentialPool {
   }
 }
 
+/** A load's `request`: `GET path` with the pool's next credential each time, null once the pool is used up. */
+export const getsWith = (credentials: CredentialPool, path: string) => (): RequestSpec | null => {
+  const authorization = credentials.next();
+  return authorization === null ? null : { method: 'GET', path, headers: { authorization } };
+};
+
 export const describeLoad = (result: LoadResult): string => {
   const server = result.cpu['server'];
   const perRequest = server === undefined ? '' : ` (server ${round((server * 1000) / Math.max(result.perSecond, 0.001), 2)} ms CPU/request)`;

@@ -1,10 +1,14 @@
 import { CONCURRENCY, MEASURE_SECONDS, WARMUP_SECONDS } from './log.js';
 import type { CpuWatch } from './cpu.js';
 import { type FeedMiddle, feedWalkKeys, middleOfFeed } from './events-feed.js';
-import { CredentialPool, type LoadResult, runLoad } from './load.js';
+import { CredentialPool, type LoadResult, getsWith, runLoad } from './load.js';
 import { type BenchRow, type HelloBaseline, httpCell } from './results.js';
 
 export const READ_PAGE_LIMIT = 50;
+
+/** A load's `check`: the answer is a full page of a list holding `rows` rows (not an empty table). */
+export const fullPageOf = (rows: number) => (body: string): boolean =>
+  (JSON.parse(body) as { data: unknown[] }).data.length === Math.min(READ_PAGE_LIMIT, rows);
 
 /** Stands for a cursor from the middle of the seeded feed: replaced in the request, kept in the row's name. */
 const MIDDLE_CURSOR = '<middle of the feed>';
@@ -62,12 +66,8 @@ export const loadReadEndpoints = async (options: {
       seconds: MEASURE_SECONDS,
       warmupSeconds: WARMUP_SECONDS,
       cpu: [...options.cpu],
-      request: () => {
-        const authorization = credentials.next();
-        return authorization === null ? null : { method: 'GET', path, headers: { authorization } };
-      },
-      // A full page proves the read models answer, not an empty table.
-      check: (body) => (JSON.parse(body) as { data: unknown[] }).data.length === Math.min(READ_PAGE_LIMIT, options.candidates),
+      request: getsWith(credentials, path),
+      check: fullPageOf(options.candidates),
     }));
   }
   const rows = loads.map((load) => ({
